@@ -1,0 +1,35 @@
+/**
+ * `npm run bench`: runs every benchmark and prints one table. Figures go into the README by hand;
+ * no test asserts a time (timed tests flake on shared machines).
+ */
+interface Figure {
+  name: string;
+  value: number;
+  unit: string;
+}
+
+type Bench = () => Promise<Figure[]>;
+
+const benches: Array<[string, () => Promise<Bench>]> = [
+  ['webhook verification', async () => (await import('./webhook-verify.js')).benchWebhookVerify],
+  ['companion', async () => (await import('./companion.js')).benchCompanion],
+  ['bundle size', async () => (await import('./bundle-size.js')).benchBundleSize],
+];
+
+const only = process.argv.slice(2);
+let failed = false;
+for (const [title, load] of benches) {
+  if (only.length > 0 && !only.some((word) => title.includes(word))) continue;
+  console.log(`\n## ${title}`);
+  try {
+    const figures = await (await load())();
+    for (const figure of figures) {
+      const value = Number.isInteger(figure.value) ? String(figure.value) : figure.value.toFixed(2);
+      console.log(`${figure.name.padEnd(58)} ${value.padStart(12)} ${figure.unit}`);
+    }
+  } catch (error) {
+    failed = true;
+    console.error(`${title}: failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+process.exitCode = failed ? 1 : 0;
