@@ -12,7 +12,6 @@ type Bench = () => Promise<Figure[]>;
 
 const benches: Array<[string, () => Promise<Bench>]> = [
   ['webhook verification', async () => (await import('./webhook-verify.js')).benchWebhookVerify],
-  ['companion', async () => (await import('./companion.js')).benchCompanion],
   ['bundle size', async () => (await import('./bundle-size.js')).benchBundleSize],
 ];
 

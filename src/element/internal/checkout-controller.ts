@@ -1,0 +1,423 @@
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { PaymentView } from '../../contract/companion.js';
+import { CompanionRequestError, NetworkError } from '../../client/errors.js';
+import { createFetchClient } from '../../client/fetch-client.js';
+import type { CompanionClient } from '../../client/types.js';
+import { eventForPayment } from '../../machine/events.js';
+import type { CheckoutEvent, Problem } from '../../machine/events.js';
+import { initialState, next } from '../../machine/machine.js';
+import type { MachineState } from '../../machine/machine.js';
+import type { Status } from '../../machine/states.js';
+import { MomoFailedEvent, MomoStateChangeEvent, MomoSubmitEvent, MomoSucceededEvent } from '../events.js';
+import { checkPhone } from '../phone-check.js';
+import type { PhoneCheck } from '../phone-check.js';
+import { isAllowedRedirect } from '../urls.js';
+
+/** What the controller needs from the element (kept small so the element stays a thin shell). */
+export interface CheckoutHost extends ReactiveControllerHost, HTMLElement {
+  endpoint: string;
+  token: string;
+  client: CompanionClient | undefined;
+  expirySeconds: number;
+  /** Seconds of push waiting before "didn't get the prompt?" shows. */
+  promptHelpAfterSeconds: number;
+  /** Pause after the last keystroke before the number is checked. */
+  validationDelayMs: number;
+  navigate: (url: string) => void;
+  readonly renderRoot: HTMLElement | DocumentFragment;
+}
+
+const waitingStatuses: readonly Status[] = ['awaiting-approval', 'awaiting-redirect', 'redirecting', 'confirming', 'checking'];
+/** Steps that take focus to their heading or field when the payer was working in the element. */
+const focusSteps: readonly Status[] = [
+  'needs-otp', 'awaiting-approval', 'awaiting-redirect', 'redirecting', 'confirming', 'checking',
+  'succeeded', 'failed', 'expired', 'error',
+];
+
+function problemOf(error: unknown): Problem {
+  if (error instanceof CompanionRequestError) {
+    return error.details ? { code: error.code, details: error.details } : { code: error.code };
+  }
+  if (error instanceof NetworkError && error.unexpectedAnswer) return { code: 'UNEXPECTED_ANSWER' };
+  return { code: 'NETWORK' };
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof DOMException && error.name === 'AbortError';
+}
+
+/**
+ * The one controller of `<momo-checkout>`: holds the machine state, runs the effects each state
+ * asks for (requests, timers, the status stream, navigation) and calls `requestUpdate()`.
+ * Results of a superseded run are dropped: every run has an AbortSignal and a run id.
+ */
+export class CheckoutController implements ReactiveController {
+  state: MachineState = initialState;
+  /** What the payer typed, exactly. */
+  typed = '';
+  otp = '';
+  country: string | undefined;
+  /** The payer's own phone error, shown after a pause or on leaving the field, never per keystroke. */
+  phoneCheck: PhoneCheck | null = null;
+  /** Epoch ms when an outcome is overdue ("expired"); null when not waiting. */
+  deadline: number | null = null;
+  /** Epoch ms when waiting for a push approval began. */
+  pushSince: number | null = null;
+  now = Date.now();
+  otpSent = false;
+
+  private client: CompanionClient | undefined;
+  private run = new AbortController();
+  private stream: AbortController | null = null;
+  private validationTimer: ReturnType<typeof setTimeout> | undefined;
+  private expiryTimer: ReturnType<typeof setTimeout> | undefined;
+  private ticker: ReturnType<typeof setInterval> | undefined;
+  private readonly lookups = new Map<string, Promise<CheckoutEvent>>();
+  private readonly previews = new Map<string, Promise<CheckoutEvent>>();
+  private focusPending = false;
+  private navigatedTo: string | null = null;
+
+  constructor(private readonly host: CheckoutHost) {
+    host.addController(this);
+  }
+
+  hostConnected(): void {
+    // Moved in the DOM or re-attached: start over from the token (the payment resumes from it).
+    if (this.client) this.start();
+  }
+
+  hostDisconnected(): void {
+    this.stop();
+  }
+
+  hostUpdated(): void {
+    if (!this.focusPending) return;
+    this.focusPending = false;
+    const target = this.host.renderRoot.querySelector<HTMLElement>('[data-autofocus]');
+    target?.focus();
+  }
+
+  /** (Re)starts with the host's client or endpoint + token; does nothing until it has them. */
+  configure(): void {
+    const { client, endpoint, token } = this.host;
+    this.client = client ?? (endpoint && token ? createFetchClient({ endpoint, token }) : undefined);
+    this.lookups.clear();
+    this.previews.clear();
+    if (this.client && this.host.isConnected) this.start();
+  }
+
+  private start(): void {
+    this.stop();
+    this.state = initialState;
+    this.host.requestUpdate();
+    void this.load();
+  }
+
+  private stop(): void {
+    this.run.abort();
+    this.run = new AbortController();
+    this.stream?.abort();
+    this.stream = null;
+    clearTimeout(this.validationTimer);
+    this.clearWaiting();
+  }
+
+  dispatch(event: CheckoutEvent): boolean {
+    const before = this.state;
+    const after = next(before, event);
+    if (after === before) return false;
+    this.state = after;
+    if (after.status !== before.status) {
+      this.focusPending = focusSteps.includes(after.status) && this.host.matches(':focus-within');
+      this.enter(after.status, before.status);
+      this.host.dispatchEvent(new MomoStateChangeEvent({ status: after.status, previous: before.status }));
+    } else if (after.status === 'redirecting') {
+      this.enter(after.status, before.status);
+    }
+    this.host.requestUpdate();
+    return true;
+  }
+
+  /** Effects of entering a status. */
+  private enter(status: Status, previous: Status): void {
+    if (waitingStatuses.includes(status)) this.startWaiting(status);
+    else this.clearWaiting();
+    if (status !== 'submitting' && previous === 'submitting' && status !== 'needs-otp') this.otpSent = false;
+    switch (status) {
+      case 'loading':
+        void this.load();
+        break;
+      case 'looking-up':
+        void this.settle(this.lookupFor(this.state.phoneNumber ?? ''));
+        break;
+      case 'previewing':
+        void this.settle(this.previewFor(this.state.phoneNumber ?? '', this.state.useWallet));
+        break;
+      case 'entering':
+        // Back to the number (after "try again", or a reload): re-read what is still typed.
+        if (previous === 'failed' || previous === 'loading') this.validateNow(false);
+        break;
+      case 'redirecting':
+        this.redirect();
+        break;
+      case 'succeeded':
+        this.stream?.abort();
+        if (this.state.payment) {
+          this.host.dispatchEvent(new MomoSucceededEvent({ orderId: this.state.payment.orderId, payment: this.state.payment }));
+        }
+        break;
+      case 'failed':
+        if (this.state.payment) {
+          this.host.dispatchEvent(new MomoFailedEvent({ orderId: this.state.payment.orderId, payment: this.state.payment }));
+        }
+        break;
+    }
+  }
+
+  private async settle(pending: Promise<CheckoutEvent>): Promise<void> {
+    const signal = this.run.signal;
+    const event = await pending;
+    if (!signal.aborted) this.dispatch(event);
+  }
+
+  private async load(): Promise<void> {
+    const client = this.client;
+    if (!client) return;
+    const signal = this.run.signal;
+    try {
+      const checkout = await client.getCheckout(signal);
+      if (signal.aborted) return;
+      if (!this.country || !checkout.countries.some((c) => c.code === this.country)) {
+        this.country = this.defaultCountry(checkout.countries.map((c) => c.code));
+      }
+      this.dispatch({ type: 'CHECKOUT_LOADED', checkout });
+      if (checkout.payment) this.onPayment(checkout.payment);
+      this.subscribe(client);
+    } catch (error) {
+      if (!signal.aborted && !isAbort(error)) this.dispatch({ type: 'FAILED_REQUEST', problem: problemOf(error) });
+    }
+  }
+
+  private defaultCountry(served: string[]): string | undefined {
+    const wanted = this.host.getAttribute('country')?.toUpperCase();
+    if (wanted && served.includes(wanted)) return wanted;
+    // The page's locale region (`fr-CI` → CI), then the browser's.
+    const tags = [this.host.closest('[lang]')?.getAttribute('lang'), document.documentElement.lang, ...(navigator.languages ?? [])];
+    for (const tag of tags) {
+      const region = tag?.split(/[-_]/)[1]?.toUpperCase();
+      if (region && served.includes(region)) return region;
+    }
+    return served[0];
+  }
+
+  private subscribe(client: CompanionClient): void {
+    this.stream?.abort();
+    this.stream = new AbortController();
+    client.subscribe((payment) => this.onPayment(payment), this.stream.signal);
+  }
+
+  onPayment(payment: PaymentView): void {
+    // A needs-otp view we cannot act on (reloaded page: the number is gone) leaves the payer at the number.
+    if (payment.state === 'needs-otp' && this.state.phoneNumber === null) return;
+    this.dispatch(eventForPayment(payment));
+  }
+
+  private lookupFor(phoneNumber: string): Promise<CheckoutEvent> {
+    const key = `${phoneNumber}|${this.country ?? ''}`;
+    let pending = this.lookups.get(key);
+    if (!pending) {
+      // Issue 4, size and speed: one corridor lookup per number, whatever the payer does meanwhile.
+      pending = this.request(
+        (client) => client.lookup(this.country ? { phoneNumber, country: this.country } : { phoneNumber }),
+        (lookup): CheckoutEvent => ({ type: 'LOOKUP_OK', lookup }),
+        (problem): CheckoutEvent =>
+          problem.code === 'INVALID_PHONE' || problem.code === 'NO_OPERATOR'
+            ? { type: 'LOOKUP_REFUSED', problem }
+            : { type: 'FAILED_REQUEST', problem },
+      );
+      this.lookups.set(key, pending);
+      void pending.then((event) => event.type === 'FAILED_REQUEST' && this.lookups.delete(key));
+    }
+    return pending;
+  }
+
+  private previewFor(phoneNumber: string, useWallet: boolean): Promise<CheckoutEvent> {
+    const key = `${phoneNumber}|${useWallet}`;
+    let pending = this.previews.get(key);
+    if (!pending) {
+      // At most one preview per (number, choice): it decides the OTP step, not every keystroke.
+      pending = this.request(
+        (client) => client.preview({ phoneNumber, useWallet }),
+        (preview): CheckoutEvent => ({ type: 'PREVIEW_OK', workflow: preview.workflow }),
+        (problem): CheckoutEvent =>
+          problem.code === 'INVALID_PHONE' || problem.code === 'NO_OPERATOR'
+            ? { type: 'LOOKUP_REFUSED', problem }
+            : problem.code === 'AMOUNT_OUT_OF_RANGE'
+              ? { type: 'REJECTED', problem }
+              : { type: 'FAILED_REQUEST', problem },
+      );
+      this.previews.set(key, pending);
+      void pending.then((event) => event.type === 'FAILED_REQUEST' && this.previews.delete(key));
+    }
+    return pending;
+  }
+
+  /** Runs a request without the run's signal (cached answers outlive a superseded run). */
+  private async request<T>(
+    call: (client: CompanionClient) => Promise<T>,
+    ok: (answer: T) => CheckoutEvent,
+    refused: (problem: Problem) => CheckoutEvent,
+  ): Promise<CheckoutEvent> {
+    const client = this.client;
+    if (!client) return refused({ code: 'TOKEN_MISSING' });
+    try {
+      return ok(await call(client));
+    } catch (error) {
+      return refused(problemOf(error));
+    }
+  }
+
+  // ----- the payer's actions -----
+
+  /** Typing: nothing is said until a pause or leaving the field (issue 4 §1, phone number). */
+  onPhoneInput(value: string): void {
+    this.typed = value;
+    if (this.state.status !== 'entering') this.dispatch({ type: 'NUMBER_EDITED' });
+    clearTimeout(this.validationTimer);
+    this.validationTimer = setTimeout(() => this.validateNow(true), this.host.validationDelayMs);
+  }
+
+  onCountryChange(country: string): void {
+    this.country = country;
+    if (this.state.status !== 'entering') this.dispatch({ type: 'NUMBER_EDITED' });
+    if (this.typed.trim()) this.validateNow(true);
+    else this.host.requestUpdate();
+  }
+
+  /** Leaving the field, a pause, or Enter: read the number and, when it is good, look it up. */
+  validateNow(showErrors: boolean): PhoneCheck | null {
+    clearTimeout(this.validationTimer);
+    if (!['entering', 'looking-up', 'previewing', 'ready'].includes(this.state.status)) return null;
+    if (!this.typed.trim()) {
+      this.phoneCheck = null;
+      this.host.requestUpdate();
+      return null;
+    }
+    const check = checkPhone(this.typed, this.country);
+    if (check.kind === 'invalid') {
+      this.phoneCheck = showErrors ? check : null;
+      this.host.requestUpdate();
+      return check;
+    }
+    this.phoneCheck = check;
+    if (this.state.phoneNumber !== check.phoneNumber || this.state.status === 'entering') {
+      if (this.state.status !== 'entering') this.dispatch({ type: 'NUMBER_EDITED' });
+      this.dispatch({ type: 'NUMBER_COMPLETE', phoneNumber: check.phoneNumber });
+    }
+    this.host.requestUpdate();
+    return check;
+  }
+
+  chooseWallet(useWallet: boolean): void {
+    if (useWallet !== this.state.useWallet) this.dispatch({ type: 'CHOICE_CHANGED', useWallet });
+  }
+
+  /**
+   * The pay button or Enter. One pay-in per click: the status leaves `ready`/`needs-otp`
+   * synchronously, so a second click, Enter or double click finds nothing to do.
+   */
+  submit(): void {
+    const { status, workflow, phoneNumber, useWallet } = this.state;
+    if (status === 'ready' && workflow === 'pre_authorized') {
+      this.dispatch({ type: 'OTP_STEP' });
+      return;
+    }
+    if ((status !== 'ready' && status !== 'needs-otp') || phoneNumber === null) return;
+    const withOtp = status === 'needs-otp';
+    const veto = new MomoSubmitEvent({ phoneNumber, useWallet, withOtp });
+    this.host.dispatchEvent(veto);
+    if (veto.defaultPrevented) return;
+    this.otpSent = withOtp;
+    // §2.3: the OTP goes exactly as typed; useWallet only when the payer chose the overlay wallet.
+    const request = withOtp ? { phoneNumber, useWallet, otp: this.otp } : { phoneNumber, useWallet };
+    if (!this.dispatch({ type: 'SUBMIT' })) return;
+    void this.pay(request);
+  }
+
+  private async pay(request: { phoneNumber: string; useWallet: boolean; otp?: string }): Promise<void> {
+    const client = this.client;
+    if (!client) return;
+    const signal = this.run.signal;
+    try {
+      const payment = await client.pay(request, signal);
+      if (!signal.aborted) this.onPayment(payment);
+    } catch (error) {
+      if (signal.aborted || isAbort(error)) return;
+      const problem = problemOf(error);
+      if (problem.code === 'OTP_REFUSED') this.dispatch({ type: 'OTP_REFUSED', problem });
+      else if (problem.code === 'PAYMENT_IN_PROGRESS' || problem.code === 'ALREADY_PAID') {
+        // Another tab (or a double submit that slipped through) already paid: show that payment.
+        const payment = await client.getStatus(signal).catch(() => null);
+        if (signal.aborted) return;
+        if (payment) this.onPayment(payment);
+        else this.dispatch({ type: 'REJECTED', problem });
+      } else if (['AMOUNT_OUT_OF_RANGE', 'INVALID_PHONE', 'NO_OPERATOR', 'BAD_REQUEST'].includes(problem.code)) {
+        this.dispatch({ type: 'REJECTED', problem });
+      } else {
+        this.dispatch({ type: 'FAILED_REQUEST', problem });
+      }
+    }
+  }
+
+  changeNumber(): void {
+    this.otp = '';
+    this.dispatch({ type: 'NUMBER_EDITED' });
+    this.focusPending = true;
+  }
+
+  retry(): void {
+    this.dispatch({ type: 'RETRY' });
+  }
+
+  tryAgain(): void {
+    this.otp = '';
+    this.typed = '';
+    this.phoneCheck = null;
+    if (this.dispatch({ type: 'TRY_AGAIN' })) this.focusPending = true;
+  }
+
+  // ----- redirect and waiting -----
+
+  private redirect(): void {
+    const url = this.state.payment?.authorizationUrl;
+    if (!url) return; // the URL has not come yet: keep waiting
+    const page = typeof location === 'undefined' ? undefined : location.href;
+    if (!isAllowedRedirect(url, this.host.endpoint || undefined, page)) {
+      this.dispatch({ type: 'REDIRECT_REFUSED' });
+      return;
+    }
+    if (this.navigatedTo === url) return; // the same news twice: one navigation
+    this.navigatedTo = url;
+    this.host.navigate(url);
+  }
+
+  private startWaiting(status: Status): void {
+    this.now = Date.now();
+    if (status === 'awaiting-approval') this.pushSince ??= this.now;
+    if (this.deadline !== null) return;
+    this.deadline = this.now + this.host.expirySeconds * 1000;
+    this.expiryTimer = setTimeout(() => this.dispatch({ type: 'TIMED_OUT' }), this.host.expirySeconds * 1000);
+    // The visible countdown; a second is the finest anyone reads.
+    this.ticker = setInterval(() => {
+      this.now = Date.now();
+      this.host.requestUpdate();
+    }, 1000);
+  }
+
+  private clearWaiting(): void {
+    clearTimeout(this.expiryTimer);
+    clearInterval(this.ticker);
+    this.deadline = null;
+    this.pushSince = null;
+  }
+}

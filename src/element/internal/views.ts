@@ -1,0 +1,227 @@
+import { html, nothing } from 'lit';
+import type { TemplateResult } from 'lit';
+import type { OperatorView } from '../../contract/companion.js';
+import { formatAmount } from '../../contract/money.js';
+import type { Strings } from '../../localize/en.js';
+import type { Problem } from '../../machine/events.js';
+import { splitInstructions } from '../instructions.js';
+import { isAllowedLogo } from '../urls.js';
+import type { CheckoutController } from './checkout-controller.js';
+
+/** Everything a view needs; views are pure functions of it (no state of their own). */
+export interface ViewContext {
+  c: CheckoutController;
+  t: Strings;
+  locale: string;
+  endpoint: string;
+  brokenLogos: ReadonlySet<string>;
+  onLogoError: (url: string) => void;
+  copiedCode: string | null;
+  onCopy: (code: string) => void;
+}
+
+export function amountText(ctx: ViewContext): string {
+  const checkout = ctx.c.state.checkout;
+  if (!checkout) return '';
+  return formatAmount(checkout.amount, checkout.currencyCode, ctx.locale, checkout.decimalPlaces ?? undefined);
+}
+
+export function problemText(t: Strings, problem: Problem): string {
+  return t.problem[problem.code];
+}
+
+function heading(text: string): TemplateResult {
+  // tabindex=-1: focus moves here when a new step appears (issue 4 §1, accessibility).
+  return html`<h2 tabindex="-1" data-autofocus>${text}</h2>`;
+}
+
+function logo(ctx: ViewContext, operator: { name: string; logoUrl: string }): TemplateResult {
+  const page = typeof location === 'undefined' ? undefined : location.href;
+  const usable = isAllowedLogo(operator.logoUrl, ctx.endpoint || undefined, page) && !ctx.brokenLogos.has(operator.logoUrl);
+  // The name is printed beside the logo, so the image is decorative (alt="").
+  return usable
+    ? html`<img class="logo" src=${operator.logoUrl} alt="" @error=${() => ctx.onLogoError(operator.logoUrl)} />`
+    : html`<span class="logo logo-placeholder" aria-hidden="true">${operator.name.slice(0, 1).toUpperCase()}</span>`;
+}
+
+function operatorRow(ctx: ViewContext, operator: { name: string; logoUrl: string }): TemplateResult {
+  return html`<div class="operator" part="operator">${logo(ctx, operator)}<span>${operator.name}</span></div>`;
+}
+
+export function instructionsView(ctx: ViewContext, text: string | null): TemplateResult {
+  const { t } = ctx;
+  if (!text || !text.trim()) return html`<p class="instructions" part="instructions">${t.otpFallback}</p>`;
+  return html`<p class="instructions" part="instructions">
+    ${splitInstructions(text).map((part) =>
+      'code' in part
+        ? html`<span class="ussd"
+            ><a href=${part.href} aria-label=${t.dial(part.code)}>${part.code}</a
+            ><button type="button" @click=${() => ctx.onCopy(part.code)}>
+              ${ctx.copiedCode === part.code ? t.copied : t.copy}<span class="visually-hidden"> ${part.code}</span>
+            </button></span
+          >`
+        : part.text,
+    )}
+  </p>`;
+}
+
+/** entering, looking-up, previewing, ready, and submitting from ready. */
+export function numberStep(ctx: ViewContext): TemplateResult {
+  const { c, t } = ctx;
+  const { state } = c;
+  const checkout = state.checkout;
+  const busy = state.status === 'submitting';
+  const phoneError =
+    c.phoneCheck?.kind === 'invalid'
+      ? t.phone[c.phoneCheck.code]
+      : state.problem && (state.problem.code === 'INVALID_PHONE' || state.problem.code === 'NO_OPERATOR')
+        ? problemText(t, state.problem)
+        : null;
+  const otherProblem = state.problem && !phoneError && state.status !== 'entering' ? state.problem : null;
+  const lookup = state.lookup;
+  const choices: Array<{ operator: OperatorView; wallet: boolean }> = [];
+  if (lookup?.operator) choices.push({ operator: lookup.operator, wallet: false });
+  if (lookup?.wallet) choices.push({ operator: lookup.wallet, wallet: true });
+  const canPay = state.status === 'ready' && state.workflow !== null && state.problem?.code !== 'AMOUNT_OUT_OF_RANGE';
+  const describedBy = phoneError ? 'phone-hint phone-error' : 'phone-hint';
+  return html`<form class="step" novalidate @submit=${(e: Event) => {
+      e.preventDefault();
+      if (state.status === 'entering') c.validateNow(true);
+      else c.submit();
+    }}>
+    <div class="field">
+      <label for="phone">${t.phoneLabel}</label>
+      <div class="phone-row">
+        <select id="country" aria-label=${t.countryLabel} .value=${c.country ?? ''} ?disabled=${busy}
+          @change=${(e: Event) => c.onCountryChange((e.target as HTMLSelectElement).value)}>
+          ${(checkout?.countries ?? []).map(
+            (country) => html`<option value=${country.code} ?selected=${country.code === c.country}>${country.name} (${country.dialCode})</option>`,
+          )}
+        </select>
+        <input id="phone" part="phone-input" type="tel" data-autofocus autocomplete="tel" inputmode="tel"
+          .value=${c.typed} ?disabled=${busy} aria-describedby=${describedBy} aria-invalid=${phoneError ? 'true' : 'false'}
+          @input=${(e: Event) => c.onPhoneInput((e.target as HTMLInputElement).value)}
+          @blur=${() => c.validateNow(true)} />
+      </div>
+      <p id="phone-hint" class="hint">${t.phoneHint}</p>
+      ${phoneError ? html`<p id="phone-error" class="error" part="error">${phoneError}</p>` : nothing}
+    </div>
+    ${choices.length === 1 && choices[0] ? operatorRow(ctx, choices[0].operator) : nothing}
+    ${choices.length > 1
+      ? html`<fieldset>
+          <legend>${t.chooseHow}</legend>
+          ${choices.map(
+            (choice) => html`<label class="choice">
+              <input type="radio" name="rail" .checked=${state.useWallet === choice.wallet} ?disabled=${busy}
+                @change=${() => c.chooseWallet(choice.wallet)} />
+              ${logo(ctx, choice.operator)}<span>${t.payWith(choice.operator.name)}</span>
+            </label>`,
+          )}
+        </fieldset>`
+      : nothing}
+    ${otherProblem ? html`<p class="error" part="error" role="alert">${problemText(t, otherProblem)}${boundsText(ctx, otherProblem)}</p>` : nothing}
+    ${state.status === 'entering' ? nothing : html`<button class="primary" part="submit-button" type="submit" ?disabled=${!canPay}
+      aria-busy=${busy ? 'true' : 'false'}>${state.workflow === 'pre_authorized' ? t.continueButton : t.payButton(amountText(ctx))}</button>`}
+  </form>`;
+}
+
+function boundsText(ctx: ViewContext, problem: Problem): string {
+  const checkout = ctx.c.state.checkout;
+  const min = problem.details?.min;
+  if (problem.code !== 'AMOUNT_OUT_OF_RANGE' || !min || !checkout) return '';
+  const fmt = (value: string) => formatAmount(value, checkout.currencyCode, ctx.locale, checkout.decimalPlaces ?? undefined);
+  const max = problem.details?.max;
+  return ` ${ctx.t.amountBounds(fmt(min), max ? fmt(max) : null)}`;
+}
+
+/** needs-otp, and submitting with the OTP. */
+export function otpStep(ctx: ViewContext): TemplateResult {
+  const { c, t } = ctx;
+  const { state } = c;
+  const busy = state.status === 'submitting';
+  const operator = state.useWallet ? state.lookup?.wallet : state.lookup?.operator;
+  const text = state.payment?.state === 'needs-otp' && state.payment.instructions ? state.payment.instructions : (operator?.instructions ?? null);
+  const refused = state.problem?.code === 'OTP_REFUSED' ? problemText(t, state.problem) : null;
+  return html`<div class="step">
+    ${heading(t.otpHeading)}
+    ${operator ? operatorRow(ctx, operator) : nothing}
+    ${instructionsView(ctx, text)}
+    <form class="step" novalidate @submit=${(e: Event) => {
+      e.preventDefault();
+      c.submit();
+    }}>
+      <div class="field">
+        <label for="otp">${t.otpLabel}</label>
+        <input id="otp" part="otp-input" autocomplete="one-time-code" .value=${c.otp} ?disabled=${busy}
+          aria-describedby=${refused ? 'otp-hint otp-error' : 'otp-hint'} aria-invalid=${refused ? 'true' : 'false'}
+          @input=${(e: Event) => (c.otp = (e.target as HTMLInputElement).value)} />
+        <p id="otp-hint" class="hint">${t.otpHint}</p>
+        ${refused ? html`<p id="otp-error" class="error" part="error">${refused}</p>` : nothing}
+      </div>
+      ${state.problem && !refused ? html`<p class="error" part="error" role="alert">${problemText(t, state.problem)}</p>` : nothing}
+      <button class="primary" part="submit-button" type="submit" ?disabled=${busy} aria-busy=${busy ? 'true' : 'false'}>
+        ${t.payButton(amountText(ctx))}
+      </button>
+      <button class="link" type="button" ?disabled=${busy} @click=${() => c.changeNumber()}>${t.changeNumber}</button>
+    </form>
+  </div>`;
+}
+
+function formatRemaining(ms: number): string {
+  const seconds = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+}
+
+export function approvalStep(ctx: ViewContext, promptHelpAfterSeconds: number): TemplateResult {
+  const { c, t } = ctx;
+  const payment = c.state.payment;
+  const remaining = c.deadline === null ? 0 : c.deadline - c.now;
+  const showHelp = c.pushSince !== null && c.now - c.pushSince >= promptHelpAfterSeconds * 1000;
+  return html`<div class="step">
+    ${heading(t.approveHeading)}
+    ${payment?.operator ? operatorRow(ctx, payment.operator) : nothing}
+    <p>${t.approveBody(payment?.phoneNumberMasked ?? '')}</p>
+    <p class="countdown">${t.timeLeft(formatRemaining(remaining))}</p>
+    ${showHelp
+      ? html`<div class="step"><h3>${t.noPromptHeading}</h3><p class="muted">${t.noPromptBody}</p></div>`
+      : nothing}
+  </div>`;
+}
+
+export function waitingStep(text: string): TemplateResult {
+  return html`<div class="step operator"><span class="spinner" aria-hidden="true"></span>${heading(text)}</div>`;
+}
+
+export function succeededStep(ctx: ViewContext): TemplateResult {
+  return html`<div class="step succeeded">${heading(ctx.t.succeededHeading)}<p>${ctx.t.succeededBody(amountText(ctx))}</p></div>`;
+}
+
+export function failedStep(ctx: ViewContext): TemplateResult {
+  const { c, t } = ctx;
+  return html`<div class="step failed">
+    ${heading(t.failedHeading)}
+    <p>${t.failedBody}</p>
+    ${c.state.payment?.canRetry ? html`<button class="primary" type="button" @click=${() => c.tryAgain()}>${t.tryAgain}</button>` : nothing}
+  </div>`;
+}
+
+export function expiredStep(ctx: ViewContext): TemplateResult {
+  const { c, t } = ctx;
+  const orderId = c.state.payment?.orderId ?? c.state.checkout?.orderId ?? '';
+  return html`<div class="step">
+    ${heading(t.expiredHeading)}
+    <p>${t.expiredBody}</p>
+    <p>${t.reference('')}<span class="reference">${orderId}</span></p>
+    <button type="button" @click=${() => c.retry()}>${t.checkAgain}</button>
+  </div>`;
+}
+
+export function errorStep(ctx: ViewContext): TemplateResult {
+  const { c, t } = ctx;
+  const problem = c.state.problem ?? { code: 'NETWORK' as const };
+  return html`<div class="step problem">
+    ${heading(t.errorHeading)}
+    <p part="error">${problemText(t, problem)}</p>
+    <button class="primary" type="button" @click=${() => c.retry()}>${t.retry}</button>
+  </div>`;
+}

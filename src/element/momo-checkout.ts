@@ -1,0 +1,233 @@
+import { html, LitElement, nothing } from 'lit';
+import type { PropertyValues, TemplateResult } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import type { CompanionClient } from '../client/types.js';
+import { languageTagOf, stringsFor } from '../localize/index.js';
+import type { Strings } from '../localize/en.js';
+import type { Status } from '../machine/states.js';
+import { CheckoutController } from './internal/checkout-controller.js';
+import {
+  amountText,
+  approvalStep,
+  errorStep,
+  expiredStep,
+  failedStep,
+  numberStep,
+  otpStep,
+  problemText,
+  succeededStep,
+  waitingStep,
+} from './internal/views.js';
+import type { ViewContext } from './internal/views.js';
+import { styles } from './styles.js';
+
+/**
+ * `<momo-checkout>`: the payer's side of a mobile-money payment. It talks only to the merchant's
+ * companion server, with the checkout token the merchant's page gives it.
+ *
+ * @summary Mobile-money checkout: number, operator, approval (push, OTP or redirect), outcome.
+ *
+ * @attr endpoint - The companion's mount point, e.g. `https://shop.example/momo`.
+ * @attr token - The checkout token created by the merchant's server for this order.
+ * @attr lang - Language of the texts (`en`, `fr`); else the closest `[lang]` ancestor, else the document's.
+ * @attr country - Default country of the number (ISO alpha-2), among the countries served.
+ * @attr expiry-seconds - Seconds without an outcome before the "we haven't heard back" state. Default 180.
+ *
+ * @fires {MomoStateChangeEvent} momo-state-change - The checkout moved to another step (`detail.status`, `detail.previous`).
+ * @fires {MomoSubmitEvent} momo-submit - The payer asked to pay. Cancelable: `preventDefault()` vetoes the pay-in.
+ * @fires {MomoSucceededEvent} momo-succeeded - The payment is completed (`detail.orderId`, `detail.payment`).
+ * @fires {MomoFailedEvent} momo-failed - The payment failed (`detail.payment.canRetry`).
+ *
+ * @csspart base - The card around everything.
+ * @csspart phone-input - The phone number field.
+ * @csspart operator - The operator's logo and name.
+ * @csspart instructions - How to get a payment code (OTP step).
+ * @csspart otp-input - The payment code field.
+ * @csspart submit-button - The pay button.
+ * @csspart status - The live region announcing progress.
+ * @csspart error - Error messages.
+ *
+ * @cssprop --momo-color-primary - Site-wide brand colour (buttons, links, focus). Component override: `--momo-checkout-color-primary`.
+ * @cssprop --momo-color-on-primary - Text on the brand colour.
+ * @cssprop --momo-color-surface - Card background.
+ * @cssprop --momo-color-text - Text colour.
+ * @cssprop --momo-color-muted - Secondary text colour.
+ * @cssprop --momo-color-border - Borders of the card and fields.
+ * @cssprop --momo-color-error - Error text.
+ * @cssprop --momo-color-success - Success heading.
+ * @cssprop --momo-radius - Corner radius. Component override: `--momo-checkout-radius`.
+ * @cssprop --momo-font-family - Font. Component override: `--momo-checkout-font-family`.
+ * @cssprop --momo-spacing - Base spacing.
+ * @cssprop --momo-checkout-max-width - Widest the card grows. Default 28rem.
+ *
+ * @example
+ * ```html
+ * <script type="module" src="/momo-checkout.js"></script>
+ * <momo-checkout endpoint="/momo" token="ck_..." lang="fr" country="CI"></momo-checkout>
+ * <script type="module">
+ *   document.querySelector('momo-checkout')
+ *     .addEventListener('momo-succeeded', (event) => location.assign('/thanks?order=' + event.detail.orderId));
+ * </script>
+ * ```
+ */
+export class MomoCheckout extends LitElement {
+  static override styles = styles;
+
+  @property() endpoint = '';
+  @property() token = '';
+  // Not reflected: an empty lang attribute would mean "unknown language" to assistive technology.
+  @property() override lang = '';
+  @property() country = '';
+  @property({ type: Number, attribute: 'expiry-seconds' }) expirySeconds = 180;
+  /** A companion client (property only): overrides endpoint/token. How tests and stories drive it. */
+  @property({ attribute: false }) client: CompanionClient | undefined = undefined;
+  /** Seconds of waiting for a push approval before the "didn't get the prompt?" help (property only). */
+  @property({ attribute: false }) promptHelpAfterSeconds = 15;
+  /** Pause after the last keystroke before the number is checked, in ms (property only). */
+  @property({ attribute: false }) validationDelayMs = 800;
+  /** How the element leaves for an authorisation page (property only; tests replace it). */
+  @property({ attribute: false }) navigate: (url: string) => void = (url) => window.location.assign(url);
+
+  @state() private brokenLogos = new Set<string>();
+  @state() private copiedCode: string | null = null;
+
+  private readonly checkout = new CheckoutController(this);
+
+  /** The current step (read-only). */
+  get status(): Status {
+    return this.checkout.state.status;
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('client') || changed.has('endpoint') || changed.has('token')) this.checkout.configure();
+    if (changed.has('country') && this.country) {
+      // Programmatic: sets the choice without any user event (no momo-submit, no validation message).
+      this.checkout.country = this.country.toUpperCase();
+    }
+  }
+
+  private strings(): { t: Strings; locale: string } {
+    const tag = this.lang || languageTagOf(this);
+    return { t: stringsFor(tag), locale: tag };
+  }
+
+  private statusText(t: Strings): { text: string; visible: boolean } {
+    const { status, problem } = this.checkout.state;
+    const visible = (text: string) => ({ text, visible: true });
+    const hidden = (text: string) => ({ text, visible: false });
+    switch (status) {
+      case 'loading':
+        return visible(t.loading);
+      case 'looking-up':
+        return visible(t.lookingUp);
+      case 'previewing':
+        return visible(t.previewing);
+      case 'submitting':
+        return visible(t.submitting);
+      case 'entering':
+      case 'ready':
+        return hidden('');
+      case 'needs-otp':
+        return hidden(t.otpHeading);
+      case 'awaiting-approval':
+        return hidden(t.approveHeading);
+      case 'awaiting-redirect':
+        return hidden(t.awaitingRedirect);
+      case 'redirecting':
+        return hidden(t.redirecting);
+      case 'confirming':
+        return hidden(t.confirming);
+      case 'checking':
+        return hidden(t.checking);
+      case 'succeeded':
+        return hidden(t.succeededHeading);
+      case 'failed':
+        return hidden(t.failedHeading);
+      case 'expired':
+        return hidden(t.expiredHeading);
+      case 'error':
+        return hidden(problem ? problemText(t, problem) : t.errorHeading);
+      default: {
+        const unexpected: never = status;
+        throw new Error(`momo-checkout cannot render status ${String(unexpected)}: add it to statusText.`);
+      }
+    }
+  }
+
+  private body(ctx: ViewContext): TemplateResult | typeof nothing {
+    const { status } = this.checkout.state;
+    switch (status) {
+      case 'loading':
+        return nothing;
+      case 'entering':
+      case 'looking-up':
+      case 'previewing':
+      case 'ready':
+        return numberStep(ctx);
+      case 'submitting':
+        return this.checkout.otpSent ? otpStep(ctx) : numberStep(ctx);
+      case 'needs-otp':
+        return otpStep(ctx);
+      case 'awaiting-approval':
+        return approvalStep(ctx, this.promptHelpAfterSeconds);
+      case 'awaiting-redirect':
+        return waitingStep(ctx.t.awaitingRedirect);
+      case 'redirecting':
+        return waitingStep(ctx.t.redirecting);
+      case 'confirming':
+        return waitingStep(ctx.t.confirming);
+      case 'checking':
+        return waitingStep(ctx.t.checking);
+      case 'succeeded':
+        return succeededStep(ctx);
+      case 'failed':
+        return failedStep(ctx);
+      case 'expired':
+        return expiredStep(ctx);
+      case 'error':
+        return errorStep(ctx);
+      default: {
+        const unexpected: never = status;
+        throw new Error(`momo-checkout cannot render status ${String(unexpected)}: add it to body.`);
+      }
+    }
+  }
+
+  protected override render(): TemplateResult {
+    const { t, locale } = this.strings();
+    const ctx: ViewContext = {
+      c: this.checkout,
+      t,
+      locale,
+      endpoint: this.endpoint,
+      brokenLogos: this.brokenLogos,
+      onLogoError: (url) => (this.brokenLogos = new Set([...this.brokenLogos, url])),
+      copiedCode: this.copiedCode,
+      onCopy: (code) => void this.copy(code),
+    };
+    const status = this.statusText(t);
+    const checkout = this.checkout.state.checkout;
+    return html`<section class="base" part="base" aria-label=${t.title}>
+      ${checkout
+        ? html`<div class="amount"><span class="muted">${t.amountLabel}</span><span class="amount-value">${amountText(ctx)}</span></div>`
+        : nothing}
+      <div part="status" role="status" aria-live="polite" class=${status.visible ? 'muted' : 'visually-hidden'}>${status.text}</div>
+      ${this.body(ctx)}
+    </section>`;
+  }
+
+  private async copy(code: string): Promise<void> {
+    try {
+      await navigator.clipboard.writeText(code);
+      this.copiedCode = code;
+    } catch {
+      // No clipboard permission (an iframe, an old browser): the code stays visible to copy by hand.
+    }
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'momo-checkout': MomoCheckout;
+  }
+}

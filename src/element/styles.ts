@@ -1,0 +1,263 @@
+import { css } from 'lit';
+
+/**
+ * The default theme. Only adopted stylesheets (Lit `static styles`): they work under a strict CSP
+ * with no 'unsafe-inline' styles. Component tokens fall back to the site-wide ones
+ * (`--momo-checkout-*` → `--momo-*` → default), as material-web does.
+ */
+export const styles = css`
+  :host {
+    --_primary: var(--momo-checkout-color-primary, var(--momo-color-primary, #0b6b4f));
+    --_on-primary: var(--momo-checkout-color-on-primary, var(--momo-color-on-primary, #ffffff));
+    --_surface: var(--momo-checkout-color-surface, var(--momo-color-surface, #ffffff));
+    --_text: var(--momo-checkout-color-text, var(--momo-color-text, #1b1f1d));
+    --_muted: var(--momo-checkout-color-muted, var(--momo-color-muted, #545d59));
+    --_border: var(--momo-checkout-color-border, var(--momo-color-border, #8a9490));
+    --_error: var(--momo-checkout-color-error, var(--momo-color-error, #b3261e));
+    --_success: var(--momo-checkout-color-success, var(--momo-color-success, #146c2e));
+    --_radius: var(--momo-checkout-radius, var(--momo-radius, 12px));
+    --_font: var(--momo-checkout-font-family, var(--momo-font-family, system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif));
+    --_gap: var(--momo-checkout-spacing, var(--momo-spacing, 1rem));
+    display: block;
+    max-width: var(--momo-checkout-max-width, 28rem);
+    font-family: var(--_font);
+    color: var(--_text);
+    line-height: 1.45;
+  }
+  :host([hidden]) {
+    display: none;
+  }
+  *,
+  *::before,
+  *::after {
+    box-sizing: border-box;
+  }
+  .base {
+    background: var(--_surface);
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    padding: var(--_gap);
+    display: grid;
+    gap: var(--_gap);
+    min-width: 0;
+    overflow-wrap: anywhere;
+  }
+  .amount {
+    display: flex;
+    justify-content: space-between;
+    align-items: baseline;
+    flex-wrap: wrap;
+    gap: 0.25rem 1rem;
+  }
+  .amount-value {
+    font-size: 1.5rem;
+    font-weight: 700;
+  }
+  h2 {
+    font-size: 1.125rem;
+    margin: 0;
+  }
+  h2:focus {
+    outline: none;
+  }
+  h2:focus-visible {
+    outline: 2px solid var(--_primary);
+    outline-offset: 2px;
+  }
+  p {
+    margin: 0;
+  }
+  form,
+  .step {
+    display: grid;
+    gap: calc(var(--_gap) * 0.75);
+    min-width: 0;
+  }
+  label,
+  legend {
+    font-weight: 600;
+  }
+  .field {
+    display: grid;
+    gap: 0.25rem;
+    min-width: 0;
+  }
+  .phone-row {
+    display: grid;
+    grid-template-columns: minmax(0, 8rem) minmax(0, 1fr);
+    gap: 0.5rem;
+  }
+  input,
+  select,
+  button {
+    font: inherit;
+    min-height: 2.75rem;
+    border-radius: calc(var(--_radius) * 0.67);
+    min-width: 0;
+    width: 100%;
+  }
+  input,
+  select {
+    border: 1px solid var(--_border);
+    padding: 0.5rem 0.75rem;
+    background: var(--_surface);
+    color: var(--_text);
+  }
+  input[aria-invalid='true'] {
+    border-color: var(--_error);
+  }
+  input:focus-visible,
+  select:focus-visible,
+  button:focus-visible,
+  a:focus-visible {
+    outline: 3px solid var(--_primary);
+    outline-offset: 2px;
+  }
+  button {
+    cursor: pointer;
+    border: 1px solid var(--_primary);
+    background: var(--_surface);
+    color: var(--_primary);
+    padding: 0.5rem 1rem;
+    font-weight: 600;
+  }
+  button.primary {
+    background: var(--_primary);
+    color: var(--_on-primary);
+  }
+  button:disabled {
+    cursor: not-allowed;
+    opacity: 0.6;
+  }
+  button.link {
+    border: none;
+    background: none;
+    min-height: auto;
+    width: auto;
+    padding: 0.25rem 0;
+    justify-self: start;
+    text-decoration: underline;
+  }
+  .hint,
+  .muted {
+    color: var(--_muted);
+    font-size: 0.875rem;
+  }
+  .error {
+    color: var(--_error);
+    font-size: 0.875rem;
+  }
+  .operator {
+    display: flex;
+    align-items: center;
+    gap: 0.75rem;
+    min-width: 0;
+  }
+  .logo {
+    width: 2.5rem;
+    height: 2.5rem;
+    flex: none;
+    border-radius: 50%;
+    object-fit: contain;
+    background: var(--_surface);
+    border: 1px solid var(--_border);
+  }
+  .logo-placeholder {
+    display: grid;
+    place-items: center;
+    font-weight: 700;
+    color: var(--_muted);
+  }
+  fieldset {
+    border: none;
+    margin: 0;
+    padding: 0;
+    display: grid;
+    gap: 0.5rem;
+    min-width: 0;
+  }
+  .choice {
+    display: flex;
+    align-items: center;
+    gap: 0.5rem;
+    border: 1px solid var(--_border);
+    border-radius: calc(var(--_radius) * 0.67);
+    padding: 0.5rem 0.75rem;
+    font-weight: 500;
+  }
+  .choice input {
+    width: auto;
+    min-height: auto;
+  }
+  .instructions {
+    background: color-mix(in srgb, var(--_primary) 8%, var(--_surface));
+    border-radius: calc(var(--_radius) * 0.67);
+    padding: 0.75rem;
+  }
+  .ussd {
+    display: inline-flex;
+    align-items: center;
+    gap: 0.25rem;
+    flex-wrap: wrap;
+  }
+  .ussd a {
+    color: var(--_primary);
+    font-weight: 700;
+  }
+  .ussd button {
+    width: auto;
+    min-height: 2rem;
+    padding: 0.125rem 0.5rem;
+    font-size: 0.875rem;
+  }
+  .countdown {
+    font-variant-numeric: tabular-nums;
+    font-size: 1.25rem;
+    font-weight: 700;
+  }
+  .succeeded h2 {
+    color: var(--_success);
+  }
+  .failed h2,
+  .problem h2 {
+    color: var(--_error);
+  }
+  .reference {
+    font-family: ui-monospace, monospace;
+    font-weight: 700;
+  }
+  .spinner {
+    width: 1.5rem;
+    height: 1.5rem;
+    border: 3px solid color-mix(in srgb, var(--_primary) 25%, transparent);
+    border-top-color: var(--_primary);
+    border-radius: 50%;
+    animation: spin 0.9s linear infinite;
+  }
+  @keyframes spin {
+    to {
+      transform: rotate(360deg);
+    }
+  }
+  .visually-hidden {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    overflow: hidden;
+    clip-path: inset(50%);
+    white-space: nowrap;
+  }
+  @media (max-width: 22rem) {
+    .phone-row {
+      grid-template-columns: minmax(0, 1fr);
+    }
+  }
+  @media (prefers-reduced-motion: reduce) {
+    .spinner {
+      animation: none;
+    }
+    * {
+      transition: none !important;
+    }
+  }
+`;

@@ -1,0 +1,19 @@
+/** Webhook verification and signing (§6.2-§6.3). */
+export { verifyWebhook, DEFAULT_TOLERANCE_MS, type VerifyWebhookOptions, type WebhookNotification } from './verify.js';
+export { signWebhook, rawNumber, type RawNumber, type SignWebhookOptions, type WebhookFieldList } from './sign.js';
+export {
+  parseRawJsonObject,
+  DEFAULT_MAX_BYTES,
+  DEFAULT_MAX_DEPTH,
+  type RawEntry,
+  type RawEntryKind,
+  type RawJsonOptions,
+} from './raw-json.js';
+export { buildSignedString, SIGNATURE_KEY } from './signed-string.js';
+export {
+  RawJsonError,
+  WebhookVerificationError,
+  webhookRefusalReasons,
+  type RawJsonErrorCode,
+  type WebhookRefusalReason,
+} from './errors.js';

@@ -1,0 +1,127 @@
+import { expect, waitUntil } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import { $, calls, e164, enterNumber, lookupAnswer, mount, operator, text, typeInto } from './fixtures.js';
+
+describe('<momo-checkout> number step', () => {
+  it('shows the amount and a labelled phone field with the right autofill hints', async () => {
+    const m = await mount();
+    expect(text(m.root)).to.match(/5[\s,.\u202f\u00a0]?000/);
+    const input = $(m.root, 'input#phone') as HTMLInputElement;
+    expect(input.getAttribute('autocomplete')).to.equal('tel');
+    expect(input.getAttribute('inputmode')).to.equal('tel');
+    expect(input.getAttribute('type')).to.equal('tel');
+    expect(input.getAttribute('part')).to.equal('phone-input');
+    expect(m.root.querySelector('label[for="phone"]')?.textContent).to.equal('Mobile money number');
+    const options = [...m.root.querySelectorAll('select#country option')].map((o) => (o as HTMLOptionElement).value);
+    expect(options).to.deep.equal(['BJ', 'CI'], 'only the countries the checkout serves');
+    await expect(m.el).to.be.accessible();
+  });
+
+  it('says nothing per keystroke, then explains a wrong number when the payer leaves the field', async () => {
+    const m = await mount();
+    m.el.validationDelayMs = 60_000;
+    const input = $(m.root, 'input#phone');
+    input.focus();
+    typeInto(input, '01 97');
+    await m.el.updateComplete;
+    expect(m.root.querySelector('#phone-error')).to.equal(null);
+    input.blur();
+    await m.el.updateComplete;
+    const error = $(m.root, '#phone-error');
+    expect(error.textContent).to.match(/too short|does not exist/i);
+    expect(input.getAttribute('aria-describedby')).to.contain('phone-error');
+    expect(input.getAttribute('aria-invalid')).to.equal('true');
+    expect(calls(m.client, 'lookup')).to.have.length(0);
+    await expect(m.el).to.be.accessible();
+  });
+
+  it('explains a wrong number after a pause in typing', async () => {
+    const m = await mount();
+    typeInto($(m.root, 'input#phone'), '01 97');
+    await waitUntil(() => m.root.querySelector('#phone-error'), 'no message after the pause');
+  });
+
+  it('normalises what was typed, looks it up once and previews once, then offers to pay', async () => {
+    const m = await mount();
+    await enterNumber(m, '00229 01-97-00-00-00');
+    expect(calls(m.client, 'lookup')).to.deep.equal([{ phoneNumber: e164, country: 'BJ' }]);
+    expect(calls(m.client, 'preview')).to.deep.equal([{ phoneNumber: e164, useWallet: false }]);
+    expect($(m.root, '[part="operator"]').textContent).to.contain('MTN MoMo');
+    const pay = $(m.root, '[part="submit-button"]') as HTMLButtonElement;
+    expect(pay.disabled).to.equal(false);
+    expect(pay.textContent).to.match(/Pay .*5[\s,.\u202f\u00a0]?000/);
+    // Leaving the field and typing the same number again asks nothing more of the companion.
+    const input = $(m.root, 'input#phone');
+    input.blur();
+    typeInto(input, '0197000000');
+    await waitUntil(() => m.el.status === 'ready');
+    expect(calls(m.client, 'lookup')).to.have.length(1);
+    expect(calls(m.client, 'preview')).to.have.length(1);
+    await expect(m.el).to.be.accessible();
+  });
+
+  it('sends a number of a country outside the bundled metadata as typed (the companion validates)', async () => {
+    const m = await mount({ lookup: lookupAnswer({ phoneNumber: '+33612345678', country: 'FR' }) });
+    await enterNumber(m, '+33 6 12 34 56 78');
+    expect(calls(m.client, 'lookup')).to.deep.equal([{ phoneNumber: '+33 6 12 34 56 78', country: 'BJ' }]);
+  });
+
+  it('shows the companion refusing the number under the field', async () => {
+    const { CompanionRequestError } = await import('../../src/client/errors.js');
+    const m = await mount({ lookup: new CompanionRequestError('NO_OPERATOR', 422, 'none') });
+    typeInto($(m.root, 'input#phone'), '0197000000');
+    await waitUntil(() => m.root.querySelector('#phone-error'));
+    expect($(m.root, '#phone-error').textContent).to.contain('No mobile money operator');
+    expect(m.el.status).to.equal('entering');
+    await expect(m.el).to.be.accessible();
+  });
+
+  it('offers the overlay wallet as a clear second option and sends useWallet only when chosen', async () => {
+    const m = await mount({
+      lookup: lookupAnswer({ wallet: operator({ code: 'wallet', name: 'Djamo Wallet', workflowHint: 'redirect_url' }) }),
+      preview: (request) => ({ workflow: request.useWallet ? 'redirect_url' : 'provider_auth' }),
+    });
+    await enterNumber(m);
+    const labels = [...m.root.querySelectorAll('label.choice')].map((l) => l.textContent!.replace(/\s+/g, ' ').trim());
+    expect(labels[0]).to.contain('Pay with MTN MoMo');
+    expect(labels[1]).to.contain('Pay with Djamo Wallet');
+    const radios = m.root.querySelectorAll<HTMLInputElement>('input[type="radio"]');
+    expect(radios[0]!.checked).to.equal(true);
+    radios[1]!.click();
+    await waitUntil(() => m.el.status === 'ready' && calls(m.client, 'preview').length === 2);
+    $(m.root, '[part="submit-button"]').click();
+    await waitUntil(() => calls(m.client, 'pay').length === 1);
+    expect(calls(m.client, 'pay')).to.deep.equal([{ phoneNumber: e164, useWallet: true }]);
+    expect(calls(m.client, 'preview')).to.deep.equal([
+      { phoneNumber: e164, useWallet: false },
+      { phoneNumber: e164, useWallet: true },
+    ]);
+  });
+
+  it('renders operator names as text, and a placeholder for a logo that is not https', async () => {
+    const m = await mount({ lookup: lookupAnswer({ operator: operator({ name: '<img src=x onerror=alert(1)>', logoUrl: 'http://evil.example/x.svg' }) }) });
+    await enterNumber(m);
+    const row = $(m.root, '[part="operator"]');
+    expect(row.querySelector('img')).to.equal(null);
+    expect(row.querySelector('.logo-placeholder')).to.not.equal(null);
+    expect(row.textContent).to.contain('<img src=x onerror=alert(1)>');
+  });
+
+  it('swaps a logo that fails to load for a placeholder', async () => {
+    const m = await mount({ lookup: lookupAnswer({ operator: operator({ logoUrl: 'https://127.0.0.1:1/missing.svg' }) }) });
+    await enterNumber(m);
+    await waitUntil(() => m.root.querySelector('[part="operator"] .logo-placeholder'), 'no placeholder after the error');
+  });
+
+  it('can be done by keyboard alone: type, Enter to pay', async () => {
+    const m = await mount();
+    m.el.validationDelayMs = 60_000; // only Enter checks the number here
+    $(m.root, 'input#phone').focus();
+    await sendKeys({ type: '0197000000' });
+    await sendKeys({ press: 'Enter' });
+    await waitUntil(() => m.el.status === 'ready', 'Enter did not check the number');
+    await sendKeys({ press: 'Enter' });
+    await waitUntil(() => m.el.status === 'awaiting-approval', 'Enter did not pay');
+    expect(calls(m.client, 'pay')).to.have.length(1);
+  });
+});

@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  compareAmounts,
+  formatAmount,
+  fromMinorUnits,
+  jsonDecimal,
+  parseAmount,
+  stringifyJsonWithDecimals,
+  toMinorUnits,
+  type AmountErrorCode,
+} from '../../src/contract/money.js';
+
+const accepted: Array<[text: string, decimals: number, canonical: string]> = [
+  ['5000', 0, '5000'],
+  [' 5000 ', 0, '5000'],
+  ['5000.00', 0, '5000'],
+  ['005000', 0, '5000'],
+  ['100', 0, '100'],
+  ['12.5', 2, '12.5'],
+  ['12.50', 2, '12.5'],
+  ['0.07', 2, '0.07'],
+  ['.5', 2, '0.5'],
+  ['12.', 2, '12'],
+  ['1.234', 3, '1.234'],
+  ['999999999999999', 0, '999999999999999'], // largest 0-decimal amount sent exactly (15 digits)
+  ['9999999999999.99', 2, '9999999999999.99'], // largest 2-decimal amount sent exactly
+];
+
+const refused: Array<[text: string, decimals: number, code: AmountErrorCode]> = [
+  ['', 0, 'EMPTY'],
+  ['   ', 2, 'EMPTY'],
+  ['-5', 0, 'SIGNED'],
+  ['+5', 0, 'SIGNED'],
+  ['NaN', 0, 'NOT_A_NUMBER'],
+  ['Infinity', 0, 'NOT_A_NUMBER'],
+  ['abc', 0, 'NOT_A_NUMBER'],
+  ['1.2.3', 2, 'NOT_A_NUMBER'],
+  ['1e3', 0, 'EXPONENT'],
+  ['1E-2', 2, 'EXPONENT'],
+  ['1,000', 0, 'SEPARATOR'],
+  ['1 000', 0, 'SEPARATOR'],
+  ['12,50', 2, 'SEPARATOR'],
+  ['5000.5', 0, 'TOO_PRECISE'],
+  ['12.505', 2, 'TOO_PRECISE'],
+  ['0.001', 2, 'TOO_PRECISE'],
+  ['0', 0, 'ZERO'],
+  ['0.00', 2, 'ZERO'],
+  ['1000000000000000', 0, 'TOO_LARGE'], // first too large: 16 significant digits
+  ['99999999999999.99', 2, 'TOO_LARGE'],
+];
+
+describe('parseAmount', () => {
+  for (const [text, decimals, canonical] of accepted) {
+    it(`accepts ${JSON.stringify(text)} with ${decimals} decimals as ${canonical}`, () => {
+      assert.deepEqual(parseAmount(text, decimals), { ok: true, amount: canonical });
+    });
+  }
+  for (const [text, decimals, code] of refused) {
+    it(`refuses ${JSON.stringify(text)} with ${decimals} decimals: ${code}, with a reason`, () => {
+      const result = parseAmount(text, decimals);
+      assert.equal(result.ok, false);
+      if (!result.ok) {
+        assert.equal(result.code, code);
+        assert.ok(result.message.length > 10);
+      }
+    });
+  }
+});
+
+describe('exact arithmetic', () => {
+  it('converts to and from minor units', () => {
+    assert.equal(toMinorUnits('12.5', 2), 1250n);
+    assert.equal(toMinorUnits('5000', 0), 5000n);
+    assert.equal(fromMinorUnits(1250n, 2), '12.5');
+    assert.equal(fromMinorUnits(7n, 2), '0.07');
+    assert.equal(fromMinorUnits(500000n, 0), '500000');
+    assert.throws(() => toMinorUnits('12.505', 2), RangeError);
+  });
+  it('compares amounts of any scale exactly', () => {
+    assert.equal(compareAmounts('5000', '5000.0'), 0);
+    assert.equal(compareAmounts('0.07', '0.1'), -1);
+    assert.equal(compareAmounts('2000000', '199999.99'), 1);
+  });
+});
+
+describe('formatAmount', () => {
+  const nbsp = /[\u00a0\u202f]/g;
+  const cases: Array<[amount: string, currency: string, locale: string, decimals: number | undefined, expected: string]> = [
+    ['5000', 'XOF', 'fr-FR', 0, '5 000 F CFA'],
+    ['5000', 'XOF', 'fr-CI', undefined, '5 000 F CFA'],
+    ['5000', 'XAF', 'fr-CM', 0, '5 000 FCFA'],
+    ['5000', 'XOF', 'en-US', 0, 'F CFA 5,000'],
+    ['12.5', 'USD', 'en-US', 2, '$12.50'],
+    ['12.5', 'USD', 'fr-FR', 2, '12,50 $US'],
+    ['1500', 'KES', 'en-KE', 2, 'Ksh 1,500.00'],
+    ['12.5', 'USDC', 'en-US', 2, '12.50 USDC'],
+    ['9999999999999.99', 'USD', 'en-US', 2, '$9,999,999,999,999.99'],
+  ];
+  for (const [amount, currency, locale, decimals, expected] of cases) {
+    it(`shows ${amount} ${currency} in ${locale} as ${expected}`, () => {
+      assert.equal(formatAmount(amount, currency, locale, decimals).replace(nbsp, ' '), expected);
+    });
+  }
+});
+
+describe('stringifyJsonWithDecimals', () => {
+  it('writes amounts as JSON numbers with exactly the merchant digits', () => {
+    const body = { orderId: 'o-1', amount: jsonDecimal('0.07'), big: jsonDecimal('9999999999999.99'), whole: jsonDecimal('5000'), half: jsonDecimal('12.5') };
+    assert.equal(stringifyJsonWithDecimals(body), '{"orderId":"o-1","amount":0.07,"big":9999999999999.99,"whole":5000,"half":12.5}');
+  });
+  it('never leaves a float accident', () => {
+    assert.equal(JSON.stringify({ amount: 0.1 + 0.2 }), '{"amount":0.30000000000000004}');
+    assert.equal(stringifyJsonWithDecimals({ amount: jsonDecimal(parseAmountOrThrow('0.3')) }), '{"amount":0.3}');
+  });
+  it('leaves text that looks like its marker alone', () => {
+    assert.equal(stringifyJsonWithDecimals({ note: '__momo_decimal_x_0' }), '{"note":"__momo_decimal_x_0"}');
+  });
+  it('refuses to write something that is not a decimal', () => {
+    assert.throws(() => jsonDecimal('1e3'), TypeError);
+  });
+});
+
+function parseAmountOrThrow(text: string): string {
+  const result = parseAmount(text, 2);
+  if (!result.ok) throw new Error(result.message);
+  return result.amount;
+}

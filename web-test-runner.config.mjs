@@ -1,0 +1,34 @@
+// Browser tests of <momo-checkout> in Debian's Chromium (TOOLCHAIN.md, "Chromium").
+// Run: npx wtr   (CHROME_PATH overrides the browser's path)
+import { fileURLToPath } from 'node:url';
+import { esbuildPlugin } from '@web/dev-server-esbuild';
+import { playwrightLauncher } from '@web/test-runner-playwright';
+
+export default {
+  files: ['test/browser/**/*.test.ts'],
+  nodeResolve: true,
+  concurrency: 1,
+  testFramework: { config: { timeout: 5000 } },
+  plugins: [
+    // tsconfig.json sets experimentalDecorators + useDefineForClassFields: false; without them Lit's
+    // reactive properties silently stop updating (TOOLCHAIN.md, "Decorators").
+    esbuildPlugin({ ts: true, tsconfig: fileURLToPath(new URL('./tsconfig.json', import.meta.url)) }),
+  ],
+  browsers: [
+    playwrightLauncher({
+      product: 'chromium',
+      launchOptions: {
+        executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
+        args: [
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-quic',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+        ],
+      },
+    }),
+  ],
+};
