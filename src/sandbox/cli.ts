@@ -1,0 +1,59 @@
+/**
+ * `npm run sandbox`: serves the simulator on PORT (default 4010) / HOST (default 127.0.0.1) and
+ * prints what a merchant needs to point an integration at it. The key and secret are printed on
+ * purpose here: they are the sandbox's own throwaway credentials, shown once at start-up, never
+ * in the request log.
+ */
+import { SANDBOX_OTP } from './catalogue.js';
+import { startSandbox } from './server.js';
+
+const port = Number(process.env.PORT ?? 4010);
+const host = process.env.HOST ?? '127.0.0.1';
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(`sandbox: PORT must be an integer between 0 and 65535 (got ${process.env.PORT})`);
+  process.exit(1);
+}
+
+const sandbox = await startSandbox({
+  port,
+  host,
+  ...(process.env.PUSH_DELAY_MS ? { pushDelayMs: Number(process.env.PUSH_DELAY_MS) } : {}),
+});
+
+const lines = [
+  '',
+  '  momo-checkout SANDBOX: a LOCAL SIMULATOR of the payment service.',
+  '  No real money moves and no real phone is contacted.',
+  '',
+  `  URL             ${sandbox.url}`,
+  `  API key         ${sandbox.apiKey}`,
+  `  Webhook secret  ${sandbox.webhookSecret}`,
+  '',
+  `  Control (Bearer API key): GET ${sandbox.url}/_sandbox/transactions | /deliveries | /numbers,`,
+  '  POST /_sandbox/settle | /reemit | /faults | /reset',
+  '  Webhooks go only to the webhookUrl of each transaction (http://127.0.0.1 accepted here, unlike the real service).',
+  '',
+  `  Test numbers (OTP numbers accept ${SANDBOX_OTP}; any other code is refused and nothing is created):`,
+  ...sandbox.control
+    .testNumbers()
+    .map((entry) => `    ${entry.phoneNumber.padEnd(15)} ${entry.country}  ${entry.operatorCode.padEnd(9)} ${entry.workflow.padEnd(15)} ${entry.outcome}`),
+  '  Other numbers with a known prefix are approved. operatorCode "wallet" forces the wallet page (redirect_url).',
+  '',
+];
+console.log(lines.join('\n'));
+
+let stopping = false;
+const stop = (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  console.log(`sandbox: ${signal} received, stopping`);
+  sandbox.close().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(`sandbox: could not stop cleanly: ${String(error)}`);
+      process.exit(1);
+    },
+  );
+};
+process.on('SIGINT', () => stop('SIGINT'));
+process.on('SIGTERM', () => stop('SIGTERM'));

@@ -1,0 +1,125 @@
+/**
+ * The sandbox's public types: the shape other engineers (demo, stories, e2e, companion tests) code
+ * against. Kept apart from the implementation so reading the API needs one short file.
+ */
+
+export type Workflow = 'provider_auth' | 'pre_authorized' | 'redirect_url';
+export type TransactionKind = 'payin' | 'payout';
+/** `pending` until settled; §3: statuses are monotone, a final one never changes. */
+export type TransactionStatus = 'pending' | 'completed' | 'failed';
+export type Outcome = 'approve' | 'decline' | 'no-answer';
+
+export interface SandboxOptions {
+  /** Default: a random `sk_test_sandbox_...` key. */
+  apiKey?: string;
+  /** Default: a random `whsec_...` secret. */
+  webhookSecret?: string;
+  /** Delay before a `provider_auth` push (or a pay-out) is settled. Default 4000; tests pass ~20. */
+  pushDelayMs?: number;
+  /** Clock for `createdAt` and the webhooks' `_timestamp`. Default `Date.now`. */
+  now?: () => number;
+  /** Default `console.log`. Lines never carry secrets, OTPs or full phone numbers. */
+  log?: (line: string) => void;
+}
+
+export interface SandboxTransaction {
+  orderId: string;
+  transactionId: string;
+  kind: TransactionKind;
+  status: TransactionStatus;
+  /** Canonical decimal string in the major unit (§2.1), e.g. `5000`, `12.5`. */
+  amount: string;
+  currencyCode: string;
+  phoneNumber: string;
+  operatorCode: string;
+  workflow: Workflow;
+  webhookUrl?: string;
+  /** Milliseconds since the epoch (the sandbox's clock). */
+  createdAt: number;
+}
+
+export interface DeliveryResult {
+  orderId: string;
+  /** The `status` the notification carried. */
+  status: string;
+  url: string;
+  /** The receiver's HTTP status, when it answered. */
+  httpStatus?: number;
+  /** Why the notification is lost (§6.4: non-2xx, redirect, timeout, network error). */
+  error?: string;
+  /** `true` when the receiver answered 2xx. */
+  ok: boolean;
+  /** The exact body text sent. */
+  body: string;
+  at: number;
+}
+
+export interface TestNumber {
+  phoneNumber: string;
+  /** ISO 3166-1 alpha-2. */
+  country: string;
+  operatorCode: string;
+  workflow: Workflow;
+  outcome: Outcome;
+  note: string;
+}
+
+export type FaultKind = 'status-500' | 'hang' | 'reset' | 'lost-answer';
+
+export interface Fault {
+  kind: FaultKind;
+  /** Only requests to this path (e.g. `/v1/pay-in`). Default: any `/v1/` path. */
+  path?: string;
+  /** How many requests it hits. Default 1. */
+  times?: number;
+}
+
+export type ReemitHow = 'duplicate' | 'stale' | 'forged' | 'out-of-order';
+
+export interface SandboxControl {
+  transactions(): SandboxTransaction[];
+  transaction(orderId: string): SandboxTransaction | undefined;
+  /** Settles a pending payment now and emits its webhook (resolves once the attempt is over). */
+  settle(orderId: string, status: 'completed' | 'failed'): Promise<void>;
+  /**
+   * duplicate: the last notification again, byte-identical; stale: re-signed with a `_timestamp`
+   * one hour old; forged: signed with a wrong secret; out-of-order: an earlier (pending)
+   * notification re-sent after the final one.
+   */
+  reemit(orderId: string, how: ReemitHow): Promise<DeliveryResult>;
+  /**
+   * status-500: answer 500 with an HTML body, nothing created; hang: never answer (until close or
+   * the request's signal aborts); reset: cut the connection, nothing created; lost-answer: create
+   * the pay-in (and go on processing it) but then cut the connection.
+   */
+  injectFault(fault: Fault): void;
+  deliveries(): DeliveryResult[];
+  testNumbers(): TestNumber[];
+  /** How many fee previews were asked (§4.2: each may assign the number durably), optionally for one number. */
+  previewCount(phoneNumber?: string): number;
+  /** Balance per currency (major unit, canonical decimal string). */
+  balances(): Record<string, string>;
+  /** Forgets transactions, deliveries, faults, previews and balances; keeps the key and secrets. */
+  reset(): void;
+}
+
+export interface Sandbox {
+  fetch(request: Request): Promise<Response>;
+  control: SandboxControl;
+  apiKey: string;
+  /** The secret that signs notifications: the newest active one (§5.6-§5.7). */
+  readonly webhookSecret: string;
+}
+
+export interface RunningSandbox extends Sandbox {
+  /** `http://127.0.0.1:PORT`, no trailing slash. */
+  url: string;
+  close(): Promise<void>;
+}
+
+export interface StartSandboxOptions extends SandboxOptions {
+  /** Default 0 (a free port). */
+  port?: number;
+  /** Default `127.0.0.1`. */
+  host?: string;
+}

@@ -1,0 +1,58 @@
+/**
+ * One delivery attempt of one notification, as §6.4 describes it: POST application/json, a single
+ * attempt, 30 s timeout, redirects not followed (a 3xx is a failure), any non-2xx lost for good.
+ */
+import type { DeliveryResult } from './types.js';
+
+/** §6.4 Timeout. */
+export const WEBHOOK_TIMEOUT_MS = 30_000;
+
+export interface DeliveryRequest {
+  orderId: string;
+  status: string;
+  url: string;
+  body: string;
+  at: number;
+  /** Aborted when the sandbox closes, so no attempt outlives it. */
+  signal: AbortSignal;
+  timeoutMs?: number;
+}
+
+export async function deliverOnce(request: DeliveryRequest): Promise<DeliveryResult> {
+  const base = { orderId: request.orderId, status: request.status, url: request.url, body: request.body, at: request.at };
+  const timeout = AbortSignal.timeout(request.timeoutMs ?? WEBHOOK_TIMEOUT_MS);
+  try {
+    const response = await fetch(request.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: request.body,
+      // §6.4: redirects are not followed; a 301/302 is a lost notification.
+      redirect: 'manual',
+      signal: AbortSignal.any([timeout, request.signal]),
+    });
+    await response.body?.cancel().catch(() => undefined);
+    const httpStatus = response.status;
+    if (httpStatus >= 200 && httpStatus < 300) return { ...base, ok: true, httpStatus };
+    const error =
+      httpStatus >= 300 && httpStatus < 400
+        ? `the receiver answered a ${httpStatus} redirect, which is not followed (§6.4): the notification is lost`
+        : `the receiver answered ${httpStatus}, not 2xx (§6.4): the notification is lost`;
+    return { ...base, ok: false, httpStatus, error };
+  } catch (cause) {
+    const error = timeout.aborted
+      ? `no answer within ${request.timeoutMs ?? WEBHOOK_TIMEOUT_MS} ms (§6.4): the notification is lost`
+      : request.signal.aborted
+        ? 'the sandbox closed during the attempt: the notification is lost'
+        : `could not reach the receiver (${describe(cause)}): the notification is lost`;
+    return { ...base, ok: false, error };
+  }
+}
+
+function describe(cause: unknown): string {
+  if (cause instanceof Error) {
+    const inner = (cause as Error & { cause?: unknown }).cause;
+    const code = inner && typeof inner === 'object' && 'code' in inner ? String((inner as { code: unknown }).code) : '';
+    return code ? `${cause.message}: ${code}` : cause.message;
+  }
+  return String(cause);
+}
