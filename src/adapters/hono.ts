@@ -1,0 +1,12 @@
+/**
+ * Hono adapter: `app.route('/', honoRoutes(momo))` or `app.all('/momo/*', (c) => momo.fetch(c.req.raw))`.
+ * The companion is itself a Hono app around `fetch`, so mounting is a single line.
+ */
+import { Hono } from 'hono';
+import type { FetchHandler } from './node-http.js';
+
+export function honoRoutes(companion: FetchHandler, mountPath = ''): Hono {
+  const app = new Hono();
+  app.all(`${mountPath}/*`, (c) => companion.fetch(c.req.raw));
+  return app;
+}

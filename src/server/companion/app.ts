@@ -1,0 +1,229 @@
+/**
+ * The companion's routes, on Hono (a tiny router around `fetch(Request) => Response`):
+ * the page's JSON routes under `/checkout` (token, CORS, Origin), the return route after an
+ * authorisation page, and the service's webhook.
+ */
+import { Hono, type Context } from 'hono';
+import { z } from 'zod';
+import { companionRoutes, returnQueryParam } from '../../contract/companion.js';
+import type { Logger } from '../log.js';
+import type { Discovery } from './discovery.js';
+import type { EventStreams } from './event-stream.js';
+import { CompanionHttpError } from './http-errors.js';
+import { payCheckout, type PayFlowDeps } from './pay-flow.js';
+import type { CheckoutRecord } from './records.js';
+import { transitionCheckout, type CheckoutStore } from './store.js';
+import { sha256Base64url } from './tokens.js';
+import { checkoutView, paymentView } from './view.js';
+import { applyNotification, verifyNotification, type WebhookDeps } from './webhook-handler.js';
+
+export interface AppDeps {
+  mountPath: string;
+  allowedOrigins: readonly string[];
+  store: CheckoutStore;
+  discovery: Discovery;
+  streams: EventStreams;
+  payFlow: PayFlowDeps;
+  webhook: WebhookDeps;
+  log: Logger;
+  now: () => number;
+  /** Work started after answering a webhook; awaited by `close()` and by tests. */
+  background: Set<Promise<unknown>>;
+  markReturned: (checkout: CheckoutRecord) => Promise<void>;
+}
+
+type Env = { Variables: { checkout: CheckoutRecord } };
+
+const maxBrowserBody = 8 * 1024;
+const maxWebhookBody = 64 * 1024;
+
+const lookupSchema = z.object({ phoneNumber: z.string().min(1).max(40), country: z.string().length(2).optional() });
+const previewSchema = z.object({ phoneNumber: z.string().min(1).max(40), useWallet: z.boolean().optional().default(false) });
+// Any amount, currency or order id the page sends is ignored: only the merchant's server sets them.
+const paySchema = z.object({
+  phoneNumber: z.string().min(1).max(40),
+  useWallet: z.boolean().optional().default(false),
+  otp: z.string().max(64).optional(),
+});
+
+export function createApp(deps: AppDeps): Hono<Env> {
+  const app = new Hono<Env>().basePath(deps.mountPath || '/');
+
+  app.onError((error, c) => {
+    if (error instanceof CompanionHttpError) return c.json(error.toBody(), error.status as 400);
+    deps.log.error('companion route failed', { path: new URL(c.req.url).pathname, error });
+    const internal = new CompanionHttpError('INTERNAL', 'Something went wrong on the shop’s server. Nothing was charged; try again.');
+    return c.json(internal.toBody(), 500);
+  });
+  app.notFound((c) => c.json({ error: { code: 'BAD_REQUEST', message: 'No such route.' } }, 404));
+
+  // CORS for the page's routes, limited to the allowed origins.
+  app.use(`${companionRoutes.checkout}/*`, corsFor(deps));
+  app.use(companionRoutes.checkout, corsFor(deps));
+
+  const authenticate = (options: { allowExpired: boolean }) => async (c: Context<Env>, next: () => Promise<void>) => {
+    const header = c.req.header('authorization') ?? '';
+    const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
+    if (!token) throw new CompanionHttpError('TOKEN_MISSING', 'The checkout token is missing: the page must pass the token its server created.');
+    const checkout = await deps.store.getByTokenHash(await sha256Base64url(token));
+    if (!checkout) throw new CompanionHttpError('TOKEN_INVALID', 'This checkout does not exist. Reload the page to start again.');
+    // A payer waiting for an outcome may keep reading it after the token's time to pay is over.
+    if (checkout.expiresAt <= deps.now() && !(options.allowExpired && checkout.payment)) {
+      throw new CompanionHttpError('TOKEN_EXPIRED', 'This checkout has expired. Reload the page to start again.');
+    }
+    c.set('checkout', checkout);
+    await next();
+  };
+
+  const readJson = async <T>(c: Context<Env>, schema: z.ZodType<T>): Promise<T> => {
+    const text = await c.req.text();
+    if (text.length > maxBrowserBody) throw new CompanionHttpError('BAD_REQUEST', 'The request is too large.');
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw new CompanionHttpError('BAD_REQUEST', 'The request is not JSON.');
+    }
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) {
+      const field = parsed.error.issues[0]?.path.join('.') || 'body';
+      throw new CompanionHttpError('BAD_REQUEST', `The request's ${field} is missing or malformed.`);
+    }
+    return parsed.data;
+  };
+
+  app.get(companionRoutes.checkout, authenticate({ allowExpired: true }), async (c) => {
+    const checkout = c.get('checkout');
+    const countries = await deps.discovery.countries(checkout.currencyCode).catch((error: unknown) => {
+      deps.log.warn('countries discovery failed; the page offers every country', { error });
+      return [];
+    });
+    return c.json(checkoutView(checkout, countries), 200, noStore);
+  });
+
+  app.post(companionRoutes.lookup, authenticate({ allowExpired: false }), async (c) => {
+    const body = await readJson(c, lookupSchema);
+    const checkout = c.get('checkout');
+    const { decimalPlaces, ...lookup } = await withServiceErrors(deps, () => deps.discovery.lookup(checkout, body.phoneNumber, body.country));
+    if (decimalPlaces !== null && checkout.decimalPlaces !== decimalPlaces) {
+      await rememberDecimals(deps.store, checkout, decimalPlaces);
+    }
+    return c.json(lookup, 200, noStore);
+  });
+
+  app.post(companionRoutes.preview, authenticate({ allowExpired: false }), async (c) => {
+    const body = await readJson(c, previewSchema);
+    const checkout = c.get('checkout');
+    const workflow = await withServiceErrors(deps, async () => {
+      const lookup = await deps.discovery.lookup(checkout, body.phoneNumber, undefined);
+      if (body.useWallet && !lookup.wallet) throw new CompanionHttpError('BAD_REQUEST', 'The wallet is not offered for this number.');
+      return deps.discovery.preview(checkout, lookup.phoneNumber, body.useWallet);
+    });
+    return c.json({ workflow }, 200, noStore);
+  });
+
+  app.post(companionRoutes.pay, authenticate({ allowExpired: false }), async (c) => {
+    const body = await readJson(c, paySchema);
+    const view = await withServiceErrors(deps, () => payCheckout(deps.payFlow, c.get('checkout'), body));
+    return c.json(view, 200, noStore);
+  });
+
+  app.get(companionRoutes.status, authenticate({ allowExpired: true }), async (c) => {
+    const checkout = (await deps.store.getByOrderId(c.get('checkout').orderId)) ?? c.get('checkout');
+    return c.json({ payment: paymentView(checkout) }, 200, noStore);
+  });
+
+  app.get(companionRoutes.events, authenticate({ allowExpired: true }), (c) => {
+    const orderId = c.get('checkout').orderId;
+    const lastEventId = Number.parseInt(c.req.header('last-event-id') ?? '', 10);
+    const response = deps.streams.open(
+      orderId,
+      async () => {
+        const checkout = await deps.store.getByOrderId(orderId);
+        return checkout ? paymentView(checkout) : null;
+      },
+      Number.isFinite(lastEventId) ? lastEventId : 0,
+      c.req.raw.signal,
+    );
+    for (const [name, value] of Object.entries(corsHeaders(deps, c.req.header('origin'), c.req.url))) response.headers.set(name, value);
+    return response;
+  });
+
+  app.get(`${companionRoutes.returnPrefix}:returnId`, async (c) => {
+    const checkout = await deps.store.getByReturnId(c.req.param('returnId'));
+    const outcome = c.req.query('outcome') === 'success' ? 'success' : 'failure';
+    if (!checkout) return c.html(returnPage('This payment link is no longer valid. Go back to the shop to see your order.'), 404);
+    // §2.3: a browser return is never proof of payment; the element shows "confirming" until the webhook decides.
+    await deps.markReturned(checkout);
+    if (!checkout.returnUrl) return c.html(returnPage('Your payment is being confirmed. You can go back to the shop.'), 200);
+    const target = new URL(checkout.returnUrl);
+    target.searchParams.set(returnQueryParam, outcome);
+    return c.redirect(target.toString(), 303);
+  });
+
+  app.post(companionRoutes.webhook, async (c) => {
+    const raw = new Uint8Array(await c.req.arrayBuffer());
+    if (raw.byteLength > maxWebhookBody) return c.json({ error: 'body too large' }, 413);
+    const verified = await verifyNotification(deps.webhook, raw);
+    if (!verified.ok) return c.json({ error: verified.result.outcome }, verified.result.status as 400);
+    // §6.4: one attempt, 30 s: answer at once and do the work after.
+    const work = applyNotification(deps.webhook, verified.notification)
+      .catch((error: unknown) => deps.log.error('webhook processing failed', { orderId: verified.notification.orderId, error }))
+      .finally(() => deps.background.delete(work));
+    deps.background.add(work);
+    return c.json({ received: true }, 200);
+  });
+
+  return app;
+}
+
+const noStore = { 'cache-control': 'no-store' };
+
+function corsHeaders(deps: AppDeps, origin: string | undefined, url: string): Record<string, string> {
+  if (!origin || !isAllowedOrigin(deps, origin, url)) return { vary: 'Origin' };
+  return {
+    'access-control-allow-origin': origin,
+    'access-control-allow-headers': 'authorization, content-type, last-event-id',
+    'access-control-allow-methods': 'GET, POST, OPTIONS',
+    'access-control-max-age': '600',
+    vary: 'Origin',
+  };
+}
+
+function isAllowedOrigin(deps: AppDeps, origin: string, url: string): boolean {
+  return deps.allowedOrigins.includes(origin) || origin === new URL(url).origin;
+}
+
+function corsFor(deps: AppDeps) {
+  return async function cors(c: Context<Env>, next: () => Promise<void>) {
+    const origin = c.req.header('origin');
+    const headers = corsHeaders(deps, origin, c.req.url);
+    if (c.req.method === 'OPTIONS') return c.body(null, origin && isAllowedOrigin(deps, origin, c.req.url) ? 204 : 403, headers);
+    // Every state-changing call must come from an allowed page (browsers always send Origin on POST).
+    if (c.req.method !== 'GET' && (!origin || !isAllowedOrigin(deps, origin, c.req.url))) {
+      throw new CompanionHttpError('ORIGIN_NOT_ALLOWED', 'This page is not allowed to use this checkout.');
+    }
+    await next();
+    for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
+    return undefined;
+  };
+}
+
+async function withServiceErrors<T>(deps: AppDeps, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof CompanionHttpError) throw error;
+    deps.log.error('service call failed', { error });
+    throw new CompanionHttpError('SERVICE_UNAVAILABLE', 'The payment service cannot be reached right now. Nothing was charged; try again in a moment.');
+  }
+}
+
+async function rememberDecimals(store: CheckoutStore, checkout: CheckoutRecord, decimalPlaces: number): Promise<void> {
+  await transitionCheckout(store, checkout.orderId, (current) => (current.decimalPlaces === decimalPlaces ? null : { ...current, decimalPlaces }));
+}
+
+function returnPage(message: string): string {
+  const escaped = message.replace(/[&<>"]/g, (char) => `&#${char.charCodeAt(0)};`);
+  return `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Payment</title><p>${escaped}</p></html>`;
+}

@@ -1,0 +1,141 @@
+/**
+ * `createCompanion`: the merchant-side server of momo-checkout. It holds the API key and is the
+ * only thing that talks to the payment service; the page's element talks only to it.
+ */
+import type { PaymentView } from '../../contract/companion.js';
+import { createLogger } from '../log.js';
+import { createServiceClient, type ServiceClient } from '../service-client/index.js';
+import { createApp } from './app.js';
+import { createCheckoutRecord, type CheckoutOrder, type CreatedCheckout } from './checkouts.js';
+import { createDiscovery } from './discovery.js';
+import { createEventStreams } from './event-stream.js';
+import { createMemoryStore } from './memory-store.js';
+import { CompanionConfigError, type CompanionOptions } from './options.js';
+import { createMemoryStatusHub, type StatusHub } from './status-hub.js';
+import { createTransitions } from './transitions.js';
+import { isLoopbackUrl } from './urls.js';
+import { paymentView } from './view.js';
+import { applyNotification, verifyNotification, type WebhookResult } from './webhook-handler.js';
+
+export interface Companion {
+  /** Every route: mount it where `publicUrl` points (see the adapters). */
+  fetch(request: Request): Promise<Response>;
+  /** Called by the merchant's server for an order; gives the token the page passes to the element. */
+  createCheckout(order: CheckoutOrder): Promise<CreatedCheckout>;
+  /**
+   * For a merchant backend that receives the webhook itself and relays it: the RAW body text (or
+   * bytes) exactly as received. Resolves once the notification is applied.
+   */
+  handleWebhook(rawBody: string | Uint8Array): Promise<WebhookResult>;
+  /** The payment of an order as the page sees it, or null when none was started. */
+  getPayment(orderId: string): Promise<PaymentView | null>;
+  /** The service client this companion uses (for discovery calls of the merchant's own). */
+  readonly service: ServiceClient;
+  /** Open status streams (for monitoring). */
+  openStreams(): number;
+  /** Waits for work started after answering webhooks, closes the streams. */
+  close(): Promise<void>;
+}
+
+/**
+ * @example
+ * const momo = createCompanion({
+ *   baseUrl: process.env.MOMO_BASE_URL!, apiKey: process.env.MOMO_API_KEY!,
+ *   webhookSecrets: ['whsec_...'], publicUrl: 'https://shop.example/momo',
+ *   allowedOrigins: ['https://shop.example'],
+ *   onPaymentUpdate: async ({ orderId, payment }) => { if (payment.state === 'completed') await fulfil(orderId); },
+ * });
+ * const { token } = await momo.createCheckout({ orderId: 'order-42', amount: '5000', currencyCode: 'XOF' });
+ */
+export function createCompanion(options: CompanionOptions & { hub?: StatusHub }): Companion {
+  const now = options.now ?? Date.now;
+  const log = options.log ?? createLogger();
+  const publicUrl = checkPublicUrl(options);
+  if (!Array.isArray(options.webhookSecrets)) throw new CompanionConfigError('webhookSecrets must be a list of whsec_ secrets.');
+  const mountPath = publicUrl.pathname.replace(/\/+$/, '');
+  const base = `${publicUrl.origin}${mountPath}`;
+  const checkoutTtlMs = options.checkoutTtlMs ?? 30 * 60_000;
+  const store = options.store ?? createMemoryStore({ now });
+  const hub = options.hub ?? createMemoryStatusHub();
+  const streams = createEventStreams(hub, options.heartbeatMs ?? 15_000);
+  const service = createServiceClient({
+    baseUrl: options.baseUrl,
+    apiKey: options.apiKey,
+    timeoutMs: options.serviceTimeoutMs ?? 15_000,
+    log,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+  const discovery = createDiscovery(service, { ttlMs: options.discoveryCacheTtlMs ?? 5 * 60_000, checkoutTtlMs, now });
+  const transitions = createTransitions({ store, hub, log, now, ...(options.onPaymentUpdate ? { onPaymentUpdate: options.onPaymentUpdate } : {}) });
+  const background = new Set<Promise<unknown>>();
+  const webhook = {
+    store,
+    transitions,
+    log,
+    secrets: options.webhookSecrets,
+    toleranceMs: options.webhookToleranceMs ?? 300_000,
+    now,
+    // Only https goes to a payer's browser; loopback http only for the local sandbox.
+    isAllowedAuthorizationUrl: (url: string) => url.startsWith('https://') || (options.allowInsecureLocalUrls === true && isLoopbackUrl(url)),
+  };
+  const app = createApp({
+    mountPath,
+    allowedOrigins: options.allowedOrigins,
+    store,
+    discovery,
+    streams,
+    payFlow: {
+      service,
+      store,
+      discovery,
+      transitions,
+      log,
+      webhookUrl: `${base}/webhook`,
+      returnBase: (checkout) => `${base}/return/${checkout.returnId}`,
+    },
+    webhook,
+    log,
+    now,
+    background,
+    markReturned: async (checkout) => {
+      await transitions.update(checkout.orderId, (payment) => (payment && !payment.returned ? { ...payment, returned: true } : null));
+    },
+  });
+
+  return {
+    fetch: (request) => Promise.resolve(app.fetch(request)),
+    createCheckout: (order) =>
+      createCheckoutRecord(store, order, { ttlMs: checkoutTtlMs, maxAttempts: options.maxAttempts ?? 3, now, defaultReturnUrl: options.returnUrl ?? null }),
+    async handleWebhook(rawBody) {
+      const verified = await verifyNotification(webhook, rawBody);
+      if (!verified.ok) return verified.result;
+      return applyNotification(webhook, verified.notification);
+    },
+    async getPayment(orderId) {
+      const checkout = await store.getByOrderId(orderId);
+      return checkout ? paymentView(checkout) : null;
+    },
+    service,
+    openStreams: () => streams.size(),
+    async close() {
+      await Promise.allSettled([...background]);
+      streams.close();
+      await store.close?.();
+    },
+  };
+}
+
+function checkPublicUrl(options: CompanionOptions): URL {
+  let url: URL;
+  try {
+    url = new URL(options.publicUrl);
+  } catch {
+    throw new CompanionConfigError(`publicUrl ${JSON.stringify(options.publicUrl)} is not a URL: give where the service reaches this companion, e.g. https://shop.example/momo.`);
+  }
+  if (url.protocol !== 'https:' && !(options.allowInsecureLocalUrls && isLoopbackUrl(url.href))) {
+    throw new CompanionConfigError(
+      `publicUrl must be https (§6.4: the service drops notifications to any other URL). For the local sandbox on 127.0.0.1, set allowInsecureLocalUrls: true.`,
+    );
+  }
+  return url;
+}

@@ -1,0 +1,14 @@
+import type { PaymentView } from '../../contract/companion.js';
+
+/** What `onPaymentUpdate` receives: one call per transition. */
+export interface PaymentUpdate {
+  /** The merchant's order id (not the attempt's `<orderId>-a2`). */
+  orderId: string;
+  amount: string;
+  currencyCode: string;
+  payment: PaymentView;
+  /** The state before this transition (null for the first). */
+  previousState: PaymentView['state'] | null;
+  /** True when a notification's amount differed from the order's: never treat the order as paid. */
+  amountMismatch: boolean;
+}

@@ -1,0 +1,80 @@
+/** What a merchant passes to `createCompanion`, and the same read from the environment for `npm start`. */
+import type { Logger } from '../log.js';
+import type { CheckoutStore } from './store.js';
+import type { PaymentUpdate } from './events.js';
+
+export interface CompanionOptions {
+  /** The payment service, e.g. `https://api.example.com` (or the sandbox's URL). */
+  baseUrl: string;
+  /** The organisation API key. Server-side only; never sent to a browser. */
+  apiKey: string;
+  /** `whsec_` secrets accepted on webhooks; several during a rotation (§5.8). */
+  webhookSecrets: string[];
+  /**
+   * Where the service and browsers reach this companion, including its mount path, e.g.
+   * `https://shop.example/momo`. Every pay-in's `webhookUrl` is `<publicUrl>/webhook` and its
+   * `redirectUrls` are `<publicUrl>/return/...`. §6.4: must be https on a public address.
+   */
+  publicUrl: string;
+  /** Origins of the pages allowed to call the browser routes, e.g. `['https://shop.example']`. */
+  allowedOrigins: string[];
+  /** Default page to send the payer back to after an authorisation page (per checkout overridable). */
+  returnUrl?: string;
+  /** Called once per payment transition (never for a duplicate, stale, forged or regressing notification). */
+  onPaymentUpdate?: (update: PaymentUpdate) => void | Promise<void>;
+  /** Default: in memory (one process). */
+  store?: CheckoutStore;
+  /** Lifetime of a checkout token. Default 30 minutes. */
+  checkoutTtlMs?: number;
+  /** Lifetime of cached discovery answers. Default 5 minutes. */
+  discoveryCacheTtlMs?: number;
+  /** Attempts per checkout (a new one only after a verified failure). Default 3. */
+  maxAttempts?: number;
+  /** Comment line sent on idle status streams. Default 15 s. */
+  heartbeatMs?: number;
+  /** Timeout of each call to the service. Default 15 s. */
+  serviceTimeoutMs?: number;
+  /** Webhook `_timestamp` tolerance. Default 5 minutes. */
+  webhookToleranceMs?: number;
+  /**
+   * Only for the local sandbox: accept an `http://127.0.0.1` publicUrl and authorisation URLs on
+   * loopback. The real service drops notifications to such URLs (§6.4).
+   */
+  allowInsecureLocalUrls?: boolean;
+  log?: Logger;
+  now?: () => number;
+  /** fetch used to reach the service (tests, proxies). */
+  fetch?: typeof fetch;
+}
+
+export class CompanionConfigError extends Error {
+  override name = 'CompanionConfigError';
+}
+
+/**
+ * Reads `MOMO_BASE_URL`, `MOMO_API_KEY`, `MOMO_WEBHOOK_SECRETS` (comma-separated),
+ * `MOMO_PUBLIC_URL` and `MOMO_ALLOWED_ORIGINS` (comma-separated; default: the public URL's origin).
+ * Throws a `CompanionConfigError` naming every missing variable.
+ */
+export function companionOptionsFromEnv(env: Record<string, string | undefined> = process.env): Pick<CompanionOptions, 'baseUrl' | 'apiKey' | 'webhookSecrets' | 'publicUrl' | 'allowedOrigins'> {
+  const missing = ['MOMO_BASE_URL', 'MOMO_API_KEY', 'MOMO_WEBHOOK_SECRETS', 'MOMO_PUBLIC_URL'].filter((name) => !env[name]?.trim());
+  if (missing.length > 0) {
+    throw new CompanionConfigError(`Set ${missing.join(', ')} in the environment (see the README, "Configuration").`);
+  }
+  const list = (value: string | undefined) => (value ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+  const publicUrl = env.MOMO_PUBLIC_URL!.trim();
+  let origin: string;
+  try {
+    origin = new URL(publicUrl).origin;
+  } catch {
+    throw new CompanionConfigError(`MOMO_PUBLIC_URL is not a URL: set it to where the service reaches this server, e.g. https://shop.example/momo.`);
+  }
+  const allowed = list(env.MOMO_ALLOWED_ORIGINS);
+  return {
+    baseUrl: env.MOMO_BASE_URL!.trim(),
+    apiKey: env.MOMO_API_KEY!.trim(),
+    webhookSecrets: list(env.MOMO_WEBHOOK_SECRETS),
+    publicUrl,
+    allowedOrigins: allowed.length > 0 ? allowed : [origin],
+  };
+}

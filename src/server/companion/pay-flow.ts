@@ -1,0 +1,173 @@
+/**
+ * The pay-in, as §4.1's canonical protocol wants it:
+ *
+ * 1. post without `otp` and `redirectUrls` (unless the payer already typed a code);
+ * 2. `422 OTP_REQUIRED`: nothing was created; ask the payer for the code, re-post the same orderId;
+ * 3. `422 REDIRECT_URLS_REQUIRED`: nothing was created; re-post at once with our own return URLs;
+ * 4. `409`: it exists; report its state, never invent a new orderId;
+ * 5. a lost answer: re-post the same body once; if still unknown, say "checking" (a webhook or a
+ *    later 409 decides). Never a second payment.
+ *
+ * One pay-in in flight per checkout (the store's lock): a double click, Enter plus click, or a
+ * second tab produce one upstream call. The amount is always the checkout's.
+ */
+import type { OperatorView, PaymentState, PaymentView, PayRequest } from '../../contract/companion.js';
+import type { PayInRequest } from '../../contract/upstream/index.js';
+import type { Logger } from '../log.js';
+import {
+  AlreadyExistsError,
+  AmountOutOfRangeError,
+  OtpRequiredError,
+  RedirectUrlsRequiredError,
+  ServiceError,
+  ValidationError,
+  type ServiceClient,
+} from '../service-client/index.js';
+import type { Discovery } from './discovery.js';
+import { CompanionHttpError } from './http-errors.js';
+import type { CheckoutRecord, PaymentRecord } from './records.js';
+import type { CheckoutStore } from './store.js';
+import { isFinal, movesForward, type Transitions } from './transitions.js';
+import { paymentView } from './view.js';
+
+export interface PayFlowDeps {
+  service: ServiceClient;
+  store: CheckoutStore;
+  discovery: Discovery;
+  transitions: Transitions;
+  log: Logger;
+  /** `<publicUrl>/webhook` */
+  webhookUrl: string;
+  /** `<publicUrl>/return/<returnId>` */
+  returnBase: (checkout: CheckoutRecord) => string;
+}
+
+type Outcome =
+  | { kind: 'accepted'; redirect: boolean }
+  | { kind: 'needs-otp' }
+  | { kind: 'exists'; redirect: boolean }
+  | { kind: 'unknown' };
+
+/** States in which the payment is under way: a new pay call only reports it. */
+const underWay: readonly PaymentState[] = ['pending', 'awaiting-redirect', 'redirect-ready'];
+const lockTtlMs = 60_000;
+
+export async function payCheckout(deps: PayFlowDeps, checkoutAtStart: CheckoutRecord, body: PayRequest): Promise<PaymentView> {
+  const orderId = checkoutAtStart.orderId;
+  if (!(await deps.store.claimPayIn(orderId, lockTtlMs))) {
+    const view = paymentView((await deps.store.getByOrderId(orderId)) ?? checkoutAtStart);
+    if (view && view.state !== 'needs-otp') return view;
+    throw new CompanionHttpError('PAYMENT_IN_PROGRESS', 'This payment is already being sent. Wait a moment.');
+  }
+  try {
+    const checkout = (await deps.store.getByOrderId(orderId)) ?? checkoutAtStart;
+    const current = checkout.payment;
+    if (current && (underWay.includes(current.state) || current.state === 'completed')) return paymentView(checkout)!;
+    if (current?.state === 'failed' && !paymentView(checkout)!.canRetry) return paymentView(checkout)!;
+
+    // A new attempt only after a verified final failure; otherwise the same orderId is re-posted
+    // (after a 422 or an unknown outcome nothing new may be invented, §7).
+    const attempt = current?.state === 'failed' ? current.attempt + 1 : current?.attempt ?? 1;
+    const serviceOrderId = attempt === 1 ? orderId : `${orderId}-a${attempt}`;
+
+    const lookup = await deps.discovery.lookup(checkout, body.phoneNumber, undefined);
+    if (body.useWallet && !lookup.wallet) throw new CompanionHttpError('BAD_REQUEST', 'The wallet is not offered for this number. Choose the operator instead.');
+    const operator = body.useWallet ? lookup.wallet : lookup.operator;
+    if (!operator) throw new CompanionHttpError('NO_OPERATOR', `No mobile money operator of this number takes payments in ${checkout.currencyCode}.`);
+
+    const before = current;
+    const base: PaymentRecord = {
+      state: current?.state === 'needs-otp' || current?.state === 'unknown' ? current.state : 'unknown',
+      attempt,
+      serviceOrderId,
+      phoneNumber: lookup.phoneNumber,
+      useWallet: body.useWallet,
+      operator: { code: operator.code, name: operator.name, logoUrl: operator.logoUrl, instructions: operator.instructions },
+      workflow: current?.attempt === attempt ? current.workflow : null,
+      authorizationUrl: null,
+      returned: false,
+      amountMismatch: false,
+      previewWorkflow: current?.attempt === attempt ? current.previewWorkflow ?? null : null,
+      lastServiceStatus: null,
+      updatedAt: 0,
+    };
+    // Written before the call: a webhook can arrive before the answer, and must find the attempt.
+    await deps.transitions.update(orderId, () => base, { silent: true });
+
+    const request: PayInRequest = {
+      orderId: serviceOrderId,
+      amount: checkout.amount,
+      phoneNumber: lookup.phoneNumber,
+      currencyCode: checkout.currencyCode,
+      webhookUrl: deps.webhookUrl,
+      ...(body.useWallet ? { operatorCode: 'wallet' as const } : {}),
+      // §2.3: the code exactly as typed, never checked here.
+      ...(body.otp !== undefined ? { otp: body.otp } : {}),
+    };
+
+    let outcome: Outcome;
+    try {
+      outcome = await postPayIn(deps, request, checkout, operator);
+    } catch (error) {
+      // Nothing was created: put the payment back as it was, so the payer can correct and retry.
+      await deps.transitions.update(orderId, (payment) => (payment?.serviceOrderId === serviceOrderId && payment.lastServiceStatus === null ? before ?? null : null), { silent: true });
+      throw error;
+    }
+
+    const redirect = outcome.kind === 'accepted' || outcome.kind === 'exists' ? outcome.redirect : false;
+    const state: PaymentState =
+      outcome.kind === 'needs-otp' ? 'needs-otp' : outcome.kind === 'unknown' ? 'unknown' : redirect ? 'awaiting-redirect' : 'pending';
+    const workflow = outcome.kind === 'needs-otp' ? 'pre_authorized' : redirect ? 'redirect_url' : base.previewWorkflow ?? operator.workflowHint;
+    const { checkout: after } = await deps.transitions.update(orderId, (payment) => {
+      if (!payment || payment.serviceOrderId !== serviceOrderId) return null;
+      // A webhook may already have moved it further: never go back (§3).
+      if (payment.lastServiceStatus !== null && !movesForward(payment.state, state)) return null;
+      if (isFinal(payment.state)) return null;
+      return { ...payment, state, workflow };
+    });
+    return paymentView(after ?? checkout)!;
+  } finally {
+    await deps.store.releasePayIn(orderId);
+  }
+}
+
+async function postPayIn(deps: PayFlowDeps, first: PayInRequest, checkout: CheckoutRecord, operator: OperatorView): Promise<Outcome> {
+  let request = first;
+  let lostOnce = false;
+  for (;;) {
+    try {
+      await deps.service.payIn(request);
+      return { kind: 'accepted', redirect: request.redirectUrls !== undefined };
+    } catch (error) {
+      if (error instanceof OtpRequiredError) return { kind: 'needs-otp' };
+      if (error instanceof RedirectUrlsRequiredError && request.redirectUrls === undefined) {
+        // Our own return route, never a URL from the browser. Nothing was created: same orderId.
+        const base = deps.returnBase(checkout);
+        request = { ...request, redirectUrls: { success: `${base}?outcome=success`, failure: `${base}?outcome=failure` } };
+        continue;
+      }
+      if (error instanceof AlreadyExistsError) return { kind: 'exists', redirect: request.redirectUrls !== undefined };
+      if (error instanceof ServiceError && error.outcomeUnknown) {
+        deps.log.warn('pay-in answer lost', { orderId: request.orderId, kind: error.kind, retried: lostOnce });
+        if (lostOnce) return { kind: 'unknown' };
+        lostOnce = true;
+        continue;
+      }
+      if (error instanceof AmountOutOfRangeError) {
+        // §2.1: the refusal is authoritative, the published bounds only indicative.
+        throw new CompanionHttpError('AMOUNT_OUT_OF_RANGE', `${operator.name} does not accept ${checkout.amount} ${checkout.currencyCode} for this number (published bounds: ${operator.minAmount} to ${operator.maxAmount ?? 'no limit'}). Try another operator or number.`, {
+          min: operator.minAmount,
+          max: operator.maxAmount,
+          currencyCode: checkout.currencyCode,
+        });
+      }
+      if (error instanceof ValidationError) {
+        if (request.otp !== undefined) throw new CompanionHttpError('OTP_REFUSED', 'The operator refused this code. Generate a new code and try again.');
+        deps.log.warn('pay-in refused', { orderId: request.orderId, code: error.code, upstream: error.upstreamMessage });
+        throw new CompanionHttpError('BAD_REQUEST', 'The payment service refused this payment. Check the number, or try another one.');
+      }
+      deps.log.error('pay-in failed', { orderId: request.orderId, kind: error instanceof ServiceError ? error.kind : 'unexpected', error });
+      throw new CompanionHttpError('SERVICE_UNAVAILABLE', 'The payment service cannot be reached right now. Nothing was charged; try again in a moment.');
+    }
+  }
+}

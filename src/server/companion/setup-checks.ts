@@ -1,0 +1,110 @@
+/**
+ * Setup checks, run at start and by `npx momo-checkout doctor`. Each misconfiguration they catch
+ * fails silently on the real service (§6.1: no notification ever arrives; §6.4: a private or http
+ * webhook URL is dropped at emission), so they are said loudly, with the fix.
+ */
+import { lookup } from 'node:dns/promises';
+import ipaddr from 'ipaddr.js';
+import { createServiceClient, UnauthorizedError } from '../service-client/index.js';
+
+export interface SetupCheck {
+  name: string;
+  status: 'ok' | 'warning' | 'error';
+  message: string;
+}
+
+export interface SetupCheckOptions {
+  baseUrl: string;
+  apiKey: string;
+  webhookSecrets: readonly string[];
+  publicUrl: string;
+  /** Name resolution; default node:dns. Tests inject one. */
+  resolveHost?: (host: string) => Promise<string[]>;
+  fetch?: typeof fetch;
+  timeoutMs?: number;
+}
+
+export async function runSetupChecks(options: SetupCheckOptions): Promise<SetupCheck[]> {
+  const checks: SetupCheck[] = [];
+  checks.push(await checkService(options));
+  checks.push(checkSecrets(options.webhookSecrets));
+  checks.push(await checkPublicUrl(options.publicUrl, options.resolveHost ?? resolveWithDns));
+  if (options.apiKey.startsWith('sk_test_')) {
+    checks.push({
+      name: 'API key mode',
+      status: 'warning',
+      message: 'sk_test_ keys are live (§1.5): every pay-in is a real prompt on a real phone. Test against the sandbox (npm run sandbox), not with this key.',
+    });
+  }
+  return checks;
+}
+
+async function checkService(options: SetupCheckOptions): Promise<SetupCheck> {
+  const name = 'payment service';
+  try {
+    const service = createServiceClient({
+      baseUrl: options.baseUrl,
+      apiKey: options.apiKey,
+      timeoutMs: options.timeoutMs ?? 10_000,
+      retries: { attempts: 0 },
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
+    // An authenticated read-only discovery call (§1.5: safe to call).
+    const { operators } = await service.operators();
+    return { name, status: 'ok', message: `${options.baseUrl} answers with this API key (${operators.length} operators).` };
+  } catch (error) {
+    if (error instanceof UnauthorizedError) {
+      return { name, status: 'error', message: `${options.baseUrl} refuses this API key (401). Set MOMO_API_KEY to an organisation API key from the dashboard.` };
+    }
+    return { name, status: 'error', message: `${options.baseUrl} cannot be used: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+function checkSecrets(secrets: readonly string[]): SetupCheck {
+  const name = 'webhook secrets';
+  if (secrets.length === 0) {
+    return { name, status: 'error', message: 'No webhook secret: every notification will be refused. Create one with the account whose API key you use (§5.7) and set MOMO_WEBHOOK_SECRETS.' };
+  }
+  const odd = secrets.filter((secret) => !secret.startsWith('whsec_'));
+  if (odd.length > 0) return { name, status: 'error', message: `${odd.length} webhook secret(s) do not start with whsec_: is an API key in MOMO_WEBHOOK_SECRETS?` };
+  return { name, status: 'ok', message: `${secrets.length} webhook secret(s) configured (the one must belong to the user whose API key creates the payments, §5.7).` };
+}
+
+export async function checkPublicUrl(publicUrl: string, resolveHost: (host: string) => Promise<string[]>): Promise<SetupCheck> {
+  const name = 'public URL';
+  let url: URL;
+  try {
+    url = new URL(publicUrl);
+  } catch {
+    return { name, status: 'error', message: `MOMO_PUBLIC_URL ${JSON.stringify(publicUrl)} is not a URL.` };
+  }
+  if (url.protocol !== 'https:') {
+    return { name, status: 'error', message: `${publicUrl} is not https: the service drops every notification to it (§6.4). Put the companion behind https.` };
+  }
+  let addresses: string[];
+  try {
+    addresses = await resolveHost(url.hostname.replace(/^\[|\]$/g, ''));
+  } catch {
+    return { name, status: 'error', message: `${url.hostname} does not resolve: the service cannot deliver notifications to it.` };
+  }
+  const notPublic = addresses.filter((address) => !isPublicUnicast(address));
+  if (addresses.length === 0 || notPublic.length > 0) {
+    return {
+      name,
+      status: 'error',
+      message: `${url.hostname} resolves to ${notPublic.join(', ') || 'nothing'}, not a public unicast address: the service refuses private, loopback and link-local targets and drops every notification (§6.4). Use a public host name (or a tunnel) for MOMO_PUBLIC_URL.`,
+    };
+  }
+  return { name, status: 'ok', message: `${publicUrl} is https and resolves to public addresses (${addresses.join(', ')}).` };
+}
+
+/** ipaddr.js knows the special ranges, including IPv4 disguised as IPv6 (`::ffff:10.0.0.1`). */
+export function isPublicUnicast(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  return ipaddr.process(address).range() === 'unicast';
+}
+
+async function resolveWithDns(host: string): Promise<string[]> {
+  if (ipaddr.isValid(host)) return [host];
+  return (await lookup(host, { all: true })).map((entry) => entry.address);
+}

@@ -1,0 +1,34 @@
+/** What the page may see of a payment: masked number, no secrets, no upstream text. */
+import type { CheckoutView, CountryView, PaymentView } from '../../contract/companion.js';
+import { redactPhone } from '../../contract/phone.js';
+import type { CheckoutRecord } from './records.js';
+
+export function paymentView(checkout: CheckoutRecord): PaymentView | null {
+  const payment = checkout.payment;
+  if (!payment) return null;
+  return {
+    state: payment.state,
+    version: checkout.version,
+    orderId: checkout.orderId,
+    phoneNumberMasked: redactPhone(payment.phoneNumber),
+    operator: payment.operator && { code: payment.operator.code, name: payment.operator.name, logoUrl: payment.operator.logoUrl },
+    workflow: payment.workflow,
+    instructions: payment.state === 'needs-otp' ? payment.operator?.instructions ?? null : null,
+    authorizationUrl: payment.state === 'redirect-ready' ? payment.authorizationUrl : null,
+    returned: payment.returned,
+    canRetry: payment.state === 'failed' && !payment.amountMismatch && payment.attempt < checkout.maxAttempts,
+    updatedAt: new Date(payment.updatedAt).toISOString(),
+  };
+}
+
+export function checkoutView(checkout: CheckoutRecord, countries: CountryView[]): CheckoutView {
+  return {
+    orderId: checkout.orderId,
+    amount: checkout.amount,
+    currencyCode: checkout.currencyCode,
+    decimalPlaces: checkout.decimalPlaces,
+    expiresAt: new Date(checkout.expiresAt).toISOString(),
+    countries,
+    payment: paymentView(checkout),
+  };
+}

@@ -1,0 +1,29 @@
+/**
+ * `momo-checkout/server`: everything that runs on the merchant's server. Never imported by browser
+ * code (test/architecture checks it).
+ */
+export { createCompanion } from './companion/companion.js';
+export type { Companion } from './companion/companion.js';
+export { companionOptionsFromEnv, CompanionConfigError } from './companion/options.js';
+export type { CompanionOptions } from './companion/options.js';
+export { CheckoutError } from './companion/checkouts.js';
+export type { CheckoutOrder, CreatedCheckout } from './companion/checkouts.js';
+export type { PaymentUpdate } from './companion/events.js';
+export type { WebhookResult } from './companion/webhook-handler.js';
+export type { CheckoutStore } from './companion/store.js';
+export { transitionCheckout } from './companion/store.js';
+export type { CheckoutRecord, PaymentRecord, OperatorRecord } from './companion/records.js';
+export { createMemoryStore } from './companion/memory-store.js';
+export type { StatusHub } from './companion/status-hub.js';
+export { createMemoryStatusHub } from './companion/status-hub.js';
+export { runSetupChecks } from './companion/setup-checks.js';
+export type { SetupCheck } from './companion/setup-checks.js';
+export { toNodeHandler } from '../adapters/node-http.js';
+export { expressMiddleware } from '../adapters/express.js';
+export { honoRoutes } from '../adapters/hono.js';
+export { verifyWebhook, signWebhook, rawNumber, WebhookVerificationError } from './webhook/index.js';
+export { createServiceClient } from './service-client/index.js';
+export * from './service-client/errors.js';
+export { createLogger } from './log.js';
+export type { Logger } from './log.js';
+export type { PaymentView, PaymentState } from '../contract/companion.js';
