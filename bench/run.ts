@@ -12,7 +12,8 @@ type Bench = () => Promise<Figure[]>;
 
 const benches: Array<[string, () => Promise<Bench>]> = [
   ['webhook verification', async () => (await import('./webhook-verify.js')).benchWebhookVerify],
-  ['bundle size', async () => (await import('./bundle-size.js')).benchBundleSize],
+  ['companion', async () => (await import('./companion.js')).benchCompanion],
+  ['script-tag and React sizes', async () => (await import('./ship-size.js')).benchShipSize],
 ];
 
 const only = process.argv.slice(2);

@@ -5,8 +5,19 @@
 import { Hono } from 'hono';
 import type { FetchHandler } from './node-http.js';
 
+/**
+ * A Hono app forwarding every request under `mountPath` (the path of the companion's publicUrl) to
+ * the companion, untouched: the raw request keeps the webhook's body as signed (§6.3).
+ *
+ * @example
+ * const shop = new Hono();
+ * shop.route('/', honoRoutes(momo, '/momo'));
+ */
 export function honoRoutes(companion: FetchHandler, mountPath = ''): Hono {
   const app = new Hono();
   app.all(`${mountPath}/*`, (c) => companion.fetch(c.req.raw));
   return app;
 }
+
+/** Same as {@link honoRoutes}: the name the design notes use. */
+export const honoApp = honoRoutes;

@@ -13,8 +13,10 @@ export type AmountResult =
   | { ok: false; code: AmountErrorCode; message: string };
 
 /**
- * A double keeps 15 significant decimal digits exactly; the service parses `amount` as a JSON
- * number, so an amount with more could arrive changed. Refuse it rather than risk it.
+ * A double keeps 15 significant decimal digits exactly (any 15-digit decimal text survives the
+ * trip text -> double -> text); the service parses `amount` as a JSON number (§2.3), so an amount
+ * with more could arrive changed. Refuse it rather than risk it. Digits of the whole part count
+ * even when they are trailing zeros: that also caps the magnitude, which no payment approaches.
  */
 export const MAX_SIGNIFICANT_DIGITS = 15;
 
@@ -29,6 +31,7 @@ const plainDecimal = /^(\d+)(?:\.(\d*))?$|^\.(\d+)$/;
  * parseAmount('12.505', 2); // { ok: false, code: 'TOO_PRECISE', ... }
  */
 export function parseAmount(text: string, decimalPlaces: number): AmountResult {
+  assertDecimalPlaces(decimalPlaces);
   const trimmed = text.trim();
   if (trimmed === '') return fail('EMPTY', 'Enter an amount.');
   if (/^[+-]/.test(trimmed)) return fail('SIGNED', 'Write the amount without a sign: it is always a positive number.');
@@ -50,12 +53,19 @@ export function parseAmount(text: string, decimalPlaces: number): AmountResult {
     );
   }
   const amount = fraction ? `${whole}.${fraction}` : whole;
-  if (/^0(\.0*)?$/.test(amount)) return fail('ZERO', 'The amount must be greater than zero.');
+  if (/^0(\.0*)?$/.test(amount)) return fail('ZERO', 'Enter an amount greater than zero.');
   const significant = (whole + fraction).replace(/^0+/, '').length;
   if (significant > MAX_SIGNIFICANT_DIGITS) {
-    return fail('TOO_LARGE', `The amount has more than ${MAX_SIGNIFICANT_DIGITS} significant digits and cannot be sent exactly.`);
+    return fail('TOO_LARGE', `This amount is too large to be sent exactly: use at most ${MAX_SIGNIFICANT_DIGITS} digits in all.`);
   }
   return { ok: true, amount };
+}
+
+/** `decimalPlaces` comes from the service (§2.1 `currencies[].decimalPlaces`): a bad one is a contract break, not payer input. */
+function assertDecimalPlaces(decimalPlaces: number): void {
+  if (!Number.isInteger(decimalPlaces) || decimalPlaces < 0) {
+    throw new RangeError(`decimalPlaces must be a whole number >= 0, got ${decimalPlaces}: read it from currencies[].decimalPlaces`);
+  }
 }
 
 function fail(code: AmountErrorCode, message: string): AmountResult {
@@ -69,6 +79,7 @@ export function isCanonicalAmount(amount: string): boolean {
 
 /** `'12.5'` with 2 decimals is `1250n`. Throws on text that is not canonical or too precise. */
 export function toMinorUnits(amount: string, decimalPlaces: number): bigint {
+  assertDecimalPlaces(decimalPlaces);
   const match = /^(\d+)(?:\.(\d+))?$/.exec(amount);
   if (!match) throw new RangeError(`toMinorUnits: ${JSON.stringify(amount)} is not a decimal amount`);
   const fraction = (match[2] ?? '').replace(/0+$/, '');
@@ -80,6 +91,7 @@ export function toMinorUnits(amount: string, decimalPlaces: number): bigint {
 
 /** `1250n` with 2 decimals is `'12.5'` (canonical form). */
 export function fromMinorUnits(minor: bigint, decimalPlaces: number): string {
+  assertDecimalPlaces(decimalPlaces);
   const negative = minor < 0n;
   const digits = (negative ? -minor : minor).toString().padStart(decimalPlaces + 1, '0');
   const whole = digits.slice(0, digits.length - decimalPlaces);
@@ -162,15 +174,20 @@ export function jsonDecimal(amount: string): JsonDecimal {
  * stringifyJsonWithDecimals({ amount: jsonDecimal('0.07') }); // '{"amount":0.07}'
  */
 export function stringifyJsonWithDecimals(value: unknown): string {
-  const marker = `__momo_decimal_${Math.random().toString(36).slice(2)}_`;
-  const decimals: string[] = [];
-  const text = JSON.stringify(value, (_key, inner: unknown) => {
-    if (inner instanceof JsonDecimal) {
-      decimals.push(inner.digits);
-      return `${marker}${decimals.length - 1}`;
-    }
-    return inner;
-  });
-  if (decimals.length === 0) return text;
-  return text.replace(new RegExp(`"${marker}(\\d+)"`, 'g'), (_match, index: string) => decimals[Number(index)]!);
+  for (;;) {
+    const marker = `__momo_decimal_${Math.random().toString(36).slice(2)}_`;
+    const decimals: string[] = [];
+    const text = JSON.stringify(value, (_key, inner: unknown) => {
+      if (inner instanceof JsonDecimal) {
+        decimals.push(inner.digits);
+        return `${marker}${decimals.length - 1}`;
+      }
+      return inner;
+    });
+    if (decimals.length === 0) return text;
+    // The marker is random; should the data itself ever contain it, draw another rather than
+    // turn the merchant's text into a number.
+    if (text.split(marker).length - 1 !== decimals.length) continue;
+    return text.replace(new RegExp(`"${marker}(\\d+)"`, 'g'), (_match, index: string) => decimals[Number(index)]!);
+  }
 }

@@ -84,7 +84,7 @@ export const styles = css`
   }
   .phone-row {
     display: grid;
-    grid-template-columns: minmax(0, 8rem) minmax(0, 1fr);
+    grid-template-columns: fit-content(12rem) minmax(0, 1fr);
     gap: 0.5rem;
   }
   input,

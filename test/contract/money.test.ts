@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import {
   compareAmounts,
   formatAmount,
@@ -23,8 +24,14 @@ const accepted: Array<[text: string, decimals: number, canonical: string]> = [
   ['.5', 2, '0.5'],
   ['12.', 2, '12'],
   ['1.234', 3, '1.234'],
+  ['1.2340', 3, '1.234'],
+  ['0.001', 3, '0.001'],
+  ['7', 3, '7'],
   ['999999999999999', 0, '999999999999999'], // largest 0-decimal amount sent exactly (15 digits)
+  ['999999999999999.00', 0, '999999999999999'],
+  ['10000000000000.00', 2, '10000000000000'], // zeros that carry no value are not digits sent
   ['9999999999999.99', 2, '9999999999999.99'], // largest 2-decimal amount sent exactly
+  ['999999999999.999', 3, '999999999999.999'], // largest 3-decimal amount sent exactly
 ];
 
 const refused: Array<[text: string, decimals: number, code: AmountErrorCode]> = [
@@ -47,7 +54,18 @@ const refused: Array<[text: string, decimals: number, code: AmountErrorCode]> = 
   ['0', 0, 'ZERO'],
   ['0.00', 2, 'ZERO'],
   ['1000000000000000', 0, 'TOO_LARGE'], // first too large: 16 significant digits
-  ['99999999999999.99', 2, 'TOO_LARGE'],
+  ['99999999999999.99', 2, 'TOO_LARGE'], // first too large with 2 decimals: 16 digits
+  ['10000000000000.01', 2, 'TOO_LARGE'], // 16 digits
+  ['9999999999999.999', 3, 'TOO_LARGE'],
+  ['1.2345', 3, 'TOO_PRECISE'],
+  ['0.000', 3, 'ZERO'],
+  ['-0', 0, 'SIGNED'],
+  ['-Infinity', 0, 'SIGNED'],
+  ['0x10', 0, 'NOT_A_NUMBER'],
+  ['١٢', 0, 'NOT_A_NUMBER'], // Arabic-Indic digits: not what the service reads
+  ['1 000', 0, 'SEPARATOR'],
+  ["1'000", 0, 'SEPARATOR'],
+  ['.', 2, 'NOT_A_NUMBER'],
 ];
 
 describe('parseAmount', () => {
@@ -68,6 +86,14 @@ describe('parseAmount', () => {
   }
 });
 
+describe('decimalPlaces is the service\'s, never guessed', () => {
+  it('throws on a decimalPlaces that is not a whole number >= 0', () => {
+    assert.throws(() => parseAmount('1', -1), RangeError);
+    assert.throws(() => parseAmount('1', 1.5), RangeError);
+    assert.throws(() => toMinorUnits('1', Number.NaN), RangeError);
+  });
+});
+
 describe('exact arithmetic', () => {
   it('converts to and from minor units', () => {
     assert.equal(toMinorUnits('12.5', 2), 1250n);
@@ -77,25 +103,63 @@ describe('exact arithmetic', () => {
     assert.equal(fromMinorUnits(500000n, 0), '500000');
     assert.throws(() => toMinorUnits('12.505', 2), RangeError);
   });
+  it('sums fees exactly where floats do not', () => {
+    assert.notEqual(0.1 + 0.2, 0.3);
+    assert.equal(fromMinorUnits(toMinorUnits('0.1', 2) + toMinorUnits('0.2', 2), 2), '0.3');
+    assert.equal(fromMinorUnits(toMinorUnits('5000', 0) - toMinorUnits('75', 0), 0), '4925');
+  });
   it('compares amounts of any scale exactly', () => {
     assert.equal(compareAmounts('5000', '5000.0'), 0);
     assert.equal(compareAmounts('0.07', '0.1'), -1);
     assert.equal(compareAmounts('2000000', '199999.99'), 1);
+    assert.equal(compareAmounts('999999999999999', '999999999999998.999'), 1);
+    assert.equal(compareAmounts('200', '200'), 0);
+  });
+  it('round-trips every amount through minor units and parseAmount', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 1n, max: 999_999_999_999_999n }), fc.integer({ min: 0, max: 3 }), (minor, decimals) => {
+        const amount = fromMinorUnits(minor, decimals);
+        assert.deepEqual(parseAmount(amount, decimals), { ok: true, amount });
+        assert.equal(toMinorUnits(amount, decimals), minor);
+      }),
+    );
+  });
+  it('accepts only amounts that survive the JSON number round trip unchanged', () => {
+    // Why 15 digits: the service reads `amount` as a double (§2.3, JSON number).
+    fc.assert(
+      fc.property(fc.bigInt({ min: 1n, max: 999_999_999_999_999n }), fc.integer({ min: 0, max: 3 }), (minor, decimals) => {
+        const amount = fromMinorUnits(minor, decimals);
+        assert.equal(String(JSON.parse(stringifyJsonWithDecimals({ amount: jsonDecimal(amount) })).amount), amount);
+      }),
+    );
   });
 });
 
 describe('formatAmount', () => {
   const nbsp = /[\u00a0\u202f]/g;
+  // Expected texts read from Node 20's ICU; spaces below stand for its (narrow) no-break spaces.
   const cases: Array<[amount: string, currency: string, locale: string, decimals: number | undefined, expected: string]> = [
     ['5000', 'XOF', 'fr-FR', 0, '5 000 F CFA'],
-    ['5000', 'XOF', 'fr-CI', undefined, '5 000 F CFA'],
-    ['5000', 'XAF', 'fr-CM', 0, '5 000 FCFA'],
     ['5000', 'XOF', 'en-US', 0, 'F CFA 5,000'],
-    ['12.5', 'USD', 'en-US', 2, '$12.50'],
-    ['12.5', 'USD', 'fr-FR', 2, '12,50 $US'],
+    ['5000', 'XOF', 'fr-CI', 0, '5 000 F CFA'],
+    ['5000', 'XOF', 'fr-CI', undefined, '5 000 F CFA'], // Intl knows XOF has no decimals
+    ['5000', 'XAF', 'fr-FR', 0, '5 000 FCFA'],
+    ['5000', 'XAF', 'en-US', 0, 'FCFA 5,000'],
+    ['5000', 'XAF', 'fr-CI', 0, '5 000 FCFA'],
+    ['5000', 'XAF', 'fr-CM', 0, '5 000 FCFA'],
+    ['1234.5', 'USD', 'fr-FR', 2, '1 234,50 $US'],
+    ['1234.5', 'USD', 'en-US', 2, '$1,234.50'],
+    ['1234.5', 'USD', 'fr-CI', 2, '1 234,50 $US'],
+    ['1234.5', 'KES', 'fr-FR', 2, '1 234,50 KES'],
+    ['1234.5', 'KES', 'en-US', 2, 'KES 1,234.50'],
+    ['1234.5', 'KES', 'fr-CI', 2, '1 234,50 KES'],
     ['1500', 'KES', 'en-KE', 2, 'Ksh 1,500.00'],
+    ['1234.5', 'USDC', 'fr-FR', 2, '1 234,50 USDC'], // unknown to Intl: the code beside the number
+    ['1234.5', 'USDC', 'en-US', 2, '1,234.50 USDC'],
+    ['1234.5', 'USDC', 'fr-CI', 2, '1 234,50 USDC'],
     ['12.5', 'USDC', 'en-US', 2, '12.50 USDC'],
-    ['9999999999999.99', 'USD', 'en-US', 2, '$9,999,999,999,999.99'],
+    ['9999999999999.99', 'USD', 'en-US', 2, '$9,999,999,999,999.99'], // no float step
+    ['0.07', 'USD', 'en-US', 2, '$0.07'],
   ];
   for (const [amount, currency, locale, decimals, expected] of cases) {
     it(`shows ${amount} ${currency} in ${locale} as ${expected}`, () => {

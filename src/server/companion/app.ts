@@ -4,6 +4,7 @@
  * authorisation page, and the service's webhook.
  */
 import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import { companionRoutes, returnQueryParam } from '../../contract/companion.js';
 import type { Logger } from '../log.js';
@@ -60,6 +61,24 @@ export function createApp(deps: AppDeps): Hono<Env> {
   // CORS for the page's routes, limited to the allowed origins.
   app.use(`${companionRoutes.checkout}/*`, corsFor(deps));
   app.use(companionRoutes.checkout, corsFor(deps));
+  // Refused while streaming in (Content-Length or counted bytes), before anything is buffered.
+  const browserLimit = bodyLimit({
+    maxSize: maxBrowserBody,
+    onError: () => {
+      throw new CompanionHttpError('BAD_REQUEST', 'The request is too large.');
+    },
+  });
+  app.use(`${companionRoutes.checkout}/*`, browserLimit);
+  // The webhook route is the hot path (issue 3: thousands per second): a declared length is
+  // checked without wrapping the body stream; only a body of unknown length is counted as it comes.
+  const webhookLimit = bodyLimit({ maxSize: maxWebhookBody, onError: (c) => c.json({ error: 'body too large' }, 413) });
+  app.use(companionRoutes.webhook, async (c, next) => {
+    const declared = c.req.header('content-length');
+    if (declared === undefined) return webhookLimit(c, next);
+    if (Number(declared) > maxWebhookBody) return c.json({ error: 'body too large' }, 413);
+    await next();
+    return undefined;
+  });
 
   const authenticate = (options: { allowExpired: boolean }) => async (c: Context<Env>, next: () => Promise<void>) => {
     const header = c.req.header('authorization') ?? '';

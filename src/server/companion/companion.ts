@@ -11,6 +11,7 @@ import { createDiscovery } from './discovery.js';
 import { createEventStreams } from './event-stream.js';
 import { createMemoryStore } from './memory-store.js';
 import { CompanionConfigError, type CompanionOptions } from './options.js';
+import { runSetupChecks, type SetupCheck } from './setup-checks.js';
 import { createMemoryStatusHub, type StatusHub } from './status-hub.js';
 import { createTransitions } from './transitions.js';
 import { isLoopbackUrl } from './urls.js';
@@ -33,6 +34,12 @@ export interface Companion {
   readonly service: ServiceClient;
   /** Open status streams (for monitoring). */
   openStreams(): number;
+  /**
+   * Runs the setup checks once (the service answers with this key, a webhook secret is set, the
+   * public URL is https on a public address) and logs each failure loudly with its fix. Also
+   * started in the background by the first request unless `setupChecksAtStart: false`.
+   */
+  ready(): Promise<SetupCheck[]>;
   /** Waits for work started after answering webhooks, closes the streams. */
   close(): Promise<void>;
 }
@@ -50,9 +57,15 @@ export interface Companion {
 export function createCompanion(options: CompanionOptions & { hub?: StatusHub }): Companion {
   const now = options.now ?? Date.now;
   const log = options.log ?? createLogger();
-  const publicUrl = checkPublicUrl(options);
+  const insecureLocal = options.allowInsecureLocalUrls === true || options.allowInsecureWebhookUrl === true;
+  const publicUrl = checkPublicUrl(options, insecureLocal);
   if (!Array.isArray(options.webhookSecrets)) throw new CompanionConfigError('webhookSecrets must be a list of whsec_ secrets.');
-  const mountPath = publicUrl.pathname.replace(/\/+$/, '');
+  if (options.mountPath !== undefined && options.mountPath !== '' && !/^\/[\w\-./]*$/.test(options.mountPath)) {
+    throw new CompanionConfigError(`mountPath ${JSON.stringify(options.mountPath)} must start with "/", e.g. "/momo".`);
+  }
+  // The routes live under the path of `publicUrl` plus `mountPath`: the URL the service posts
+  // webhooks to and the path this handler sees are then the same by construction.
+  const mountPath = `${publicUrl.pathname.replace(/\/+$/, '')}${(options.mountPath ?? '').replace(/\/+$/, '')}`;
   const base = `${publicUrl.origin}${mountPath}`;
   const checkoutTtlMs = options.checkoutTtlMs ?? 30 * 60_000;
   const store = options.store ?? createMemoryStore({ now });
@@ -65,7 +78,7 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
     log,
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
-  const discovery = createDiscovery(service, { ttlMs: options.discoveryCacheTtlMs ?? 5 * 60_000, checkoutTtlMs, now });
+  const discovery = createDiscovery(service, { ttlMs: options.discoveryCacheTtlMs ?? options.corridorCacheTtlMs ?? 5 * 60_000, checkoutTtlMs, now });
   const transitions = createTransitions({ store, hub, log, now, ...(options.onPaymentUpdate ? { onPaymentUpdate: options.onPaymentUpdate } : {}) });
   const background = new Set<Promise<unknown>>();
   const webhook = {
@@ -76,7 +89,7 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
     toleranceMs: options.webhookToleranceMs ?? 300_000,
     now,
     // Only https goes to a payer's browser; loopback http only for the local sandbox.
-    isAllowedAuthorizationUrl: (url: string) => url.startsWith('https://') || (options.allowInsecureLocalUrls === true && isLoopbackUrl(url)),
+    isAllowedAuthorizationUrl: (url: string) => url.startsWith('https://') || (insecureLocal && isLoopbackUrl(url)),
   };
   const app = createApp({
     mountPath,
@@ -102,8 +115,34 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
     },
   });
 
+  let checks: Promise<SetupCheck[]> | undefined;
+  const ready = () =>
+    (checks ??= runSetupChecks({
+      baseUrl: options.baseUrl,
+      apiKey: options.apiKey,
+      webhookSecrets: options.webhookSecrets,
+      publicUrl: base,
+      allowLocalPublicUrl: insecureLocal,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    }).then((results) => {
+      for (const check of results) {
+        if (check.status === 'error') log.error(`momo-checkout setup: ${check.name}: ${check.message}`);
+        else if (check.status === 'warning') log.warn(`momo-checkout setup: ${check.name}: ${check.message}`);
+      }
+      return results;
+    }));
+  const checkAtStart = options.setupChecksAtStart !== false;
+
   return {
-    fetch: (request) => Promise.resolve(app.fetch(request)),
+    fetch: (request) => {
+      if (checkAtStart && !checks) {
+        const started = ready().catch((error: unknown) => log.error('momo-checkout setup checks could not run', { error }));
+        background.add(started);
+        void started.finally(() => background.delete(started));
+      }
+      return Promise.resolve(app.fetch(request));
+    },
+    ready,
     createCheckout: (order) =>
       createCheckoutRecord(store, order, { ttlMs: checkoutTtlMs, maxAttempts: options.maxAttempts ?? 3, now, defaultReturnUrl: options.returnUrl ?? null }),
     async handleWebhook(rawBody) {
@@ -125,14 +164,14 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
   };
 }
 
-function checkPublicUrl(options: CompanionOptions): URL {
+function checkPublicUrl(options: CompanionOptions, insecureLocal: boolean): URL {
   let url: URL;
   try {
     url = new URL(options.publicUrl);
   } catch {
     throw new CompanionConfigError(`publicUrl ${JSON.stringify(options.publicUrl)} is not a URL: give where the service reaches this companion, e.g. https://shop.example/momo.`);
   }
-  if (url.protocol !== 'https:' && !(options.allowInsecureLocalUrls && isLoopbackUrl(url.href))) {
+  if (url.protocol !== 'https:' && !(insecureLocal && isLoopbackUrl(url.href))) {
     throw new CompanionConfigError(
       `publicUrl must be https (§6.4: the service drops notifications to any other URL). For the local sandbox on 127.0.0.1, set allowInsecureLocalUrls: true.`,
     );

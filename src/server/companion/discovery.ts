@@ -88,8 +88,10 @@ export function createDiscovery(service: ServiceClient, options: { ttlMs: number
         throw new CompanionHttpError('NO_OPERATOR', `No mobile money operator of this number takes payments in ${checkout.currencyCode}. Try another number.`);
       }
       // Tell the payer early when the order cannot be paid here; the service's refusal stays
-      // authoritative (§2.1: the published bounds are the channel's).
-      checkAmount(checkout, chosen);
+      // authoritative (§2.1: the published bounds are the channel's). Bounds are per entry: an
+      // order over the operator's ceiling may still fit the wallet's, so refuse only when no
+      // offered entry takes it (the pay route checks the one the payer chose).
+      if (![operator, wallet].some((entry) => entry !== null && acceptsAmount(checkout, entry))) checkAmount(checkout, chosen);
       return { phoneNumber: phone.e164, country: phone.country ?? '', operator, wallet, decimalPlaces: chosen.decimalPlaces };
     },
 
@@ -108,6 +110,18 @@ export function createDiscovery(service: ServiceClient, options: { ttlMs: number
   };
 }
 
+/** Whether the order's amount fits this entry's decimals and published bounds. */
+export function acceptsAmount(checkout: CheckoutRecord, operator: OperatorView): boolean {
+  try {
+    checkAmount(checkout, operator);
+    return true;
+  } catch (error) {
+    if (error instanceof CompanionHttpError) return false;
+    throw error;
+  }
+}
+
+/** Throws AMOUNT_OUT_OF_RANGE, with the bounds, when the order's amount does not fit this entry. */
 export function checkAmount(checkout: CheckoutRecord, operator: OperatorView): void {
   const parsed = parseAmount(checkout.amount, operator.decimalPlaces);
   const outOfRange = () =>

@@ -16,6 +16,11 @@ export interface CompanionOptions {
    * `redirectUrls` are `<publicUrl>/return/...`. §6.4: must be https on a public address.
    */
   publicUrl: string;
+  /**
+   * Path the companion is mounted at, appended to `publicUrl` (default `''`): `publicUrl:
+   * 'https://shop.example', mountPath: '/momo'` is the same as `publicUrl: 'https://shop.example/momo'`.
+   */
+  mountPath?: string;
   /** Origins of the pages allowed to call the browser routes, e.g. `['https://shop.example']`. */
   allowedOrigins: string[];
   /** Default page to send the payer back to after an authorisation page (per checkout overridable). */
@@ -26,8 +31,10 @@ export interface CompanionOptions {
   store?: CheckoutStore;
   /** Lifetime of a checkout token. Default 30 minutes. */
   checkoutTtlMs?: number;
-  /** Lifetime of cached discovery answers. Default 5 minutes. */
+  /** Lifetime of cached discovery answers (corridors per number, countries). Default 5 minutes. */
   discoveryCacheTtlMs?: number;
+  /** Same as `discoveryCacheTtlMs` (the name the design notes use). */
+  corridorCacheTtlMs?: number;
   /** Attempts per checkout (a new one only after a verified failure). Default 3. */
   maxAttempts?: number;
   /** Comment line sent on idle status streams. Default 15 s. */
@@ -41,6 +48,13 @@ export interface CompanionOptions {
    * loopback. The real service drops notifications to such URLs (§6.4).
    */
   allowInsecureLocalUrls?: boolean;
+  /** Same as `allowInsecureLocalUrls` (the name the design notes use). */
+  allowInsecureWebhookUrl?: boolean;
+  /**
+   * Run the setup checks (service answers with the key, secrets, public URL) in the background at
+   * the first request and log what fails. Default true; `ready()` runs them on demand either way.
+   */
+  setupChecksAtStart?: boolean;
   log?: Logger;
   now?: () => number;
   /** fetch used to reach the service (tests, proxies). */
@@ -51,12 +65,25 @@ export class CompanionConfigError extends Error {
   override name = 'CompanionConfigError';
 }
 
+/** What `companionOptionsFromEnv` reads: the companion's options plus where to listen. */
+export type CompanionEnvConfig = Pick<CompanionOptions, 'baseUrl' | 'apiKey' | 'webhookSecrets' | 'publicUrl' | 'allowedOrigins'> & {
+  /** `PORT`, default 3000. */
+  port: number;
+  /** `HOST`, default `127.0.0.1` (put a TLS-terminating proxy in front; §6.4 wants https). */
+  host: string;
+};
+
 /**
  * Reads `MOMO_BASE_URL`, `MOMO_API_KEY`, `MOMO_WEBHOOK_SECRETS` (comma-separated),
- * `MOMO_PUBLIC_URL` and `MOMO_ALLOWED_ORIGINS` (comma-separated; default: the public URL's origin).
- * Throws a `CompanionConfigError` naming every missing variable.
+ * `MOMO_PUBLIC_URL`, `MOMO_ALLOWED_ORIGINS` (comma-separated; default: the public URL's origin),
+ * `PORT` (default 3000) and `HOST` (default 127.0.0.1).
+ * Throws a `CompanionConfigError` naming every missing or malformed variable.
+ *
+ * @example
+ * const { port, host, ...options } = companionOptionsFromEnv(process.env);
+ * const momo = createCompanion(options);
  */
-export function companionOptionsFromEnv(env: Record<string, string | undefined> = process.env): Pick<CompanionOptions, 'baseUrl' | 'apiKey' | 'webhookSecrets' | 'publicUrl' | 'allowedOrigins'> {
+export function companionOptionsFromEnv(env: Record<string, string | undefined> = process.env): CompanionEnvConfig {
   const missing = ['MOMO_BASE_URL', 'MOMO_API_KEY', 'MOMO_WEBHOOK_SECRETS', 'MOMO_PUBLIC_URL'].filter((name) => !env[name]?.trim());
   if (missing.length > 0) {
     throw new CompanionConfigError(`Set ${missing.join(', ')} in the environment (see the README, "Configuration").`);
@@ -69,6 +96,11 @@ export function companionOptionsFromEnv(env: Record<string, string | undefined> 
   } catch {
     throw new CompanionConfigError(`MOMO_PUBLIC_URL is not a URL: set it to where the service reaches this server, e.g. https://shop.example/momo.`);
   }
+  const portText = env.PORT?.trim() || '3000';
+  const port = Number(portText);
+  if (!/^\d+$/.test(portText) || port > 65535) {
+    throw new CompanionConfigError(`PORT ${JSON.stringify(env.PORT)} is not a port number: set PORT to e.g. 3000.`);
+  }
   const allowed = list(env.MOMO_ALLOWED_ORIGINS);
   return {
     baseUrl: env.MOMO_BASE_URL!.trim(),
@@ -76,5 +108,7 @@ export function companionOptionsFromEnv(env: Record<string, string | undefined> 
     webhookSecrets: list(env.MOMO_WEBHOOK_SECRETS),
     publicUrl,
     allowedOrigins: allowed.length > 0 ? allowed : [origin],
+    port,
+    host: env.HOST?.trim() || '127.0.0.1',
   };
 }

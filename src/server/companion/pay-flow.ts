@@ -23,7 +23,7 @@ import {
   ValidationError,
   type ServiceClient,
 } from '../service-client/index.js';
-import type { Discovery } from './discovery.js';
+import { checkAmount, type Discovery } from './discovery.js';
 import { CompanionHttpError } from './http-errors.js';
 import type { CheckoutRecord, PaymentRecord } from './records.js';
 import type { CheckoutStore } from './store.js';
@@ -74,6 +74,8 @@ export async function payCheckout(deps: PayFlowDeps, checkoutAtStart: CheckoutRe
     if (body.useWallet && !lookup.wallet) throw new CompanionHttpError('BAD_REQUEST', 'The wallet is not offered for this number. Choose the operator instead.');
     const operator = body.useWallet ? lookup.wallet : lookup.operator;
     if (!operator) throw new CompanionHttpError('NO_OPERATOR', `No mobile money operator of this number takes payments in ${checkout.currencyCode}.`);
+    // The lookup refuses only when no entry takes the amount: the chosen one must.
+    checkAmount(checkout, operator);
 
     const before = current;
     const base: PaymentRecord = {

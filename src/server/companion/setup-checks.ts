@@ -6,6 +6,7 @@
 import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
 import { createServiceClient, UnauthorizedError } from '../service-client/index.js';
+import { isLoopbackUrl } from './urls.js';
 
 export interface SetupCheck {
   name: string;
@@ -22,13 +23,23 @@ export interface SetupCheckOptions {
   resolveHost?: (host: string) => Promise<string[]>;
   fetch?: typeof fetch;
   timeoutMs?: number;
+  /**
+   * The local sandbox only: a loopback http publicUrl is a warning instead of an error (the real
+   * service would drop every notification to it, §6.4).
+   */
+  allowLocalPublicUrl?: boolean;
 }
 
 export async function runSetupChecks(options: SetupCheckOptions): Promise<SetupCheck[]> {
   const checks: SetupCheck[] = [];
   checks.push(await checkService(options));
   checks.push(checkSecrets(options.webhookSecrets));
-  checks.push(await checkPublicUrl(options.publicUrl, options.resolveHost ?? resolveWithDns));
+  const publicUrlCheck = await checkPublicUrl(options.publicUrl, options.resolveHost ?? resolveWithDns);
+  if (publicUrlCheck.status === 'error' && options.allowLocalPublicUrl && isLoopbackUrl(options.publicUrl)) {
+    publicUrlCheck.status = 'warning';
+    publicUrlCheck.message = `${options.publicUrl} is a loopback URL: fine for the local sandbox, but the real service drops every notification to it (§6.4).`;
+  }
+  checks.push(publicUrlCheck);
   if (options.apiKey.startsWith('sk_test_')) {
     checks.push({
       name: 'API key mode',

@@ -1,0 +1,356 @@
+/**
+ * The companion under load, on loopback (issue 3, "Speed"):
+ *
+ * - verified notifications per second through the webhook route, with p99 latency
+ *   (target >= 5,000/s at p99 < 20 ms): 50 keep-alive connections, each posting the next signed
+ *   `completed` notification of a distinct pending order, bounded in count and time;
+ * - webhook-to-stream delivery latency, p95 (target < 50 ms): a status stream is open, a webhook
+ *   is posted, the time until the stream carries the transition;
+ * - memory per open status stream with 10,000 streams open on one process (heap and rss delta /
+ *   10,000).
+ *
+ * The companion runs in a CHILD process and the load comes from this one, so the figures are the
+ * server's alone (the machine has few cores; a load generator in the same event loop would halve
+ * them, and its sockets would count in the memory figure). No payment service is called: the
+ * orders are seeded as pending in the companion's store, which is what a webhook finds in
+ * production after a pay-in.
+ *
+ * Run alone: `npx tsx bench/companion.ts`.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { Agent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { connect } from 'node:net';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+interface Figure {
+  name: string;
+  value: number;
+  unit: string;
+}
+
+const SECRET = 'whsec_bench_companion_5b1e0c9d7a3f4e2b8c6d';
+const THROUGHPUT_COUNT = 15_000;
+const THROUGHPUT_MAX_MS = 6_000;
+const CONCURRENCY = 50;
+const STREAM_LATENCY_SAMPLES = 200;
+const OPEN_STREAMS = 10_000;
+
+type Ask = { type: 'seed'; count: number; prefix: string } | { type: 'memory' } | { type: 'settled' };
+type ToChild = Ask & { id: number };
+type FromChild = { id: number; result: unknown } | { ready: true; port: number };
+
+// ---------------------------------------------------------------- child: the companion server
+async function runServer(): Promise<void> {
+  const { createServer } = await import('node:http');
+  const { createCompanion, createMemoryStore, toNodeHandler, transitionCheckout } = await import('../src/server/index.js');
+  const { silentLogger } = await import('../src/server/log.js');
+  const store = createMemoryStore();
+  let server: ReturnType<typeof createServer> | undefined;
+  server = createServer();
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  let applied = 0;
+  const companion = createCompanion({
+    baseUrl: 'http://127.0.0.1:9', // never called: setup checks off, orders seeded
+    apiKey: 'sk_test_bench',
+    webhookSecrets: [SECRET],
+    publicUrl: `http://127.0.0.1:${port}/momo`,
+    allowedOrigins: ['http://shop.test'],
+    allowInsecureLocalUrls: true,
+    setupChecksAtStart: false,
+    store,
+    log: silentLogger,
+    onPaymentUpdate: () => {
+      applied += 1;
+    },
+  });
+  server.on('request', toNodeHandler(companion));
+
+  process.on('message', async (message: ToChild) => {
+    if (message.type === 'seed') {
+      const orders: Array<{ orderId: string; token: string }> = [];
+      for (let i = 0; i < message.count; i++) {
+        const orderId = `${message.prefix}-${i}`;
+        const { token } = await companion.createCheckout({ orderId, amount: '5000', currencyCode: 'XOF' });
+        // What a pay-in accepted by the service leaves behind.
+        await transitionCheckout(store, orderId, (checkout) => ({
+          ...checkout,
+          version: checkout.version + 1,
+          payment: {
+            state: 'pending', attempt: 1, serviceOrderId: orderId, phoneNumber: '+2290196000001', useWallet: false,
+            operator: { code: 'mtn', name: 'MTN MoMo', logoUrl: 'https://example.invalid/mtn.svg', instructions: null },
+            workflow: 'provider_auth', authorizationUrl: null, returned: false, amountMismatch: false, lastServiceStatus: null, updatedAt: Date.now(),
+          },
+        }));
+        orders.push({ orderId, token });
+      }
+      process.send!({ id: message.id, result: orders });
+    } else if (message.type === 'memory') {
+      for (let i = 0; i < 3; i++) (globalThis as { gc?: () => void }).gc?.();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const usage = process.memoryUsage();
+      process.send!({ id: message.id, result: { heapUsed: usage.heapUsed, rss: usage.rss, streams: companion.openStreams() } });
+    } else if (message.type === 'settled') {
+      process.send!({ id: message.id, result: applied });
+    }
+  });
+  process.on('disconnect', () => process.exit(0));
+  process.send!({ ready: true, port });
+}
+
+/**
+ * The reference: a bare @hono/node-server route that reads the body and answers 200, under the
+ * same load. On a shared or small machine it shows what the machine itself allows.
+ */
+async function runBareServer(): Promise<void> {
+  const { createServer } = await import('node:http');
+  const { getRequestListener } = await import('@hono/node-server');
+  const server = createServer(
+    getRequestListener(async (request) => {
+      await request.arrayBuffer();
+      return new Response('{"received":true}', { headers: { 'content-type': 'application/json' } });
+    }),
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  process.on('disconnect', () => process.exit(0));
+  process.send!({ ready: true, port: (server.address() as { port: number }).port });
+}
+
+// ---------------------------------------------------------------- parent: the load
+interface ServerHandle {
+  port: number;
+  ask<T>(message: Ask): Promise<T>;
+  stop(): void;
+}
+
+async function startServerProcess(role: 'server' | 'bare-server' = 'server'): Promise<ServerHandle> {
+  const child: ChildProcess = fork(fileURLToPath(import.meta.url), [], {
+    env: { ...process.env, MOMO_BENCH_ROLE: role },
+    execArgv: ['--import', 'tsx', '--expose-gc'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const waiting = new Map<number, (value: unknown) => void>();
+  let nextId = 0;
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+    child.on('message', (message: FromChild) => {
+      if ('ready' in message) resolve(message.port);
+      else waiting.get(message.id)?.(message.result), waiting.delete(message.id);
+    });
+  });
+  return {
+    port,
+    ask: <T>(message: Ask) =>
+      new Promise<T>((resolve) => {
+        const id = ++nextId;
+        waiting.set(id, resolve as (value: unknown) => void);
+        child.send({ ...message, id });
+      }),
+    stop() {
+      child.removeAllListeners('exit');
+      child.kill();
+    },
+  };
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+function post(agent: Agent, port: number, path: string, body: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ agent, host: '127.0.0.1', port, path, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function signedCompleted(orderId: string, index: number): Promise<string> {
+  const { signWebhook } = await import('../src/server/webhook/index.js');
+  return signWebhook({ phoneNumber: '+2290196000001', amount: 5000, orderId, status: 'completed' }, SECRET, { nonce: `bench-${orderId}-${index}` });
+}
+
+/**
+ * Posts `bodies` to the webhook route over `CONCURRENCY` keep-alive connections, each sending its
+ * next request when the previous answer has fully arrived (autocannon's model). Hand-written on
+ * raw sockets because node:http's client costs more CPU per request than the route itself, and on
+ * a small machine the load generator would be what is measured.
+ */
+async function hammer(port: number, bodies: string[], maxMs: number): Promise<{ latencies: number[]; failures: number; elapsed: number }> {
+  const latencies: number[] = [];
+  let failures = 0;
+  let next = 0;
+  const start = performance.now();
+  const deadline = start + maxMs;
+  const requestFor = (body: string) =>
+    Buffer.from(`POST /momo/webhook HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  const connection = () =>
+    new Promise<void>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.setNoDelay(true);
+      let buffer = '';
+      let sentAt = 0;
+      const send = () => {
+        if (next >= bodies.length || performance.now() > deadline) {
+          socket.end();
+          resolve();
+          return;
+        }
+        sentAt = performance.now();
+        socket.write(requestFor(bodies[next++]!));
+      };
+      socket.on('connect', send);
+      socket.on('error', reject);
+      socket.on('data', (chunk) => {
+        buffer += chunk.toString('latin1');
+        for (;;) {
+          const headerEnd = buffer.indexOf('\r\n\r\n');
+          if (headerEnd < 0) return;
+          const head = buffer.slice(0, headerEnd);
+          const length = Number(/content-length: *(\d+)/i.exec(head)?.[1] ?? 0);
+          if (buffer.length < headerEnd + 4 + length) return;
+          buffer = buffer.slice(headerEnd + 4 + length);
+          latencies.push(performance.now() - sentAt);
+          if (!head.startsWith('HTTP/1.1 200')) failures += 1;
+          send();
+        }
+      });
+    });
+  await Promise.all(Array.from({ length: CONCURRENCY }, connection));
+  return { latencies, failures, elapsed: performance.now() - start };
+}
+
+async function measureThroughput(server: ServerHandle): Promise<Figure[]> {
+  const orders = await server.ask<Array<{ orderId: string }>>({ type: 'seed', count: THROUGHPUT_COUNT, prefix: 'tp' });
+  const bodies = await Promise.all(orders.map((order, index) => signedCompleted(order.orderId, index)));
+  // Warm-up (JIT, sockets) on bodies that are then spent.
+  await hammer(server.port, bodies.splice(0, 1_000), THROUGHPUT_MAX_MS);
+  const { latencies, failures, elapsed } = await hammer(server.port, bodies, THROUGHPUT_MAX_MS);
+  if (failures > 0) throw new Error(`${failures} notifications were not answered 200: the bench is measuring errors`);
+  // Processing happens after the answer (§6.4): check it kept up.
+  const expected = latencies.length + 1_000;
+  let applied = 0;
+  for (let i = 0; i < 200 && applied < expected; i++) {
+    applied = await server.ask<number>({ type: 'settled' });
+    if (applied < expected) await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  latencies.sort((a, b) => a - b);
+  return [
+    { name: `webhook route: verified notifications (${CONCURRENCY} keep-alive connections)`, value: Math.round((latencies.length / elapsed) * 1000), unit: 'notifications/s' },
+    { name: 'webhook route: latency p50', value: percentile(latencies, 50), unit: 'ms' },
+    { name: 'webhook route: latency p99', value: percentile(latencies, 99), unit: 'ms' },
+    { name: `webhook route: transitions applied of ${expected} notifications`, value: applied, unit: 'transitions' },
+  ];
+}
+
+/** Opens a status stream; resolves once the stream has delivered its first event. */
+function openStream(agent: Agent | false, port: number, token: string): Promise<{ response: IncomingMessage; waitFor(pattern: string): Promise<number>; close(): void }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ agent, host: '127.0.0.1', port, path: '/momo/checkout/events', headers: { authorization: `Bearer ${token}`, origin: 'http://shop.test' } }, (response) => {
+      let text = '';
+      let waiter: { pattern: string; resolve: (at: number) => void } | undefined;
+      let first = true;
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        text += chunk;
+        if (first && text.includes('event: payment')) {
+          first = false;
+          resolve(handle);
+        }
+        if (waiter && text.includes(waiter.pattern)) {
+          waiter.resolve(performance.now());
+          waiter = undefined;
+        }
+      });
+      response.on('error', () => {});
+      const handle = {
+        response,
+        waitFor: (pattern: string) => new Promise<number>((done) => {
+          if (text.includes(pattern)) done(performance.now());
+          else waiter = { pattern, resolve: done };
+        }),
+        close: () => req.destroy(),
+      };
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+async function measureStreamLatency(server: ServerHandle): Promise<Figure[]> {
+  const orders = await server.ask<Array<{ orderId: string; token: string }>>({ type: 'seed', count: STREAM_LATENCY_SAMPLES, prefix: 'sl' });
+  const agent = new Agent({ keepAlive: true, maxSockets: 4 });
+  const latencies: number[] = [];
+  for (const [index, order] of orders.entries()) {
+    const body = await signedCompleted(order.orderId, index);
+    const stream = await openStream(false, server.port, order.token);
+    const sentAt = performance.now();
+    const arrived = stream.waitFor('"state":"completed"');
+    await post(agent, server.port, '/momo/webhook', body);
+    latencies.push((await arrived) - sentAt);
+    stream.close();
+  }
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  return [
+    { name: `webhook to status stream: delivery p50 (${latencies.length} samples)`, value: percentile(latencies, 50), unit: 'ms' },
+    { name: 'webhook to status stream: delivery p95', value: percentile(latencies, 95), unit: 'ms' },
+  ];
+}
+
+async function measureStreamMemory(server: ServerHandle): Promise<Figure[]> {
+  const orders = await server.ask<Array<{ token: string }>>({ type: 'seed', count: OPEN_STREAMS, prefix: 'mem' });
+  const before = await server.ask<{ heapUsed: number; rss: number }>({ type: 'memory' });
+  const streams: Array<{ close(): void }> = [];
+  for (let i = 0; i < orders.length; i += 500) {
+    streams.push(...(await Promise.all(orders.slice(i, i + 500).map((order) => openStream(false, server.port, order.token)))));
+  }
+  const after = await server.ask<{ heapUsed: number; rss: number; streams: number }>({ type: 'memory' });
+  for (const stream of streams) stream.close();
+  if (after.streams < OPEN_STREAMS) throw new Error(`only ${after.streams} streams were open`);
+  return [
+    { name: `status streams open on one process`, value: after.streams, unit: 'streams' },
+    { name: 'memory per open status stream: heap', value: (after.heapUsed - before.heapUsed) / OPEN_STREAMS / 1024, unit: 'KiB' },
+    { name: 'memory per open status stream: heap + rss delta', value: (after.heapUsed - before.heapUsed + (after.rss - before.rss)) / OPEN_STREAMS / 1024, unit: 'KiB' },
+    { name: 'memory per open status stream: rss', value: (after.rss - before.rss) / OPEN_STREAMS / 1024, unit: 'KiB' },
+  ];
+}
+
+async function measureReference(): Promise<Figure[]> {
+  const bare = await startServerProcess('bare-server');
+  try {
+    const body = await signedCompleted('reference', 0);
+    const bodies = Array.from({ length: THROUGHPUT_COUNT }, () => body);
+    await hammer(bare.port, bodies.splice(0, 1_000), THROUGHPUT_MAX_MS);
+    const { latencies, elapsed } = await hammer(bare.port, bodies, THROUGHPUT_MAX_MS);
+    return [{ name: 'reference: bare @hono/node-server route, same load', value: Math.round((latencies.length / elapsed) * 1000), unit: 'requests/s' }];
+  } finally {
+    bare.stop();
+  }
+}
+
+export async function benchCompanion(): Promise<Figure[]> {
+  const reference = await measureReference();
+  const server = await startServerProcess();
+  try {
+    return [...(await measureThroughput(server)), ...reference, ...(await measureStreamLatency(server)), ...(await measureStreamMemory(server))];
+  } finally {
+    server.stop();
+  }
+}
+
+if (process.env.MOMO_BENCH_ROLE === 'server') {
+  await runServer();
+} else if (process.env.MOMO_BENCH_ROLE === 'bare-server') {
+  await runBareServer();
+} else if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  for (const figure of await benchCompanion()) {
+    const value = Number.isInteger(figure.value) ? String(figure.value) : figure.value.toFixed(2);
+    console.log(`${figure.name}: ${value} ${figure.unit}`);
+  }
+}

@@ -1,0 +1,15 @@
+/**
+ * `npm run manifest`: writes `custom-elements.json` (package.json `customElements`) from the JSDoc
+ * of the element (`@attr`, `@fires`, `@csspart`, `@cssprop`) and its Lit decorators. Editors,
+ * Storybook's docs pages and framework tooling read it. `test/ship/custom-elements-manifest.test.ts`
+ * regenerates it into a temporary folder and fails when the committed file is stale.
+ */
+export default {
+  // The element, its events, and define.ts, where the tag name is registered.
+  globs: ['src/element/momo-checkout.ts', 'src/element/events.ts', 'src/define.ts', 'src/index.ts'],
+  exclude: ['src/element/phone-metadata.generated.ts'],
+  outdir: '.',
+  litelement: true,
+  dev: false,
+  packagejson: false,
+};

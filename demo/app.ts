@@ -1,0 +1,115 @@
+/**
+ * The demo store's routes as one Web-standard `(Request) => Response`: the checkout page, its
+ * static files, the companion under its mount path and, with the sandbox, the sandbox's own routes
+ * on the same origin (see start-demo.ts for why).
+ */
+import type { Companion } from '../src/server/index.js';
+import { CheckoutError } from '../src/server/index.js';
+import type { Sandbox } from '../src/sandbox/index.js';
+import { demoCsp } from './csp.js';
+import { orderFromQuery, orderQuery } from './order.js';
+import { checkoutPage, problemPage, type ServiceDescription } from './page.js';
+
+export interface StaticAsset {
+  body: Buffer;
+  contentType: string;
+}
+
+export interface DemoAppDeps {
+  companion: Companion;
+  /** e.g. `/momo` (no trailing slash). */
+  mountPath: string;
+  /** The in-process sandbox, served on this origin; null against the real service. */
+  sandbox: Sandbox | null;
+  /** The sandbox's fixed OTP, listed on the page. */
+  sandboxOtp: string;
+  /** `/assets/<name>` → file. */
+  assets: ReadonlyMap<string, StaticAsset>;
+  service: ServiceDescription;
+  /** Origin the payer's browser comes back to after an authorisation page (the public one). */
+  publicOrigin: string;
+  log: (line: string) => void;
+  /**
+   * Tests only: runs before the companion sees a webhook (given its raw body) and may hold it, as a
+   * slow network or a busy service would, to show what the payer sees in the meantime.
+   */
+  beforeWebhook?: ((rawBody: string) => Promise<void>) | undefined;
+}
+
+/** Paths the sandbox answers: the service's API, its control surface, its wallet page and logos. */
+const sandboxPrefixes = ['/v1/', '/_sandbox/', '/authorize/', '/logos/'];
+
+const pageHeaders = (): Record<string, string> => ({
+  'content-type': 'text/html; charset=utf-8',
+  'content-security-policy': demoCsp(),
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+});
+
+export function createDemoApp(deps: DemoAppDeps): (request: Request) => Promise<Response> {
+  const html = (body: string, status = 200) => new Response(body, { status, headers: pageHeaders() });
+
+  async function checkout(url: URL): Promise<Response> {
+    const parsed = orderFromQuery(url.searchParams);
+    if (!parsed.ok) return html(problemPage(parsed.message, deps.service), 400);
+    const { order } = parsed;
+    const lang = url.searchParams.get('lang') === 'fr' ? 'fr' : 'en';
+    let token: string;
+    try {
+      ({ token } = await deps.companion.createCheckout({
+        orderId: order.orderId,
+        amount: order.amount,
+        currencyCode: order.currencyCode,
+        // After an authorisation page the payer lands on this same order, and the element resumes from its token.
+        returnUrl: `${deps.publicOrigin}/?${orderQuery(order)}${lang === 'fr' ? '&lang=fr' : ''}`,
+      }));
+    } catch (error) {
+      if (!(error instanceof CheckoutError)) throw error;
+      return html(problemPage(error.message.replace(/^createCheckout: /, ''), deps.service), 400);
+    }
+    return html(
+      checkoutPage({
+        order,
+        token,
+        endpoint: deps.mountPath,
+        lang,
+        service: deps.service,
+        testNumbers: deps.sandbox ? deps.sandbox.control.testNumbers() : null,
+        otp: deps.sandboxOtp,
+      }),
+    );
+  }
+
+  const webhookPath = `${deps.mountPath}/webhook`;
+
+  return async function demoApp(incoming: Request): Promise<Response> {
+    let request = incoming;
+    const url = new URL(request.url);
+    const path = url.pathname;
+    try {
+      if (deps.beforeWebhook && request.method === 'POST' && path === webhookPath) {
+        // The raw bytes go on untouched: the signature covers them (§6.3).
+        const raw = new Uint8Array(await request.arrayBuffer());
+        await deps.beforeWebhook(new TextDecoder().decode(raw));
+        request = new Request(request.url, { method: 'POST', headers: request.headers, body: raw });
+      }
+      if (path === deps.mountPath || path.startsWith(`${deps.mountPath}/`)) return await deps.companion.fetch(request);
+      if (deps.sandbox && sandboxPrefixes.some((prefix) => path.startsWith(prefix))) return await deps.sandbox.fetch(request);
+      if (request.method !== 'GET' && request.method !== 'HEAD') return new Response('Method not allowed', { status: 405 });
+      if (path === '/') return await checkout(url);
+      const asset = path.startsWith('/assets/') ? deps.assets.get(path.slice('/assets/'.length)) : undefined;
+      if (asset) {
+        return new Response(new Uint8Array(asset.body), {
+          headers: { 'content-type': asset.contentType, 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' },
+        });
+      }
+      // Browsers ask for it on their own; an empty answer keeps the console free of 404s.
+      if (path === '/favicon.ico') return new Response(null, { status: 204 });
+      return new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+    } catch (error) {
+      deps.log(`demo: ${request.method} ${path} failed: ${error instanceof Error ? error.message : String(error)}`);
+      return html(problemPage('The shop could not prepare this page. Try again in a moment.', deps.service), 500);
+    }
+  };
+}

@@ -1,0 +1,138 @@
+/**
+ * The demo merchant's checkout page, rendered on the server. No inline script or style anywhere
+ * (the page runs under demoCsp()): behaviour lives in /assets/demo.js, looks in /assets/demo.css.
+ * Every value is HTML-escaped: the order id and amount come from the query string.
+ */
+import type { TestNumber } from '../src/sandbox/index.js';
+import type { DemoOrder } from './order.js';
+
+export const shopName = 'Maison Adjoa';
+
+const escapeHtml = (text: string): string =>
+  text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char);
+
+/** `5000 XOF` as a payer reads it (`F CFA 5,000`); a code Intl does not know stays as written. */
+export function formatMoney(amount: string, currencyCode: string, locale = 'en'): string {
+  try {
+    // Intl formats a decimal string exactly (no float on the way).
+    return new Intl.NumberFormat(locale, { style: 'currency', currency: currencyCode }).format(amount as unknown as number);
+  } catch {
+    return `${amount} ${currencyCode}`;
+  }
+}
+
+export interface ServiceDescription {
+  kind: 'sandbox' | 'service';
+  /** Where the companion reaches the payment service. */
+  url: string;
+}
+
+interface PageParts {
+  title: string;
+  main: string;
+  service: ServiceDescription;
+}
+
+function layout({ title, main, service }: PageParts): string {
+  const serviceLine =
+    service.kind === 'sandbox'
+      ? 'Payments go to the <strong>local sandbox</strong>: no real money moves and no phone is contacted.'
+      : `Payments go to the payment service at <code>${escapeHtml(service.url)}</code>: <strong>real prompts, real money</strong>.`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)} · ${shopName}</title>
+<link rel="stylesheet" href="/assets/demo.css">
+<script src="/assets/momo-checkout.js" defer></script>
+<script src="/assets/demo.js" defer></script>
+</head>
+<body>
+<header class="shop-bar">
+<a class="shop" href="/"><span class="shop-logo" aria-hidden="true">MA</span><span class="shop-name">${shopName}</span></a>
+<span class="demo-badge">Demo store</span>
+</header>
+${main}
+<footer class="service-line"><p>${serviceLine}</p></footer>
+</body>
+</html>
+`;
+}
+
+function testNumbersSection(numbers: readonly TestNumber[], otp: string): string {
+  const rows = numbers
+    .map(
+      (entry) =>
+        `<tr><td><code>${escapeHtml(entry.phoneNumber)}</code></td><td>${escapeHtml(entry.country)}</td><td>${escapeHtml(entry.operatorCode)}</td><td>${escapeHtml(flowName(entry.workflow))}</td><td>${escapeHtml(entry.outcome)}</td></tr>`,
+    )
+    .join('\n');
+  return `<details class="test-numbers" open>
+<summary>Sandbox test numbers</summary>
+<p>Type one of these in the checkout. Payment codes (OTP): <code>${escapeHtml(otp)}</code> is accepted, any other code is refused. Any other number with a known prefix is approved. Numbers of Benin, Côte d’Ivoire and Senegal can also choose the overlay wallet, which opens an approval page.</p>
+<div class="table-scroll">
+<table>
+<thead><tr><th scope="col">Number</th><th scope="col">Country</th><th scope="col">Operator</th><th scope="col">Approval</th><th scope="col">Outcome</th></tr></thead>
+<tbody>
+${rows}
+</tbody>
+</table>
+</div>
+</details>`;
+}
+
+function flowName(workflow: string): string {
+  if (workflow === 'provider_auth') return 'push on the phone';
+  if (workflow === 'pre_authorized') return 'payment code (OTP)';
+  if (workflow === 'redirect_url') return 'approval page';
+  return workflow;
+}
+
+export interface CheckoutPageInput {
+  order: DemoOrder;
+  token: string;
+  /** The companion's mount path, e.g. `/momo`: the element's `endpoint`. */
+  endpoint: string;
+  lang: 'en' | 'fr';
+  service: ServiceDescription;
+  testNumbers: readonly TestNumber[] | null;
+  otp: string;
+}
+
+export function checkoutPage(input: CheckoutPageInput): string {
+  const { order } = input;
+  const lines = order.lines
+    .map((line) => `<li><span>${escapeHtml(line.label)}</span><span>${escapeHtml(formatMoney(line.amount, order.currencyCode))}</span></li>`)
+    .join('\n');
+  const expiry = order.expirySeconds !== null ? ` expiry-seconds="${order.expirySeconds}"` : '';
+  const main = `<main class="checkout">
+<section class="summary" aria-labelledby="summary-heading">
+<h1 id="summary-heading">Your order</h1>
+<p class="order-ref">Order <code>${escapeHtml(order.orderId)}</code></p>
+<ul class="lines">
+${lines}
+</ul>
+<p class="total"><span>Total</span><strong class="total-amount" data-amount="${escapeHtml(order.amount)}" data-currency="${escapeHtml(order.currencyCode)}">${escapeHtml(formatMoney(order.amount, order.currencyCode))}</strong></p>
+<p class="paid-banner" role="status" hidden>Order paid. Thank you! We are preparing it.</p>
+<p class="new-order"><a href="/">Start a new order</a></p>
+</section>
+<section class="payment" aria-labelledby="payment-heading">
+<h2 id="payment-heading">Payment</h2>
+<momo-checkout endpoint="${escapeHtml(input.endpoint)}" token="${escapeHtml(input.token)}" lang="${input.lang}"${expiry}></momo-checkout>
+</section>
+${input.testNumbers ? testNumbersSection(input.testNumbers, input.otp) : ''}
+</main>`;
+  return layout({ title: 'Checkout', main, service: input.service });
+}
+
+/** A wrong query (amount, currency, order id): a clear message and a way out, never a crash. */
+export function problemPage(message: string, service: ServiceDescription): string {
+  const main = `<main class="checkout checkout-problem">
+<section class="summary" aria-labelledby="problem-heading">
+<h1 id="problem-heading">This order cannot be shown</h1>
+<p class="problem" role="alert">${escapeHtml(message)}</p>
+<p class="new-order"><a href="/">Start a new order</a></p>
+</section>
+</main>`;
+  return layout({ title: 'Order problem', main, service });
+}

@@ -1,0 +1,14 @@
+// The demo merchant's page script (served as a file: the page's CSP allows no inline script).
+// It does what a merchant's page does with the element's events: show that the order is paid.
+// No innerHTML anywhere: the page requires Trusted Types for script sinks.
+const checkout = document.querySelector('momo-checkout');
+const banner = document.querySelector('.paid-banner');
+
+if (checkout && banner) {
+  checkout.addEventListener('momo-succeeded', () => {
+    banner.hidden = false;
+  });
+  checkout.addEventListener('momo-state-change', (event) => {
+    document.body.dataset.checkoutStatus = event.detail.status;
+  });
+}

@@ -1,0 +1,196 @@
+/**
+ * `startDemo`: the demo store in one call, for `npm start` (demo/server.ts) and the e2e tests.
+ *
+ * One HTTP server on one origin serves the merchant's checkout page, the browser bundle, the
+ * companion at `/momo` and, without `service`, the sandbox's routes (`/v1/`, `/_sandbox/`,
+ * `/authorize/`, `/logos/`). The sandbox shares the page's origin on purpose: the element only
+ * navigates to an https authorisation page or one on the companion's origin, and only shows logos
+ * over https or from that origin (src/element/urls.ts). A sandbox on its own http port would have
+ * its wallet page refused and its logos replaced by placeholders; on the demo's origin, loopback
+ * http is "the companion's origin" and the strict CSP needs no extra source.
+ *
+ * @example
+ * const demo = await startDemo({ port: 0, sandbox: { pushDelayMs: 50 } });
+ * console.log(demo.url); // http://127.0.0.1:PORT
+ * await demo.close();
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFile } from 'node:fs/promises';
+import { getRequestListener } from '@hono/node-server';
+import { createCompanion, createLogger, type Companion, type Logger } from '../src/server/index.js';
+import { SANDBOX_OTP, type Sandbox, type SandboxOptions } from '../src/sandbox/index.js';
+// The internal builder, not createSandbox: it also gives `shutdown()`, which stops the sandbox's
+// timers and webhook attempts so that close() leaves nothing running.
+import { buildSandbox } from '../src/sandbox/sandbox.js';
+import { createDemoApp, type StaticAsset } from './app.js';
+import { buildDemoBundle, bundleFileName, type DemoBundle } from './bundle.js';
+import type { ServiceDescription } from './page.js';
+import { recordingFetch, type UpstreamCall } from './upstream-calls.js';
+
+/** A real payment service (what `MOMO_BASE_URL`, `MOMO_API_KEY`, ... give). */
+export interface DemoServiceOptions {
+  baseUrl: string;
+  apiKey: string;
+  webhookSecrets: string[];
+  /** https URL where the service reaches this demo's companion, e.g. `https://abc.tunnel.example/momo`. */
+  publicUrl: string;
+  /** Extra page origins allowed besides the public URL's and the demo's own. */
+  allowedOrigins?: string[];
+}
+
+export interface StartDemoOptions {
+  /** Default 8080; 0 picks a free port. */
+  port?: number;
+  /** Default `127.0.0.1`. */
+  host?: string;
+  /** Options of the in-process sandbox (e.g. a short `pushDelayMs` in tests). Ignored with `service`. */
+  sandbox?: Omit<SandboxOptions, 'log'>;
+  /** Run against this payment service instead of the sandbox. */
+  service?: DemoServiceOptions | null;
+  /** The demo's and the sandbox's lines. Default `console.log`. */
+  log?: (line: string) => void;
+  /** The companion's logger. Default: JSON lines at `info`. */
+  companionLog?: Logger;
+  /** A bundle built earlier (tests that start several demos build once). */
+  bundle?: DemoBundle;
+  /** Tests only: may hold each webhook (given its raw body) before the companion sees it. */
+  beforeWebhook?: (rawBody: string) => Promise<void>;
+}
+
+export class DemoConfigError extends Error {
+  override name = 'DemoConfigError';
+}
+
+export interface RunningDemo {
+  /** `http://HOST:PORT` of the checkout page, no trailing slash. */
+  url: string;
+  /** The in-process sandbox, or null against a real service. */
+  sandbox: Sandbox | null;
+  companion: Companion;
+  service: ServiceDescription;
+  /** Every call the companion made to the sandbox, in order (not recorded against a real service). */
+  upstreamCalls: UpstreamCall[];
+  bundle: DemoBundle;
+  close(): Promise<void>;
+}
+
+const mountPath = '/momo';
+
+async function loadAssets(bundle: DemoBundle): Promise<Map<string, StaticAsset>> {
+  const file = (name: string) => readFile(new URL(`./public/${name}`, import.meta.url));
+  return new Map<string, StaticAsset>([
+    [bundleFileName, { body: bundle.code, contentType: 'text/javascript; charset=utf-8' }],
+    ['demo.js', { body: await file('demo.js'), contentType: 'text/javascript; charset=utf-8' }],
+    ['demo.css', { body: await file('demo.css'), contentType: 'text/css; charset=utf-8' }],
+  ]);
+}
+
+function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+function publicMount(publicUrl: string): { origin: string; path: string } {
+  let url: URL;
+  try {
+    url = new URL(publicUrl);
+  } catch {
+    throw new DemoConfigError(`MOMO_PUBLIC_URL ${JSON.stringify(publicUrl)} is not a URL: give the https address that reaches this demo plus a path, e.g. https://abc.tunnel.example/momo.`);
+  }
+  const path = url.pathname.replace(/\/+$/, '');
+  if (path === '') {
+    throw new DemoConfigError(`MOMO_PUBLIC_URL needs a path for the companion (the page lives at /), e.g. ${url.origin}/momo.`);
+  }
+  return { origin: url.origin, path };
+}
+
+export async function startDemo(options: StartDemoOptions = {}): Promise<RunningDemo> {
+  const host = options.host ?? '127.0.0.1';
+  const log = options.log ?? ((line: string) => console.log(line));
+  const bundle = options.bundle ?? (await buildDemoBundle());
+  const assets = await loadAssets(bundle);
+
+  // The URL is known once listening (port 0), and the companion needs it: route through a late binding.
+  let handle: (request: Request) => Promise<Response> = () => Promise.resolve(new Response('Starting', { status: 503 }));
+  const server = createServer(getRequestListener((request) => handle(request)));
+  const address = await listen(server, options.port ?? 8080, host);
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+
+  const upstreamCalls: UpstreamCall[] = [];
+  let sandbox: Sandbox | null = null;
+  let shutdownSandbox: () => Promise<void> = async () => {};
+  let companion: Companion;
+  let service: ServiceDescription;
+  let publicOrigin = url;
+  let mount = mountPath;
+  const companionLog = options.companionLog ?? createLogger();
+
+  try {
+    if (options.service) {
+      const { origin, path } = publicMount(options.service.publicUrl);
+      publicOrigin = origin;
+      mount = path;
+      service = { kind: 'service', url: options.service.baseUrl };
+      companion = createCompanion({
+        baseUrl: options.service.baseUrl,
+        apiKey: options.service.apiKey,
+        webhookSecrets: options.service.webhookSecrets,
+        publicUrl: options.service.publicUrl,
+        allowedOrigins: [...new Set([origin, url, ...(options.service.allowedOrigins ?? [])])],
+        log: companionLog,
+      });
+    } else {
+      const built = buildSandbox({ ...options.sandbox, log });
+      sandbox = built.sandbox;
+      shutdownSandbox = built.shutdown;
+      service = { kind: 'sandbox', url };
+      companion = createCompanion({
+        baseUrl: url,
+        apiKey: built.sandbox.apiKey,
+        webhookSecrets: [built.sandbox.webhookSecret],
+        publicUrl: `${url}${mountPath}`,
+        allowedOrigins: [url],
+        // Loopback http for the webhook URL and the wallet page: the sandbox only (§6.4 wants https).
+        allowInsecureLocalUrls: true,
+        // The checks are for a real account (key mode, https public URL): against the in-process
+        // sandbox they only warn about what the demo does on purpose, and add upstream calls to the counts.
+        setupChecksAtStart: false,
+        log: companionLog,
+        // In-process: the companion's calls reach the sandbox without a socket, through the counter.
+        fetch: recordingFetch((request) => built.sandbox.fetch(request), upstreamCalls),
+      });
+    }
+  } catch (error) {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    throw error;
+  }
+
+  handle = createDemoApp({ companion, mountPath: mount, sandbox, sandboxOtp: SANDBOX_OTP, assets, service, publicOrigin, log, beforeWebhook: options.beforeWebhook });
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    sandbox,
+    companion,
+    service,
+    upstreamCalls,
+    bundle,
+    close: () => {
+      closing ??= (async () => {
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        // Status streams stay open for ever: cut them rather than wait.
+        await companion.close();
+        await shutdownSandbox();
+        server.closeAllConnections();
+        await stopped;
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * `npm run build:browser`: builds the script-tag files into `dist/browser/` (vite.browser.config.ts)
+ * and writes `dist/browser/manifest.json` with each file's SRI hash and gzip size, printing them.
+ *
+ * Tests call `buildBrowser(tempDir)` to check what would be shipped.
+ */
+import { readFile } from 'node:fs/promises';
+import { isAbsolute, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'vite';
+import { browserFileName } from '../vite.browser.config.js';
+import { describeFile, formatManifest, writeSriManifest } from './sri-manifest.js';
+import type { SriManifest } from './sri-manifest.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+export const defaultOutDir = join(root, 'dist', 'browser');
+
+export interface BrowserBuild extends SriManifest {
+  outDir: string;
+  /** Every module bundled into the files (absolute paths, `\0`-prefixed virtual ids), for the scans. */
+  moduleIds: string[];
+}
+
+export async function buildBrowser(outDir = defaultOutDir): Promise<BrowserBuild> {
+  const dir = isAbsolute(outDir) ? outDir : join(root, outDir);
+  const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { name: string; version: string };
+  const outputs = await build({ configFile: join(root, 'vite.browser.config.ts'), build: { outDir: dir, emptyOutDir: true } });
+  const moduleIds = new Set<string>();
+  for (const output of Array.isArray(outputs) ? outputs : [outputs]) {
+    if (!('output' in output)) throw new Error('vite build returned a watcher: build:browser must not run with --watch');
+    for (const item of output.output) if (item.type === 'chunk') for (const id of item.moduleIds) moduleIds.add(id);
+  }
+  const files = [
+    await describeFile(dir, browserFileName('iife', pkg.version), 'iife'),
+    await describeFile(dir, browserFileName('es', pkg.version), 'es'),
+  ];
+  const manifest: SriManifest = { name: pkg.name, version: pkg.version, files };
+  await writeSriManifest(dir, manifest);
+  return { ...manifest, outDir: dir, moduleIds: [...moduleIds].sort() };
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const manifest = await buildBrowser(process.argv[2]);
+  console.log(formatManifest(manifest));
+  console.log(`wrote ${join(manifest.outDir, 'manifest.json')}`);
+}

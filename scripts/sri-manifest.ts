@@ -1,0 +1,56 @@
+/**
+ * Subresource Integrity and size of each built browser file (issue 5: "the build prints (and writes
+ * to a manifest file) its sha384 Subresource Integrity hash"). node:crypto computes the digest the
+ * browser checks: `sha384-` + base64 of the SHA-384 of the exact bytes served.
+ */
+import { createHash } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+export interface BuiltFile {
+  /** File name inside the output folder, e.g. `momo-checkout-0.1.0.js`. */
+  file: string;
+  /** `iife` for a plain `<script>`, `es` for `<script type="module">`. */
+  format: 'iife' | 'es';
+  /** The `integrity` attribute's value. */
+  integrity: string;
+  bytes: number;
+  /** gzip -9 size: what a payer downloads from a CDN that compresses. */
+  gzipBytes: number;
+}
+
+export interface SriManifest {
+  name: string;
+  version: string;
+  files: BuiltFile[];
+}
+
+export const manifestFileName = 'manifest.json';
+
+/** The `integrity` value for these bytes. */
+export function sriOf(bytes: Uint8Array): string {
+  return `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
+}
+
+export async function describeFile(dir: string, file: string, format: BuiltFile['format']): Promise<BuiltFile> {
+  const bytes = await readFile(join(dir, file));
+  return { file, format, integrity: sriOf(bytes), bytes: bytes.length, gzipBytes: gzipSync(bytes, { level: 9 }).length };
+}
+
+export async function writeSriManifest(dir: string, manifest: SriManifest): Promise<string> {
+  const path = join(dir, manifestFileName);
+  await writeFile(path, `${JSON.stringify(manifest, null, 2)}\n`);
+  return path;
+}
+
+export async function readSriManifest(dir: string): Promise<SriManifest> {
+  return JSON.parse(await readFile(join(dir, manifestFileName), 'utf8')) as SriManifest;
+}
+
+/** One line per file, for the build's output (the hash is public: it is in every merchant's page). */
+export function formatManifest(manifest: SriManifest): string {
+  return manifest.files
+    .map((f) => `${f.file.padEnd(28)} ${(f.bytes / 1024).toFixed(2).padStart(7)} KB  gzip ${(f.gzipBytes / 1024).toFixed(2).padStart(6)} KB  ${f.integrity}`)
+    .join('\n');
+}

@@ -1,0 +1,43 @@
+/**
+ * `momo-checkout/react`: `<MomoCheckout>` for React, a `@lit/react` wrapper around the custom
+ * element. Properties (`client`, `navigate`, ...) are set as properties, not stringified into
+ * attributes, and the element's events are typed React props.
+ *
+ * Importing this module registers `<momo-checkout>` (through `../define.js`, which is guarded, so
+ * it is a no-op in Node during server-side rendering and when a script tag already registered it).
+ *
+ * @example
+ * ```tsx
+ * import { MomoCheckout } from 'momo-checkout/react';
+ *
+ * <MomoCheckout endpoint="/momo" token={token} lang="fr"
+ *   onMomoSucceeded={(event) => router.push(`/thanks?order=${event.detail.orderId}`)} />
+ * ```
+ */
+import * as React from 'react';
+import { createComponent } from '@lit/react';
+import type { EventName } from '@lit/react';
+import { MomoCheckout as MomoCheckoutElement } from '../define.js';
+import type { MomoFailedEvent, MomoStateChangeEvent, MomoSubmitEvent, MomoSucceededEvent } from '../element/events.js';
+import './jsx.js';
+
+/** React prop name → the element's event, typed so handlers receive the event subclass. */
+export const momoCheckoutEvents = {
+  onMomoStateChange: 'momo-state-change' as EventName<MomoStateChangeEvent>,
+  onMomoSubmit: 'momo-submit' as EventName<MomoSubmitEvent>,
+  onMomoSucceeded: 'momo-succeeded' as EventName<MomoSucceededEvent>,
+  onMomoFailed: 'momo-failed' as EventName<MomoFailedEvent>,
+};
+
+/** `<momo-checkout>` as a React component; `ref` gives the element. */
+export const MomoCheckout = createComponent({
+  react: React,
+  tagName: 'momo-checkout',
+  elementClass: MomoCheckoutElement,
+  events: momoCheckoutEvents,
+  displayName: 'MomoCheckout',
+});
+
+export type MomoCheckoutProps = React.ComponentProps<typeof MomoCheckout>;
+export { MomoCheckoutElement };
+export type { MomoFailedEvent, MomoStateChangeEvent, MomoSubmitEvent, MomoSucceededEvent };

@@ -1,0 +1,224 @@
+/**
+ * Every checkout state as a scripted companion (no server) plus the steps a payer takes to reach
+ * it. The stories render these; their play functions walk the steps and check the state and
+ * accessibility, so a story that stops showing its state fails `npm run test:stories`.
+ */
+import { CompanionRequestError, NetworkError } from '../src/client/errors.js';
+import { createScriptedClient } from '../src/client/scripted-client.js';
+import type { ClientScript, ScriptedClient } from '../src/client/scripted-client.js';
+import type { CheckoutView, LookupResponse, OperatorView, PaymentState, PaymentView } from '../src/contract/companion.js';
+import type { MomoCheckout } from '../src/element/momo-checkout.js';
+import type { Status } from '../src/machine/states.js';
+
+export const checkout: CheckoutView = {
+  orderId: 'order-42',
+  amount: '5000',
+  currencyCode: 'XOF',
+  decimalPlaces: 0,
+  expiresAt: '2030-01-01T00:00:00Z',
+  countries: [
+    { code: 'BJ', name: 'Benin', dialCode: '+229' },
+    { code: 'CI', name: "Côte d'Ivoire", dialCode: '+225' },
+  ],
+  payment: null,
+};
+
+/** A Benin number in the 2024 10-digit plan (a test number, nobody's). */
+const typedNumber = '01 97 00 00 00';
+const e164 = '+2290197000000';
+// A data: URL keeps the stories offline (Storybook builds and tests run with no network).
+const logo = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"><rect width="1" height="1" fill="#fc0"/></svg>')}`;
+
+function operator(overrides: Partial<OperatorView> = {}): OperatorView {
+  return {
+    code: 'mtn', name: 'MTN MoMo', logoUrl: logo, instructions: null, workflowHint: 'provider_auth',
+    minAmount: '100', maxAmount: null, decimalPlaces: 0, ...overrides,
+  };
+}
+
+function lookup(overrides: Partial<LookupResponse> = {}): LookupResponse {
+  return { phoneNumber: e164, country: 'BJ', operator: operator(), wallet: null, ...overrides };
+}
+
+function payment(state: PaymentState, version: number, overrides: Partial<PaymentView> = {}): PaymentView {
+  return {
+    state, version, orderId: 'order-42', phoneNumberMasked: '+229••••••00',
+    operator: { code: 'mtn', name: 'MTN MoMo', logoUrl: logo }, workflow: 'provider_auth', instructions: null,
+    authorizationUrl: null, returned: false, canRetry: true, updatedAt: '2030-01-01T00:00:00Z', ...overrides,
+  };
+}
+
+export interface Scenario {
+  /** What the designer sees in the sidebar. */
+  title: string;
+  script: () => Partial<ClientScript>;
+  /** Property-only settings of the element (e.g. a short expiry so "expired" shows at once). */
+  setup?: (el: MomoCheckout) => void;
+  /** The payer's steps, in the story's play function. */
+  steps?: (el: MomoCheckout, client: ScriptedClient) => Promise<void>;
+  /** Where the element stands once the steps are done. */
+  status: Status;
+  /** A CSS selector inside the shadow root that must be shown in this state. */
+  shows: string;
+}
+
+export async function waitFor(condition: () => boolean, what: string, timeoutMs = 3000): Promise<void> {
+  const start = performance.now();
+  while (!condition()) {
+    if (performance.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+export async function reach(el: MomoCheckout, status: Status): Promise<void> {
+  await waitFor(() => el.status === status, `status ${status} (stuck in ${el.status})`);
+  await el.updateComplete;
+}
+
+function shadow(el: MomoCheckout, selector: string): HTMLElement {
+  const found = el.shadowRoot?.querySelector<HTMLElement>(selector);
+  if (!found) throw new Error(`nothing matches ${selector} in the shadow root`);
+  return found;
+}
+
+/** Types as a person would (value + input event). */
+function typeInto(input: HTMLElement, value: string): void {
+  (input as HTMLInputElement).value = value;
+  input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+}
+
+async function enterNumber(el: MomoCheckout, value = typedNumber): Promise<void> {
+  await reach(el, 'entering');
+  typeInto(shadow(el, 'input#phone'), value);
+  await reach(el, 'ready');
+}
+
+async function pay(el: MomoCheckout): Promise<void> {
+  await enterNumber(el);
+  shadow(el, '[part="submit-button"]').click();
+}
+
+const otpPreview = { preview: { workflow: 'pre_authorized' } } as const;
+
+export const scenarios = {
+  EnteringNumber: {
+    title: 'Entering a number',
+    script: () => ({}),
+    status: 'entering',
+    shows: 'input#phone',
+  },
+  InvalidNumber: {
+    title: 'Invalid number',
+    script: () => ({}),
+    steps: async (el) => {
+      await reach(el, 'entering');
+      const input = shadow(el, 'input#phone');
+      typeInto(input, '01 97');
+      input.blur();
+      await waitFor(() => el.shadowRoot?.querySelector('#phone-error') !== null, 'the number error');
+    },
+    status: 'entering',
+    shows: '#phone-error',
+  },
+  OperatorWithInstructions: {
+    title: 'Operator with OTP instructions',
+    script: () => ({
+      lookup: lookup({ operator: operator({ code: 'moov', name: 'Moov Money', instructions: 'Dial *855*4*6# to get a payment code.', workflowHint: 'pre_authorized' }) }),
+      ...otpPreview,
+    }),
+    steps: pay,
+    status: 'needs-otp',
+    shows: '[part="instructions"] a',
+  },
+  OperatorWithEmptyInstructions: {
+    title: 'Operator with empty instructions (fallback)',
+    script: () => ({ lookup: lookup({ operator: operator({ instructions: '', workflowHint: 'pre_authorized' }) }), ...otpPreview }),
+    steps: pay,
+    status: 'needs-otp',
+    shows: '[part="instructions"]',
+  },
+  WalletChoice: {
+    title: 'Overlay-wallet choice',
+    script: () => ({ lookup: lookup({ wallet: operator({ code: 'wallet', name: 'Djamo Wallet', workflowHint: 'redirect_url' }) }) }),
+    steps: (el) => enterNumber(el),
+    status: 'ready',
+    shows: 'input[type="radio"]',
+  },
+  OtpStep: {
+    title: 'OTP step (asked by the pay-in)',
+    script: () => ({ pay: () => payment('needs-otp', 1, { workflow: 'pre_authorized', instructions: 'Dial *555# for a code.' }) }),
+    steps: pay,
+    status: 'needs-otp',
+    shows: '[part="otp-input"]',
+  },
+  AwaitingPush: {
+    title: 'Waiting for the push, with the countdown',
+    script: () => ({}),
+    steps: pay,
+    status: 'awaiting-approval',
+    shows: '.countdown',
+  },
+  Redirecting: {
+    title: 'Redirecting to the authorisation page',
+    script: () => ({ preview: { workflow: 'redirect_url' }, pay: () => payment('redirect-ready', 1, { workflow: 'redirect_url', authorizationUrl: 'https://pay.example/authorize/1' }) }),
+    steps: pay,
+    status: 'redirecting',
+    shows: '[part="status"]',
+  },
+  ConfirmingAfterReturn: {
+    title: 'Confirming after the return',
+    script: () => ({ checkout: { ...checkout, payment: payment('redirect-ready', 4, { workflow: 'redirect_url', returned: true, authorizationUrl: 'https://pay.example/a' }) } }),
+    status: 'confirming',
+    shows: '[part="status"]',
+  },
+  Succeeded: {
+    title: 'Succeeded',
+    script: () => ({}),
+    steps: async (el, client) => {
+      await pay(el);
+      await reach(el, 'awaiting-approval');
+      client.emit(payment('completed', 2));
+    },
+    status: 'succeeded',
+    shows: 'h2',
+  },
+  Failed: {
+    title: 'Failed (can retry)',
+    script: () => ({ checkout: { ...checkout, payment: payment('failed', 3, { canRetry: true }) } }),
+    status: 'failed',
+    shows: 'button',
+  },
+  Expired: {
+    title: 'Expired: no outcome in time',
+    script: () => ({}),
+    setup: (el) => (el.expirySeconds = 0.2),
+    steps: pay,
+    status: 'expired',
+    shows: '.reference',
+  },
+  CompanionError: {
+    title: 'Companion error (token expired)',
+    script: () => ({ checkout: new CompanionRequestError('TOKEN_EXPIRED', 401, 'expired') }),
+    status: 'error',
+    shows: '[part="error"]',
+  },
+  NetworkDown: {
+    title: 'The network down',
+    script: () => ({ checkout: new NetworkError('down') }),
+    status: 'error',
+    shows: '[part="error"]',
+  },
+} satisfies Record<string, Scenario>;
+
+export type ScenarioName = keyof typeof scenarios;
+
+/** A client for the scenario, with the defaults of a push (provider_auth) corridor. */
+export function clientFor(scenario: Scenario): ScriptedClient {
+  return createScriptedClient({
+    checkout,
+    lookup: lookup(),
+    preview: { workflow: 'provider_auth' },
+    pay: () => payment('pending', 1),
+    ...scenario.script(),
+  });
+}

@@ -1,0 +1,48 @@
+/**
+ * The script-tag build (issue 5, "Script tag"): `src/define.ts` as one minified IIFE (a plain
+ * `<script>`, no module loader) and one ES module (`<script type="module">`), both registering
+ * `<momo-checkout>`, with the package version in their names so a release never overwrites a file
+ * that pages pin with an `integrity` hash.
+ *
+ * Run through `npm run build:browser` (scripts/build-browser.ts), which also writes the SRI manifest.
+ * Not named `vite.config.ts` on purpose: Storybook's Vite builder merges a root `vite.config.ts`
+ * into its own build, and library mode there would break the static site.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+import { libphonenumberModern } from './scripts/libphonenumber-modern.js';
+import { minifyLitCss } from './scripts/minify-lit-css.js';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
+
+/** `momo-checkout-<version>.js` (IIFE) and `.mjs` (ES module). */
+export function browserFileName(format: 'iife' | 'es', packageVersion = version): string {
+  return `momo-checkout-${packageVersion}.${format === 'es' ? 'mjs' : 'js'}`;
+}
+
+export default defineConfig({
+  root,
+  mode: 'production',
+  logLevel: 'warn',
+  plugins: [minifyLitCss(), libphonenumberModern()],
+  // Lit and friends pick their production builds from NODE_ENV; library mode does not set it.
+  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+  build: {
+    outDir: 'dist/browser',
+    emptyOutDir: true,
+    minify: true,
+    sourcemap: false,
+    // The payer's browsers: what Lit 3 supports (native custom elements, ES2021).
+    // target: 'es2021',
+    rolldownOptions: { output: { minify: true } },
+    lib: {
+      entry: fileURLToPath(new URL('./src/define.ts', import.meta.url)),
+      formats: ['iife', 'es'],
+      // The IIFE's global: `window.MomoCheckout` is the element class (a `var`, so two tags do not clash).
+      name: 'MomoCheckout',
+      fileName: (format) => browserFileName(format === 'es' ? 'es' : 'iife'),
+    },
+  },
+});
