@@ -19,5 +19,3 @@ export function honoRoutes(companion: FetchHandler, mountPath = ''): Hono {
   return app;
 }
 
-/** Same as {@link honoRoutes}: the name the design notes use. */
-export const honoApp = honoRoutes;

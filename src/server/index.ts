@@ -21,7 +21,7 @@ export type { SetupCheck, SetupCheckOptions } from './companion/setup-checks.js'
 export { checkPublicUrl, isPublicUnicast } from './companion/setup-checks.js';
 export { toNodeHandler } from '../adapters/node-http.js';
 export { expressMiddleware } from '../adapters/express.js';
-export { honoRoutes, honoApp } from '../adapters/hono.js';
+export { honoRoutes } from '../adapters/hono.js';
 export type { FetchHandler } from '../adapters/node-http.js';
 export { verifyWebhook, signWebhook, rawNumber, WebhookVerificationError } from './webhook/index.js';
 export { createServiceClient } from './service-client/index.js';

@@ -57,7 +57,7 @@ export interface Companion {
 export function createCompanion(options: CompanionOptions & { hub?: StatusHub }): Companion {
   const now = options.now ?? Date.now;
   const log = options.log ?? createLogger();
-  const insecureLocal = options.allowInsecureLocalUrls === true || options.allowInsecureWebhookUrl === true;
+  const insecureLocal = options.allowInsecureLocalUrls === true;
   const publicUrl = checkPublicUrl(options, insecureLocal);
   if (!Array.isArray(options.webhookSecrets)) throw new CompanionConfigError('webhookSecrets must be a list of whsec_ secrets.');
   if (options.mountPath !== undefined && options.mountPath !== '' && !/^\/[\w\-./]*$/.test(options.mountPath)) {
@@ -78,7 +78,7 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
     log,
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
-  const discovery = createDiscovery(service, { ttlMs: options.discoveryCacheTtlMs ?? options.corridorCacheTtlMs ?? 5 * 60_000, checkoutTtlMs, now });
+  const discovery = createDiscovery(service, { ttlMs: options.discoveryCacheTtlMs ?? 5 * 60_000, checkoutTtlMs, now });
   const transitions = createTransitions({ store, hub, log, now, ...(options.onPaymentUpdate ? { onPaymentUpdate: options.onPaymentUpdate } : {}) });
   const background = new Set<Promise<unknown>>();
   const webhook = {

@@ -33,8 +33,6 @@ export interface CompanionOptions {
   checkoutTtlMs?: number;
   /** Lifetime of cached discovery answers (corridors per number, countries). Default 5 minutes. */
   discoveryCacheTtlMs?: number;
-  /** Same as `discoveryCacheTtlMs` (the name the design notes use). */
-  corridorCacheTtlMs?: number;
   /** Attempts per checkout (a new one only after a verified failure). Default 3. */
   maxAttempts?: number;
   /** Comment line sent on idle status streams. Default 15 s. */
@@ -48,8 +46,6 @@ export interface CompanionOptions {
    * loopback. The real service drops notifications to such URLs (§6.4).
    */
   allowInsecureLocalUrls?: boolean;
-  /** Same as `allowInsecureLocalUrls` (the name the design notes use). */
-  allowInsecureWebhookUrl?: boolean;
   /**
    * Run the setup checks (service answers with the key, secrets, public URL) in the background at
    * the first request and log what fails. Default true; `ready()` runs them on demand either way.
