@@ -82,7 +82,7 @@ export type CompanionEnvConfig = Pick<CompanionOptions, 'baseUrl' | 'apiKey' | '
 export function companionOptionsFromEnv(env: Record<string, string | undefined> = process.env): CompanionEnvConfig {
   const missing = ['MOMO_BASE_URL', 'MOMO_API_KEY', 'MOMO_WEBHOOK_SECRETS', 'MOMO_PUBLIC_URL'].filter((name) => !env[name]?.trim());
   if (missing.length > 0) {
-    throw new CompanionConfigError(`Set ${missing.join(', ')} in the environment (see the README, "Configuration").`);
+    throw new CompanionConfigError(`Set ${missing.join(', ')} in the environment (see the README, "For a merchant: the server side").`);
   }
   const list = (value: string | undefined) => (value ?? '').split(',').map((item) => item.trim()).filter(Boolean);
   const publicUrl = env.MOMO_PUBLIC_URL!.trim();
