@@ -64,6 +64,12 @@ export async function payCheckout(deps: PayFlowDeps, checkoutAtStart: CheckoutRe
     const current = checkout.payment;
     if (current && (underWay.includes(current.state) || current.state === 'completed')) return paymentView(checkout)!;
     if (current?.state === 'failed' && !paymentView(checkout)!.canRetry) return paymentView(checkout)!;
+    // Still waiting for the code on the same choice: another post without it would only meet the
+    // same 422. A new number or the other operator is a new question for the service, though.
+    if (current?.state === 'needs-otp' && body.otp === undefined && current.useWallet === body.useWallet) {
+      const typed = await deps.discovery.lookup(checkout, body.phoneNumber, undefined).catch(() => null);
+      if (typed?.phoneNumber === current.phoneNumber) return paymentView(checkout)!;
+    }
 
     // A new attempt only after a verified final failure; otherwise the same orderId is re-posted
     // (after a 422 or an unknown outcome nothing new may be invented, §7).

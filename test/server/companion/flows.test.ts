@@ -188,3 +188,30 @@ describe('pay: redirect (the overlay wallet)', () => {
     });
   }
 });
+
+describe('pay: asking again while the code is awaited', () => {
+  it('does not post again without the code for the same number and choice', async () => {
+    let payIns = 0;
+    const counting: typeof fetch = (input, init) => {
+      if (String(input instanceof Request ? input.url : input).includes('/v1/pay-in')) payIns += 1;
+      return fetch(input, init);
+    };
+    const own = await startHarness({ fetch: counting });
+    try {
+      const orderId = newOrderId();
+      const token = await own.checkout(orderId);
+      await own.json('/checkout/pay', { token, body: { phoneNumber: otp.approve, useWallet: false } });
+      assert.equal(payIns, 1);
+      const again = await own.json('/checkout/pay', { token, body: { phoneNumber: otp.approve, useWallet: false } });
+      assert.equal(again.body.state, 'needs-otp');
+      assert.equal(payIns, 1, 'the same 422 is not asked twice');
+      // A different number is a new question: it is posted (same order id, nothing was created).
+      const other = await own.json('/checkout/pay', { token, body: { phoneNumber: push.noAnswer, useWallet: false } });
+      assert.equal(other.body.state, 'pending');
+      assert.equal(payIns, 2);
+      assert.equal(own.sandbox.control.transaction(orderId)?.phoneNumber, push.noAnswer);
+    } finally {
+      await own.close();
+    }
+  });
+});
