@@ -12,4 +12,23 @@ export default {
   litelement: true,
   dev: false,
   packagejson: false,
+  plugins: [hidePrivateMembers()],
 };
+
+/**
+ * Private and protected members are implementation: listing them in the manifest would show them
+ * as controls in Storybook's docs and as API in editors.
+ */
+function hidePrivateMembers() {
+  return {
+    name: 'momo-hide-private-members',
+    packageLinkPhase({ customElementsManifest }) {
+      for (const module of customElementsManifest.modules ?? []) {
+        for (const declaration of module.declarations ?? []) {
+          if (!declaration.members) continue;
+          declaration.members = declaration.members.filter((member) => member.privacy !== 'private' && member.privacy !== 'protected');
+        }
+      }
+    },
+  };
+}

@@ -6,7 +6,7 @@ import type { StorybookConfig } from '@storybook/web-components-vite';
 
 const config: StorybookConfig = {
   stories: ['../stories/**/*.stories.ts'],
-  addons: ['@storybook/addon-vitest'],
+  addons: ['@storybook/addon-docs', '@storybook/addon-vitest'],
   framework: { name: '@storybook/web-components-vite', options: {} },
   core: { disableTelemetry: true, disableWhatsNewNotifications: true },
   async viteFinal(viteConfig) {
