@@ -22,7 +22,7 @@ import { createCompanion, createLogger, type Companion, type Logger } from '../s
 import { SANDBOX_OTP, type Sandbox, type SandboxOptions } from '../src/sandbox/index.js';
 // The internal builder, not createSandbox: it also gives `shutdown()`, which stops the sandbox's
 // timers and webhook attempts so that close() leaves nothing running.
-import { buildSandbox } from '../src/sandbox/sandbox.js';
+import { createSandbox } from '../src/sandbox/index.js';
 import { createDemoApp, type StaticAsset } from './app.js';
 import { buildDemoBundle, bundleFileName, type DemoBundle } from './bundle.js';
 import type { ServiceDescription } from './page.js';
@@ -146,14 +146,14 @@ export async function startDemo(options: StartDemoOptions = {}): Promise<Running
         log: companionLog,
       });
     } else {
-      const built = buildSandbox({ ...options.sandbox, log });
-      sandbox = built.sandbox;
-      shutdownSandbox = built.shutdown;
+      const built = createSandbox({ ...options.sandbox, log });
+      sandbox = built;
+      shutdownSandbox = built.close;
       service = { kind: 'sandbox', url };
       companion = createCompanion({
         baseUrl: url,
-        apiKey: built.sandbox.apiKey,
-        webhookSecrets: [built.sandbox.webhookSecret],
+        apiKey: built.apiKey,
+        webhookSecrets: [built.webhookSecret],
         publicUrl: `${url}${mountPath}`,
         allowedOrigins: [url],
         // Loopback http for the webhook URL and the wallet page: the sandbox only (§6.4 wants https).
@@ -163,7 +163,7 @@ export async function startDemo(options: StartDemoOptions = {}): Promise<Running
         setupChecksAtStart: false,
         log: companionLog,
         // In-process: the companion's calls reach the sandbox without a socket, through the counter.
-        fetch: recordingFetch((request) => built.sandbox.fetch(request), upstreamCalls),
+        fetch: recordingFetch((request) => built.fetch(request), upstreamCalls),
       });
     }
   } catch (error) {

@@ -13,12 +13,13 @@
  * await sandbox.close();
  */
 import { buildSandbox } from './sandbox.js';
-import type { Sandbox, SandboxOptions } from './types.js';
+import type { LocalSandbox, SandboxOptions } from './types.js';
 
 export { startSandbox } from './server.js';
 export { SANDBOX_OTP } from './catalogue.js';
 export type {
   DeliveryResult,
+  LocalSandbox,
   Fault,
   FaultKind,
   Outcome,
@@ -35,7 +36,11 @@ export type {
   Workflow,
 } from './types.js';
 
-/** The sandbox without a server: call `sandbox.fetch(request)` (any origin; links use the request's). */
-export function createSandbox(options?: SandboxOptions): Sandbox {
-  return buildSandbox(options).sandbox;
+/**
+ * The sandbox without a server: call `sandbox.fetch(request)` (any origin; links use the
+ * request's), and `close()` when done.
+ */
+export function createSandbox(options?: SandboxOptions): LocalSandbox {
+  const built = buildSandbox(options);
+  return Object.assign(built.sandbox, { close: built.shutdown });
 }

@@ -111,6 +111,11 @@ export interface Sandbox {
   readonly webhookSecret: string;
 }
 
+/** A sandbox without a server (`createSandbox`): `close()` stops its timers and pending webhooks. */
+export interface LocalSandbox extends Sandbox {
+  close(): Promise<void>;
+}
+
 export interface RunningSandbox extends Sandbox {
   /** `http://127.0.0.1:PORT`, no trailing slash. */
   url: string;
