@@ -16,7 +16,7 @@ import type { CheckoutRecord } from './records.js';
 import { transitionCheckout, type CheckoutStore } from './store.js';
 import { sha256Base64url } from './tokens.js';
 import { checkoutView, paymentView } from './view.js';
-import { applyNotification, verifyNotification, type WebhookDeps } from './webhook-handler.js';
+import { maxWebhookBytes, type WebhookAnswer } from './accept-webhook.js';
 
 export interface AppDeps {
   mountPath: string;
@@ -25,18 +25,16 @@ export interface AppDeps {
   discovery: Discovery;
   streams: EventStreams;
   payFlow: PayFlowDeps;
-  webhook: WebhookDeps;
   log: Logger;
   now: () => number;
-  /** Work started after answering a webhook; awaited by `close()` and by tests. */
-  background: Set<Promise<unknown>>;
+  /** Verifies a notification, answers, and applies it after the answer. */
+  acceptWebhook: (raw: Uint8Array) => Promise<WebhookAnswer>;
   markReturned: (checkout: CheckoutRecord) => Promise<void>;
 }
 
 type Env = { Variables: { checkout: CheckoutRecord } };
 
 const maxBrowserBody = 8 * 1024;
-const maxWebhookBody = 64 * 1024;
 
 const lookupSchema = z.object({ phoneNumber: z.string().min(1).max(40), country: z.string().length(2).optional() });
 const previewSchema = z.object({ phoneNumber: z.string().min(1).max(40), useWallet: z.boolean().optional().default(false) });
@@ -71,11 +69,11 @@ export function createApp(deps: AppDeps): Hono<Env> {
   app.use(`${companionRoutes.checkout}/*`, browserLimit);
   // The webhook route is the hot path (issue 3: thousands per second): a declared length is
   // checked without wrapping the body stream; only a body of unknown length is counted as it comes.
-  const webhookLimit = bodyLimit({ maxSize: maxWebhookBody, onError: (c) => c.json({ error: 'body too large' }, 413) });
+  const webhookLimit = bodyLimit({ maxSize: maxWebhookBytes, onError: (c) => c.json({ error: 'body too large' }, 413) });
   app.use(companionRoutes.webhook, async (c, next) => {
     const declared = c.req.header('content-length');
     if (declared === undefined) return webhookLimit(c, next);
-    if (Number(declared) > maxWebhookBody) return c.json({ error: 'body too large' }, 413);
+    if (Number(declared) > maxWebhookBytes) return c.json({ error: 'body too large' }, 413);
     await next();
     return undefined;
   });
@@ -181,16 +179,8 @@ export function createApp(deps: AppDeps): Hono<Env> {
   });
 
   app.post(companionRoutes.webhook, async (c) => {
-    const raw = new Uint8Array(await c.req.arrayBuffer());
-    if (raw.byteLength > maxWebhookBody) return c.json({ error: 'body too large' }, 413);
-    const verified = await verifyNotification(deps.webhook, raw);
-    if (!verified.ok) return c.json({ error: verified.result.outcome }, verified.result.status as 400);
-    // §6.4: one attempt, 30 s: answer at once and do the work after.
-    const work = applyNotification(deps.webhook, verified.notification)
-      .catch((error: unknown) => deps.log.error('webhook processing failed', { orderId: verified.notification.orderId, error }))
-      .finally(() => deps.background.delete(work));
-    deps.background.add(work);
-    return c.json({ received: true }, 200);
+    const answer = await deps.acceptWebhook(new Uint8Array(await c.req.arrayBuffer()));
+    return c.body(answer.body, answer.status, { 'content-type': 'application/json' });
   });
 
   return app;

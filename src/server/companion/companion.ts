@@ -5,6 +5,7 @@
 import type { PaymentView } from '../../contract/companion.js';
 import { createLogger } from '../log.js';
 import { createServiceClient, type ServiceClient } from '../service-client/index.js';
+import { createWebhookAcceptor, type WebhookAnswer } from './accept-webhook.js';
 import { createApp } from './app.js';
 import { createCheckoutRecord, type CheckoutOrder, type CreatedCheckout } from './checkouts.js';
 import { createDiscovery } from './discovery.js';
@@ -21,6 +22,13 @@ import { applyNotification, verifyNotification, type WebhookResult } from './web
 export interface Companion {
   /** Every route: mount it where `publicUrl` points (see the adapters). */
   fetch(request: Request): Promise<Response>;
+  /** Path of the webhook route (`<publicUrl path>/webhook`), for adapters with a fast path. */
+  readonly webhookPath: string;
+  /**
+   * What the webhook route does, without a `Request`: verifies the raw body, answers, and applies
+   * the notification after the answer. The node:http adapter calls it directly (the hot path).
+   */
+  acceptWebhook(rawBody: Uint8Array | string): Promise<WebhookAnswer>;
   /** Called by the merchant's server for an order; gives the token the page passes to the element. */
   createCheckout(order: CheckoutOrder): Promise<CreatedCheckout>;
   /**
@@ -91,6 +99,7 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
     // Only https goes to a payer's browser; loopback http only for the local sandbox.
     isAllowedAuthorizationUrl: (url: string) => url.startsWith('https://') || (insecureLocal && isLoopbackUrl(url)),
   };
+  const acceptWebhook = createWebhookAcceptor({ ...webhook, background });
   const app = createApp({
     mountPath,
     allowedOrigins: options.allowedOrigins,
@@ -106,10 +115,9 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
       webhookUrl: `${base}/webhook`,
       returnBase: (checkout) => `${base}/return/${checkout.returnId}`,
     },
-    webhook,
+    acceptWebhook,
     log,
     now,
-    background,
     markReturned: async (checkout) => {
       await transitions.update(checkout.orderId, (payment) => (payment && !payment.returned ? { ...payment, returned: true } : null));
     },
@@ -143,6 +151,8 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
       return Promise.resolve(app.fetch(request));
     },
     ready,
+    webhookPath: `${mountPath}/webhook`,
+    acceptWebhook,
     createCheckout: (order) =>
       createCheckoutRecord(store, order, { ttlMs: checkoutTtlMs, maxAttempts: options.maxAttempts ?? 3, now, defaultReturnUrl: options.returnUrl ?? null }),
     async handleWebhook(rawBody) {
