@@ -10,20 +10,10 @@ import { fileURLToPath } from 'node:url';
 import { storybookTest } from '@storybook/addon-vitest/vitest-plugin';
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
+import { chromiumArgs, chromiumPath } from './scripts/chromium.mjs';
 
 const chromium = playwright({
-  launchOptions: {
-    executablePath: process.env['CHROME_PATH'] || '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  },
+  launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
 });
 
 // A fresh object per project: vitest annotates the browser options it is given.

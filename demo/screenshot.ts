@@ -5,14 +5,14 @@
  */
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
 import { createLogger } from '../src/server/index.js';
 import { startDemo } from './start-demo.js';
 
 const target = fileURLToPath(new URL('../docs/demo.png', import.meta.url));
-const args = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 const demo = await startDemo({ port: 0, log: () => {}, companionLog: createLogger({ level: 'error' }) });
-const browser = await chromium.launch({ executablePath: process.env['CHROME_PATH'] || '/usr/bin/chromium', args });
+const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 760 }, deviceScaleFactor: 1 });
   await page.goto(`${demo.url}/?order=order-1042`);

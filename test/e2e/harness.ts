@@ -10,16 +10,15 @@ import assert from 'node:assert/strict';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createLogger } from '../../src/server/index.js';
 import { startDemo, type RunningDemo } from '../../demo/start-demo.js';
+import { chromiumArgs, chromiumPath } from '../../scripts/chromium.mjs';
 import { describeCalls, summariseCalls, type CallSummary } from '../../demo/upstream-calls.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 export const screenshotDir = join(root, 'test-output', 'e2e');
 
-/** TOOLCHAIN.md: Debian's Chromium as root; without the background flags it dials out and gets refused. */
-export const chromeArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: process.env['CHROME_PATH'] || '/usr/bin/chromium', args: chromeArgs });
+  return chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
 }
 
 /** Long enough to see "approve on your phone", short enough to keep the run fast. */

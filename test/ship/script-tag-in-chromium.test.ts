@@ -14,17 +14,8 @@ import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import type { Browser } from 'playwright-core';
 import type { BrowserBuild } from '../../scripts/build-browser.js';
+import { chromiumArgs, chromiumPath } from '../../scripts/chromium.mjs';
 import { builtOnce, removeBuild } from './built.js';
-
-const chromeArgs = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** Serves the built files, and each page's HTML from `pages` (path → html). */
 function serve(dir: string, pages: Map<string, string>, headers: Map<string, Record<string, string>>): Promise<Server> {
@@ -65,7 +56,7 @@ describe('script-tag files in Chromium', { timeout: 60_000 }, () => {
   before(async () => {
     build = await builtOnce();
     server = await serve(build.outDir, pages, headers);
-    browser = await chromium.launch({ executablePath: process.env['CHROME_PATH'] || '/usr/bin/chromium', args: chromeArgs });
+    browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
   });
   after(async () => {
     await browser?.close();
