@@ -10,7 +10,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig, type UserConfig } from 'vite';
 import { libphonenumberModern } from './scripts/libphonenumber-modern.js';
 import { minifyLitCss } from './scripts/minify-lit-css.js';
 
@@ -22,27 +22,42 @@ export function browserFileName(format: 'iife' | 'es', packageVersion = version)
   return `momo-checkout-${packageVersion}.${format === 'es' ? 'mjs' : 'js'}`;
 }
 
-export default defineConfig({
-  root,
-  mode: 'production',
-  logLevel: 'warn',
-  plugins: [minifyLitCss(), libphonenumberModern()],
-  // Lit and friends pick their production builds from NODE_ENV; library mode does not set it.
-  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-  build: {
-    outDir: 'dist/browser',
-    emptyOutDir: true,
-    minify: true,
-    sourcemap: false,
-    // The payer's browsers: what Lit 3 supports (native custom elements, ES2021).
-    // target: 'es2021',
-    rolldownOptions: { output: { minify: true } },
-    lib: {
-      entry: fileURLToPath(new URL('./src/define.ts', import.meta.url)),
-      formats: ['iife', 'es'],
-      // The IIFE's global: `window.MomoCheckout` is the element class (a `var`, so two tags do not clash).
-      name: 'MomoCheckout',
-      fileName: (format) => browserFileName(format === 'es' ? 'es' : 'iife'),
+export interface ScriptTagBuild {
+  outDir: string;
+  formats: Array<'iife' | 'es'>;
+  fileName: (format: 'iife' | 'es') => string;
+}
+
+/**
+ * The script-tag build's configuration. The demo store builds its bundle with the same one (into a
+ * temporary folder, IIFE only), so the demo serves exactly what a merchant's script tag loads.
+ */
+export function scriptTagConfig(build: ScriptTagBuild): UserConfig {
+  return {
+    root,
+    mode: 'production',
+    logLevel: 'warn',
+    plugins: [minifyLitCss(), libphonenumberModern()],
+    // Lit and friends pick their production builds from NODE_ENV; library mode does not set it.
+    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+    build: {
+      outDir: build.outDir,
+      emptyOutDir: true,
+      copyPublicDir: false,
+      minify: true,
+      sourcemap: false,
+      // The payer's browsers: what Lit 3 supports (native custom elements, ES2021).
+      // target: 'es2021',
+      rolldownOptions: { output: { minify: true } },
+      lib: {
+        entry: fileURLToPath(new URL('./src/define.ts', import.meta.url)),
+        formats: build.formats,
+        // The IIFE's global: `window.MomoCheckout` is the element class (a `var`, so two tags do not clash).
+        name: 'MomoCheckout',
+        fileName: (format) => build.fileName(format === 'es' ? 'es' : 'iife'),
+      },
     },
-  },
-});
+  };
+}
+
+export default defineConfig(scriptTagConfig({ outDir: 'dist/browser', formats: ['iife', 'es'], fileName: (format) => browserFileName(format) }));

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
-import { browserFileName } from '../vite.browser.config.js';
+import { browserFileName, scriptTagConfig } from '../vite.browser.config.js';
 import { describeFile, formatManifest, writeSriManifest } from './sri-manifest.js';
 import type { SriManifest } from './sri-manifest.js';
 
@@ -25,7 +25,7 @@ export interface BrowserBuild extends SriManifest {
 export async function buildBrowser(outDir = defaultOutDir): Promise<BrowserBuild> {
   const dir = isAbsolute(outDir) ? outDir : join(root, outDir);
   const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { name: string; version: string };
-  const outputs = await build({ configFile: join(root, 'vite.browser.config.ts'), build: { outDir: dir, emptyOutDir: true } });
+  const outputs = await build({ ...scriptTagConfig({ outDir: dir, formats: ['iife', 'es'], fileName: (format) => browserFileName(format, pkg.version) }), configFile: false });
   const moduleIds = new Set<string>();
   for (const output of Array.isArray(outputs) ? outputs : [outputs]) {
     if (!('output' in output)) throw new Error('vite build returned a watcher: build:browser must not run with --watch');
