@@ -9,14 +9,13 @@
  */
 import { getRequestListener } from '@hono/node-server';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { maxWebhookBytes } from '../server/companion/accept-webhook.js';
 
 export interface FetchHandler {
   fetch(request: Request): Promise<Response>;
   webhookPath?: string;
   acceptWebhook?(rawBody: Uint8Array): Promise<{ status: number; body: string }>;
 }
-
-const maxWebhookBytes = 64 * 1024;
 
 export function toNodeHandler(companion: FetchHandler): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const general = getRequestListener((request) => companion.fetch(request));

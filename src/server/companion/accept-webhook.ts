@@ -4,9 +4,11 @@
  * the same thing.
  */
 import type { Logger } from '../log.js';
+import { DEFAULT_MAX_BYTES } from '../webhook/index.js';
 import { applyNotification, verifyNotification, type WebhookDeps } from './webhook-handler.js';
 
-export const maxWebhookBytes = 64 * 1024;
+/** The verifier's own limit (64 KB), so a body is refused before it is read, not after. */
+export const maxWebhookBytes = DEFAULT_MAX_BYTES;
 
 export interface WebhookAnswer {
   status: 200 | 400 | 401 | 413;

@@ -64,26 +64,23 @@ export async function payCheckout(deps: PayFlowDeps, checkoutAtStart: CheckoutRe
     const current = checkout.payment;
     if (current && (underWay.includes(current.state) || current.state === 'completed')) return paymentView(checkout)!;
     if (current?.state === 'failed' && !paymentView(checkout)!.canRetry) return paymentView(checkout)!;
-    // Still waiting for the code on the same choice: another post without it would only meet the
-    // same 422. A new number or the other operator is a new question for the service, though.
-    if (current?.state === 'needs-otp' && body.otp === undefined && current.useWallet === body.useWallet) {
-      const typed = await deps.discovery.lookup(checkout, body.phoneNumber, undefined).catch(() => null);
-      if (typed?.phoneNumber === current.phoneNumber) return paymentView(checkout)!;
-    }
+
+    const lookup = await deps.discovery.lookup(checkout, body.phoneNumber, undefined);
+    // Still waiting for the code on the same number and choice: another post without it would only
+    // meet the same 422. A new number or the other operator is a new question for the service.
+    const sameQuestion = lookup.phoneNumber === current?.phoneNumber && body.useWallet === current.useWallet;
+    if (current?.state === 'needs-otp' && body.otp === undefined && sameQuestion) return paymentView(checkout)!;
 
     // A new attempt only after a verified final failure; otherwise the same orderId is re-posted
     // (after a 422 or an unknown outcome nothing new may be invented, §7).
     const attempt = current?.state === 'failed' ? current.attempt + 1 : current?.attempt ?? 1;
     const serviceOrderId = attempt === 1 ? orderId : `${orderId}-a${attempt}`;
-
-    const lookup = await deps.discovery.lookup(checkout, body.phoneNumber, undefined);
     if (body.useWallet && !lookup.wallet) throw new CompanionHttpError('BAD_REQUEST', 'The wallet is not offered for this number. Choose the operator instead.');
     const operator = body.useWallet ? lookup.wallet : lookup.operator;
     if (!operator) throw new CompanionHttpError('NO_OPERATOR', `No mobile money operator of this number takes payments in ${checkout.currencyCode}.`);
     // The lookup refuses only when no entry takes the amount: the chosen one must.
     checkAmount(checkout, operator);
 
-    const before = current;
     const base: PaymentRecord = {
       state: current?.state === 'needs-otp' || current?.state === 'unknown' ? current.state : 'unknown',
       attempt,
@@ -118,7 +115,7 @@ export async function payCheckout(deps: PayFlowDeps, checkoutAtStart: CheckoutRe
       outcome = await postPayIn(deps, request, checkout, operator);
     } catch (error) {
       // Nothing was created: put the payment back as it was, so the payer can correct and retry.
-      await deps.transitions.update(orderId, (payment) => (payment?.serviceOrderId === serviceOrderId && payment.lastServiceStatus === null ? before ?? null : null), { silent: true });
+      await deps.transitions.update(orderId, (payment) => (payment?.serviceOrderId === serviceOrderId && payment.lastServiceStatus === null ? current ?? null : null), { silent: true });
       throw error;
     }
 
