@@ -2,6 +2,7 @@
  * One companion in front of the sandbox, for the adapter tests: each adapter serves it on a real
  * server on 127.0.0.1 and must pass the page's routes and the webhook's RAW body through untouched.
  */
+import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
@@ -77,4 +78,13 @@ export async function exerciseCompanion(fixture: AdapterFixture, base: string): 
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
   return { pageStatus: pay.status, allowOrigin: pay.headers.get('access-control-allow-origin'), webhookStatus: webhook.status, state };
+}
+
+/** What every adapter must do: `exerciseCompanion` through it, with the same four expectations. */
+export async function assertAdapterServes(fixture: AdapterFixture, base: string): Promise<void> {
+  const result = await exerciseCompanion(fixture, base);
+  assert.equal(result.pageStatus, 200);
+  assert.equal(result.allowOrigin, shopOrigin);
+  assert.equal(result.webhookStatus, 200);
+  assert.equal(result.state, 'completed');
 }

@@ -8,22 +8,19 @@ import { SANDBOX_OTP } from '../catalogue.js';
 import type { SandboxCore, TransactionRecord } from '../core.js';
 import { conflict, fail, missingElement, ok } from '../envelope.js';
 import { computeFees } from '../fees.js';
-import { readJsonBody } from '../request-body.js';
 import { isWithinBounds, resolveWorkflow } from '../resolve.js';
 import { outcomeOf } from '../test-numbers.js';
-import { checkOrderId, checkPayment, checkWebhookUrl, isHttpUrl } from './validate.js';
+import { readOrderRequest, checkPayment, checkWebhookUrl, isHttpUrl } from './validate.js';
 
 export function registerPayIn(app: Hono, core: SandboxCore): void {
   app.post('/v1/pay-in', async (c) => {
-    const read = await readJsonBody(c.req.raw);
-    if (!read.ok) return fail(400, 'VALIDATION_ERROR', read.message);
-    const { body } = read;
-    const orderId = checkOrderId(body.orderId);
-    if (orderId === undefined) return fail(400, 'VALIDATION_ERROR', 'orderId is required: a non-empty string, your own reconciliation key');
+    const request = await readOrderRequest(c.req.raw);
+    if (!request.ok) return request.response;
+    const { body, rawAmount, orderId } = request.value;
     const checked = checkPayment({
       phoneNumber: body.phoneNumber,
       currencyCode: body.currencyCode,
-      rawAmount: read.rawAmount,
+      rawAmount,
       operatorCode: body.operatorCode,
     });
     if (!checked.ok) return checked.response;

@@ -4,10 +4,9 @@ import { fromMinorUnits, toMinorUnits } from '../../contract/money.js';
 import type { SandboxCore } from '../core.js';
 import { conflict, fail, ok } from '../envelope.js';
 import { computeFees, minorToNumber } from '../fees.js';
-import { readJsonBody } from '../request-body.js';
 import { resolveWorkflow } from '../resolve.js';
 import { outcomeOf } from '../test-numbers.js';
-import { checkOrderId, checkPayment, checkWebhookUrl } from './validate.js';
+import { readOrderRequest, checkPayment, checkWebhookUrl } from './validate.js';
 
 export function registerPreview(app: Hono, core: SandboxCore): void {
   app.get('/v1/pay-in/preview', (c) => {
@@ -37,13 +36,11 @@ export function registerPreview(app: Hono, core: SandboxCore): void {
 
 export function registerPayOut(app: Hono, core: SandboxCore): void {
   app.post('/v1/pay-out', async (c) => {
-    const read = await readJsonBody(c.req.raw);
-    if (!read.ok) return fail(400, 'VALIDATION_ERROR', read.message);
-    const { body } = read;
-    const orderId = checkOrderId(body.orderId);
-    if (orderId === undefined) return fail(400, 'VALIDATION_ERROR', 'orderId is required: a non-empty string, your own reconciliation key');
+    const request = await readOrderRequest(c.req.raw);
+    if (!request.ok) return request.response;
+    const { body, rawAmount, orderId } = request.value;
     // A pay-out goes to the operator of the number's prefix; the overlay wallet is pay-in only here.
-    const checked = checkPayment({ phoneNumber: body.phoneNumber, currencyCode: body.currencyCode, rawAmount: read.rawAmount, operatorCode: undefined });
+    const checked = checkPayment({ phoneNumber: body.phoneNumber, currencyCode: body.currencyCode, rawAmount, operatorCode: undefined });
     if (!checked.ok) return checked.response;
     const payment = checked.value;
     const webhookUrl = checkWebhookUrl(body.webhookUrl);

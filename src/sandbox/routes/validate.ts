@@ -3,6 +3,7 @@ import type { CorridorDef, OperatorDef, CountryDef } from '../catalogue.js';
 import { currencies } from '../catalogue.js';
 import { checkDecimals, readRawAmount } from '../amount.js';
 import { fail } from '../envelope.js';
+import { readJsonBody } from '../request-body.js';
 import { chooseOperator, corridorFor, isStrictE164, resolveNumber } from '../resolve.js';
 
 export interface ResolvedPayment {
@@ -79,6 +80,15 @@ export function checkPayment(input: {
 /** §2.3: orderId is the caller's own string identifier. */
 export function checkOrderId(orderId: unknown): string | undefined {
   return typeof orderId === 'string' && orderId.length > 0 ? orderId : undefined;
+}
+
+/** The opening of a pay-in or pay-out: a JSON object body (amount read as written) with an orderId. */
+export async function readOrderRequest(request: Request): Promise<Checked<{ body: Record<string, unknown>; rawAmount: string | undefined; orderId: string }>> {
+  const read = await readJsonBody(request);
+  if (!read.ok) return { ok: false, response: fail(400, 'VALIDATION_ERROR', read.message) };
+  const orderId = checkOrderId(read.body.orderId);
+  if (orderId === undefined) return { ok: false, response: fail(400, 'VALIDATION_ERROR', 'orderId is required: a non-empty string, your own reconciliation key') };
+  return { ok: true, value: { body: read.body, rawAmount: read.rawAmount, orderId } };
 }
 
 /** §2.3 webhookUrl: accepted with http:// at validation; refused only at emission (§6.4). */
