@@ -79,7 +79,7 @@ async function runServer(): Promise<void> {
           payment: {
             state: 'pending', attempt: 1, serviceOrderId: orderId, phoneNumber: '+2290196000001', useWallet: false,
             operator: { code: 'mtn', name: 'MTN MoMo', logoUrl: 'https://example.invalid/mtn.svg', instructions: null },
-            workflow: 'provider_auth', authorizationUrl: null, returned: false, amountMismatch: false, lastServiceStatus: null, updatedAt: Date.now(),
+            workflow: 'provider_auth', authorizationUrl: null, returned: false, amountMismatch: false, lastServiceStatus: null, transactionId: null, updatedAt: Date.now(),
           },
         }));
         orders.push({ orderId, token });

@@ -32,8 +32,9 @@ export class CheckoutError extends Error {
   override name = 'CheckoutError';
 }
 
-/** Kept long after the token expires: a webhook may come later and must still find the order. */
+/** Kept long after a payment's last change: a webhook may come later and must still find the order. */
 export const checkoutRetentionMs = 7 * 24 * 3600_000;
+const unpaidGraceMs = 3600_000;
 
 // Permissive at creation: the currency's real `decimalPlaces` is known from discovery, where the
 // payer's number is known; an amount the currency cannot carry is refused there with a reason.
@@ -75,9 +76,14 @@ export async function createCheckoutRecord(
     expiresAt: now + options.ttlMs,
     revision: 0,
     version: 0,
+    // A checkout that never starts a payment is dropped soon after its token expires (kept an hour
+    // so a late page is told "expired", not "unknown"); a payment keeps it for a week.
+    retainUntil: now + options.ttlMs + unpaidGraceMs,
     payment: null,
+    deliveries: [],
+    deliveryLog: [],
   };
-  const { created, record: stored } = await store.createIfAbsent(record, checkoutRetentionMs);
+  const { created, record: stored } = await store.createIfAbsent(record);
   if (created) return { token, orderId: record.orderId, expiresAt: new Date(record.expiresAt).toISOString() };
 
   if (stored.amount !== record.amount || stored.currencyCode !== record.currencyCode) {
@@ -87,7 +93,11 @@ export async function createCheckoutRecord(
   }
   if (stored.expiresAt > now) return { token: stored.token, orderId: stored.orderId, expiresAt: new Date(stored.expiresAt).toISOString() };
   // The same order after its token expired (the payer came back later): renew the token's life.
-  const { record: renewed } = await transitionCheckout(store, order.orderId, (current) => ({ ...current, expiresAt: now + options.ttlMs }));
+  const { record: renewed } = await transitionCheckout(store, order.orderId, (current) => ({
+    ...current,
+    expiresAt: now + options.ttlMs,
+    retainUntil: Math.max(current.retainUntil, now + options.ttlMs + unpaidGraceMs),
+  }));
   const latest = renewed ?? stored;
   return { token: latest.token, orderId: latest.orderId, expiresAt: new Date(latest.expiresAt).toISOString() };
 }

@@ -4,6 +4,11 @@ import type { PaymentView } from '../../contract/companion.js';
 export interface PaymentUpdate {
   /** The merchant's order id (not the attempt's `<orderId>-a2`). */
   orderId: string;
+  /**
+   * The same for every delivery of one transition (a retry, a restart): record it with the order's
+   * fulfilment and skip an update whose key you already have.
+   */
+  idempotencyKey: string;
   amount: string;
   currencyCode: string;
   payment: PaymentView;

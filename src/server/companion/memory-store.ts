@@ -1,10 +1,11 @@
 /**
- * The default store: one process's memory. Each method runs to completion without an `await`
- * between its read and its write, which is what makes it atomic in one JavaScript process.
+ * One process's memory: for tests, stories and the demo, asked for by name. Nothing survives a
+ * restart (use the file store, the default, or Redis). Each method runs to completion without an
+ * `await` between its read and its write, which is what makes it atomic in one JavaScript process.
  * Records are copied in and out so a caller cannot change the stored state by mutating a result.
  */
-import type { CheckoutRecord } from './records.js';
-import type { CheckoutStore } from './store.js';
+import { nextDeliveryAt, type CheckoutRecord, type InboxEntry } from './records.js';
+import { StoreConflictError, type CheckoutStore } from './store.js';
 
 export interface MemoryStoreOptions {
   now?: () => number;
@@ -12,29 +13,26 @@ export interface MemoryStoreOptions {
 
 export function createMemoryStore(options: MemoryStoreOptions = {}): CheckoutStore {
   const now = options.now ?? Date.now;
-  const byOrderId = new Map<string, { record: CheckoutRecord; expiresAt: number }>();
+  const byOrderId = new Map<string, CheckoutRecord>();
   const orderIdByTokenHash = new Map<string, string>();
   const orderIdByReturnId = new Map<string, string>();
   const orderIdByServiceOrderId = new Map<string, string>();
   const serviceOrderIdsByOrderId = new Map<string, Set<string>>();
-  const payInLocks = new Map<string, number>();
-  const nonces = new Map<string, number>();
+  const locks = new Map<string, { owner: string; until: number }>();
+  const inbox = new Map<string, { entry: InboxEntry; done: boolean; until: number }>();
 
-  // Records are plain data two levels deep: a spread copy is many times cheaper than
-  // structuredClone on the webhook's hot path.
-  const copy = (record: CheckoutRecord): CheckoutRecord => ({
-    ...record,
-    payment: record.payment && { ...record.payment, operator: record.payment.operator && { ...record.payment.operator } },
-  });
+  // Records are plain JSON data: a JSON round trip is a deep copy that also proves the record
+  // would survive a persistent store unchanged.
+  const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
   const live = (orderId: string | undefined) => {
     if (orderId === undefined) return undefined;
-    const entry = byOrderId.get(orderId);
-    if (!entry) return undefined;
-    if (entry.expiresAt <= now()) {
-      forget(entry.record);
+    const record = byOrderId.get(orderId);
+    if (!record) return undefined;
+    if (record.retainUntil <= now()) {
+      forget(record);
       return undefined;
     }
-    return entry;
+    return record;
   };
   const forget = (record: CheckoutRecord) => {
     byOrderId.delete(record.orderId);
@@ -42,6 +40,14 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CheckoutSto
     orderIdByReturnId.delete(record.returnId);
     for (const serviceOrderId of serviceOrderIdsByOrderId.get(record.orderId) ?? []) orderIdByServiceOrderId.delete(serviceOrderId);
     serviceOrderIdsByOrderId.delete(record.orderId);
+  };
+  const checkServiceOrderId = (record: CheckoutRecord) => {
+    const serviceOrderId = record.payment?.serviceOrderId;
+    if (serviceOrderId === undefined) return;
+    const owner = orderIdByServiceOrderId.get(serviceOrderId);
+    if (owner !== undefined && owner !== record.orderId && live(owner)) {
+      throw new StoreConflictError(`service order id ${serviceOrderId} already belongs to order ${owner}`);
+    }
   };
   const index = (record: CheckoutRecord) => {
     orderIdByTokenHash.set(record.tokenHash, record.orderId);
@@ -53,70 +59,98 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CheckoutSto
       ids.add(record.payment.serviceOrderId);
     }
   };
-  // Expired nonces and checkouts are swept on writes instead of by a timer, so the store holds no
-  // timer that would keep a process alive. Maps iterate in insertion order and each kind of entry
-  // has one lifetime, so the oldest entries come first: the sweep stops at the first live one and
-  // costs only what it removes. (Reads check expiry themselves, so a late sweep is never wrong.)
+  // Expired entries are swept on writes, at most once a minute, instead of by a timer, so the
+  // store holds no timer that would keep a process alive. (Reads check expiry themselves, so a
+  // late sweep is never wrong.)
+  let lastSweep = 0;
   const sweep = () => {
     const at = now();
-    for (const [nonce, until] of nonces) {
-      if (until > at) break;
-      nonces.delete(nonce);
-    }
-    for (const entry of byOrderId.values()) {
-      if (entry.expiresAt > at) break;
-      forget(entry.record);
-    }
+    if (at - lastSweep < 60_000) return;
+    lastSweep = at;
+    for (const [id, item] of inbox) if (item.done && item.until <= at) inbox.delete(id);
+    for (const record of byOrderId.values()) if (record.retainUntil <= at) forget(record);
+    for (const [key, lock] of locks) if (lock.until <= at) locks.delete(key);
   };
 
   return {
-    async createIfAbsent(record, ttlMs) {
+    async createIfAbsent(record) {
       sweep();
       const existing = live(record.orderId);
-      if (existing) return { created: false, record: copy(existing.record) };
-      byOrderId.set(record.orderId, { record: copy(record), expiresAt: now() + ttlMs });
+      if (existing) return { created: false, record: copy(existing) };
+      checkServiceOrderId(record);
+      byOrderId.set(record.orderId, copy(record));
       index(record);
       return { created: true, record: copy(record) };
     },
     async getByOrderId(orderId) {
-      const entry = live(orderId);
-      return entry && copy(entry.record);
+      const record = live(orderId);
+      return record && copy(record);
     },
     async getByTokenHash(tokenHash) {
-      const entry = live(orderIdByTokenHash.get(tokenHash));
-      return entry && copy(entry.record);
+      const record = live(orderIdByTokenHash.get(tokenHash));
+      return record && copy(record);
     },
     async getByReturnId(returnId) {
-      const entry = live(orderIdByReturnId.get(returnId));
-      return entry && copy(entry.record);
+      const record = live(orderIdByReturnId.get(returnId));
+      return record && copy(record);
     },
     async getByServiceOrderId(serviceOrderId) {
-      const entry = live(orderIdByServiceOrderId.get(serviceOrderId));
-      return entry && copy(entry.record);
+      const record = live(orderIdByServiceOrderId.get(serviceOrderId));
+      return record && copy(record);
     },
     async compareAndSet(orderId, expectedRevision, next) {
       sweep();
-      const entry = live(orderId);
-      if (!entry || entry.record.revision !== expectedRevision) return false;
-      entry.record = copy(next);
+      const current = live(orderId);
+      if (!current || current.revision !== expectedRevision) return false;
+      checkServiceOrderId(next);
+      byOrderId.set(orderId, copy(next));
       index(next);
       return true;
     },
-    async claimPayIn(orderId, ttlMs) {
-      const until = payInLocks.get(orderId);
-      if (until !== undefined && until > now()) return false;
-      payInLocks.set(orderId, now() + ttlMs);
+    async claimLock(key, owner, ttlMs) {
+      const held = locks.get(key);
+      if (held !== undefined && held.until > now() && held.owner !== owner) return false;
+      locks.set(key, { owner, until: now() + ttlMs });
       return true;
     },
-    async releasePayIn(orderId) {
-      payInLocks.delete(orderId);
+    async releaseLock(key, owner) {
+      if (locks.get(key)?.owner === owner) locks.delete(key);
     },
-    async markNonceSeen(nonce, ttlMs) {
+    async addToInbox(entry, ttlMs) {
       sweep();
-      const until = nonces.get(nonce);
-      if (until !== undefined && until > now()) return false;
-      nonces.set(nonce, now() + ttlMs);
+      const existing = inbox.get(entry.id);
+      if (existing && (!existing.done || existing.until > now())) return false;
+      inbox.set(entry.id, { entry: copy(entry), done: false, until: now() + ttlMs });
       return true;
     },
+    async pendingInbox(limit) {
+      const pending = [...inbox.values()].filter((item) => !item.done).map((item) => copy(item.entry));
+      return pending.sort((a, b) => a.receivedAt - b.receivedAt).slice(0, limit);
+    },
+    async markInboxDone(id) {
+      const item = inbox.get(id);
+      if (item) item.done = true;
+    },
+    async dueDeliveries(at, limit) {
+      const due: Array<{ orderId: string; at: number }> = [];
+      for (const record of byOrderId.values()) {
+        const next = nextDeliveryAt(record);
+        if (next !== null && next <= at && live(record.orderId)) due.push({ orderId: record.orderId, at: next });
+      }
+      return due.sort((a, b) => a.at - b.at).slice(0, limit).map((item) => item.orderId);
+    },
+    async listPayments(query) {
+      const found: CheckoutRecord[] = [];
+      for (const record of byOrderId.values()) {
+        const payment = record.payment;
+        if (!payment || !live(record.orderId)) continue;
+        if (query.states && !query.states.includes(payment.state)) continue;
+        if (query.updatedBefore !== undefined && payment.updatedAt > query.updatedBefore) continue;
+        found.push(record);
+      }
+      found.sort((a, b) => a.payment!.updatedAt - b.payment!.updatedAt);
+      return found.slice(0, query.limit ?? 100).map(copy);
+    },
+    async ping() {},
   };
 }

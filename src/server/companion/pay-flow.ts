@@ -29,6 +29,7 @@ import type { CheckoutRecord, PaymentRecord } from './records.js';
 import type { CheckoutStore } from './store.js';
 import { isFinal, movesForward, type Transitions } from './transitions.js';
 import { paymentView } from './view.js';
+import { randomId } from './tokens.js';
 
 export interface PayFlowDeps {
   service: ServiceClient;
@@ -54,7 +55,9 @@ const lockTtlMs = 60_000;
 
 export async function payCheckout(deps: PayFlowDeps, checkoutAtStart: CheckoutRecord, body: PayRequest): Promise<PaymentView> {
   const orderId = checkoutAtStart.orderId;
-  if (!(await deps.store.claimPayIn(orderId, lockTtlMs))) {
+  const lockKey = `pay:${orderId}`;
+  const lockOwner = randomId(12);
+  if (!(await deps.store.claimLock(lockKey, lockOwner, lockTtlMs))) {
     const view = paymentView((await deps.store.getByOrderId(orderId)) ?? checkoutAtStart);
     if (view && view.state !== 'needs-otp') return view;
     throw new CompanionHttpError('PAYMENT_IN_PROGRESS', 'This payment is already being sent. Wait a moment.');
@@ -94,6 +97,7 @@ export async function payCheckout(deps: PayFlowDeps, checkoutAtStart: CheckoutRe
       amountMismatch: false,
       previewWorkflow: current?.attempt === attempt ? current.previewWorkflow ?? null : null,
       lastServiceStatus: null,
+      transactionId: current?.serviceOrderId === serviceOrderId ? current.transactionId : null,
       updatedAt: 0,
     };
     // Written before the call: a webhook can arrive before the answer, and must find the attempt.
@@ -132,7 +136,7 @@ export async function payCheckout(deps: PayFlowDeps, checkoutAtStart: CheckoutRe
     });
     return paymentView(after ?? checkout)!;
   } finally {
-    await deps.store.releasePayIn(orderId);
+    await deps.store.releaseLock(lockKey, lockOwner);
   }
 }
 

@@ -3,6 +3,7 @@
  * store (Redis) can hold it as it is.
  */
 import type { PaymentState } from '../../contract/companion.js';
+import type { PaymentUpdate } from './events.js';
 
 export interface OperatorRecord {
   code: string;
@@ -31,6 +32,8 @@ export interface PaymentRecord {
   previewWorkflow?: string | null;
   /** The last status a verified notification carried, as written. */
   lastServiceStatus: string | null;
+  /** The service's id of this attempt (§2.5), from its pay-in answer: what support needs to re-emit a notification. */
+  transactionId: string | null;
   updatedAt: number;
 }
 
@@ -57,5 +60,70 @@ export interface CheckoutRecord {
   revision: number;
   /** Increases at every change the page should see; the status stream's event id. */
   version: number;
+  /**
+   * Epoch ms until which the store keeps this record (the store's TTL follows it on every write):
+   * the token's expiry for a checkout that never started a payment, a week after the last change
+   * once one did, so a late notification still finds its order.
+   */
+  retainUntil: number;
   payment: PaymentRecord | null;
+  /**
+   * Transitions not yet acknowledged by the merchant (callback or HTTP notification), oldest first.
+   * Written in the same compare-and-set as the transition itself, so a transition and its delivery
+   * are stored together or not at all: nothing is reported twice or lost by a crash in between.
+   */
+  deliveries: DeliveryRecord[];
+  /** The last delivery attempts (newest last, bounded), for the server API and support. */
+  deliveryLog: DeliveryAttempt[];
+}
+
+/** Where a transition is reported: the in-process `onPaymentUpdate`, or the merchant's HTTP endpoint. */
+export type DeliverySink = 'callback' | 'webhook';
+
+export interface DeliveryRecord {
+  /** `<orderId>.<version>`: the same on every retry (the Standard Webhooks `webhook-id`). */
+  id: string;
+  sink: DeliverySink;
+  /** What is reported, as it was at the transition. */
+  update: PaymentUpdate;
+  createdAt: number;
+  attempts: number;
+  /** Epoch ms of the next try. Deliveries of one order and sink go out in order: only the first is due. */
+  nextAttemptAt: number;
+}
+
+export interface DeliveryAttempt {
+  deliveryId: string;
+  sink: DeliverySink;
+  at: number;
+  ok: boolean;
+  /** HTTP status of the merchant's answer, when there was one. */
+  status?: number;
+  /** Why it failed (a timeout, a thrown error's message, a non-2xx), never a secret. */
+  error?: string;
+}
+
+/** Notification kept by the store before the webhook route answers (the inbox). */
+export interface InboxEntry {
+  /** The notification's `_nonce`: a second notification with it is a duplicate. */
+  id: string;
+  /** The body exactly as received (§6.3: the signature is over these bytes). */
+  rawBody: string;
+  receivedAt: number;
+}
+
+/**
+ * When the store must next look at this record for deliveries: the earliest `nextAttemptAt` among
+ * the first pending delivery of each sink (later ones wait for it), or null when none is pending.
+ * Stores index records by it (`dueDeliveries`).
+ */
+export function nextDeliveryAt(record: CheckoutRecord): number | null {
+  let earliest: number | null = null;
+  const seen = new Set<DeliverySink>();
+  for (const delivery of record.deliveries ?? []) {
+    if (seen.has(delivery.sink)) continue;
+    seen.add(delivery.sink);
+    if (earliest === null || delivery.nextAttemptAt < earliest) earliest = delivery.nextAttemptAt;
+  }
+  return earliest;
 }

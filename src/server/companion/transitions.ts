@@ -10,6 +10,7 @@ import type { CheckoutRecord, PaymentRecord } from './records.js';
 import type { StatusHub } from './status-hub.js';
 import { transitionCheckout, type CheckoutStore } from './store.js';
 import { paymentView } from './view.js';
+import { checkoutRetentionMs } from './checkouts.js';
 
 /** Progress order: a change may only move up (or keep the rank and add information). */
 const rank: Record<PaymentState, number> = {
@@ -62,6 +63,7 @@ export function createTransitions(deps: {
           ...checkout,
           payment: { ...next, updatedAt: deps.now() },
           version: options.silent ? checkout.version : checkout.version + 1,
+          retainUntil: Math.max(checkout.retainUntil, deps.now() + checkoutRetentionMs),
         };
       });
       const checkout = result.record;
@@ -76,6 +78,7 @@ export function createTransitions(deps: {
       if ((stateChanged || flagged) && deps.onPaymentUpdate) {
         const update: PaymentUpdate = {
           orderId,
+          idempotencyKey: `${orderId}.${checkout.version}`,
           amount: checkout.amount,
           currencyCode: checkout.currencyCode,
           payment: view,

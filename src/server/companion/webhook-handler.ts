@@ -42,7 +42,7 @@ export async function verifyNotification(deps: WebhookDeps, rawBody: string | Ui
 
 export async function applyNotification(deps: WebhookDeps, notification: WebhookNotification): Promise<WebhookResult> {
   // Twice the tolerance: a replay older than that is refused by the timestamp check anyway.
-  if (!(await deps.store.markNonceSeen(notification._nonce, deps.toleranceMs * 2))) {
+  if (!(await deps.store.addToInbox({ id: notification._nonce, rawBody: '', receivedAt: deps.now() }, deps.toleranceMs * 2))) {
     deps.log.info('webhook duplicate dropped', { orderId: notification.orderId });
     return { status: 200, outcome: 'duplicate', orderId: notification.orderId };
   }
