@@ -9,7 +9,7 @@
  */
 import { getRequestListener } from '@hono/node-server';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { maxWebhookBytes } from '../server/companion/accept-webhook.js';
+import { maxWebhookBytes } from '../server/companion/inbox.js';
 
 export interface FetchHandler {
   fetch(request: Request): Promise<Response>;

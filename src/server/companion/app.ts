@@ -16,7 +16,7 @@ import type { CheckoutRecord } from './records.js';
 import { transitionCheckout, type CheckoutStore } from './store.js';
 import { sha256Base64url } from './tokens.js';
 import { checkoutView, paymentView } from './view.js';
-import { maxWebhookBytes, type WebhookAnswer } from './accept-webhook.js';
+import { maxWebhookBytes, type WebhookAnswer } from './inbox.js';
 
 export interface AppDeps {
   mountPath: string;

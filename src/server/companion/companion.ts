@@ -5,7 +5,9 @@
 import type { PaymentView } from '../../contract/companion.js';
 import { createLogger } from '../log.js';
 import { createServiceClient, type ServiceClient } from '../service-client/index.js';
-import { createWebhookAcceptor, type WebhookAnswer } from './accept-webhook.js';
+import { createDeliveryWorker } from './deliveries.js';
+import { createNotificationInbox, type WebhookAnswer } from './inbox.js';
+import { listPaymentSummaries, type PaymentListQuery, type PaymentSummary } from './payments-list.js';
 import { createApp } from './app.js';
 import { createCheckoutRecord, type CheckoutOrder, type CreatedCheckout } from './checkouts.js';
 import { createDiscovery } from './discovery.js';
@@ -17,7 +19,11 @@ import { createMemoryStatusHub, type StatusHub } from './status-hub.js';
 import { createTransitions } from './transitions.js';
 import { isLoopbackUrl } from './urls.js';
 import { paymentView } from './view.js';
-import { applyNotification, verifyNotification, type WebhookResult } from './webhook-handler.js';
+import { createMaintenance } from './maintenance.js';
+import { defaultStaleMinutes } from './payments-list.js';
+import { reportStale } from './stale-report.js';
+import type { WebhookResult } from './webhook-handler.js';
+import type { DeliverySink } from './records.js';
 
 export interface Companion {
   /** Every route: mount it where `publicUrl` points (see the adapters). */
@@ -38,6 +44,12 @@ export interface Companion {
   handleWebhook(rawBody: string | Uint8Array): Promise<WebhookResult>;
   /** The payment of an order as the page sees it, or null when none was started. */
   getPayment(orderId: string): Promise<PaymentView | null>;
+  /**
+   * Payments by state and age, e.g. `{ state: 'stale' }`: open payments unchanged for 15 minutes
+   * or more, each with the sentence to send to the service's support (it alone can re-emit a lost
+   * notification).
+   */
+  listPayments(query?: PaymentListQuery): Promise<PaymentSummary[]>;
   /** The service client this companion uses (for discovery calls of the merchant's own). */
   readonly service: ServiceClient;
   /** Open status streams (for monitoring). */
@@ -48,7 +60,12 @@ export interface Companion {
    * started in the background by the first request unless `setupChecksAtStart: false`.
    */
   ready(): Promise<SetupCheck[]>;
-  /** Waits for work started after answering webhooks, closes the streams. */
+  /**
+   * Applies notifications kept but not yet applied (after a crash) and delivers what is due. Runs
+   * at creation and periodically by itself; resolves when the first round is done.
+   */
+  readonly resumed: Promise<void>;
+  /** Waits (a few seconds at most) for work started after answering webhooks, closes the streams. */
   close(): Promise<void>;
 }
 
@@ -87,8 +104,25 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
   const discovery = createDiscovery(service, { ttlMs: options.discoveryCacheTtlMs ?? 5 * 60_000, checkoutTtlMs, now });
-  const transitions = createTransitions({ store, hub, log, now, ...(options.onPaymentUpdate ? { onPaymentUpdate: options.onPaymentUpdate } : {}) });
   const background = new Set<Promise<unknown>>();
+  const onPaymentUpdate = options.onPaymentUpdate;
+  const sinks: DeliverySink[] = onPaymentUpdate ? ['callback'] : [];
+  const deliveries = createDeliveryWorker({
+    store,
+    log,
+    now,
+    sinks: onPaymentUpdate
+      ? {
+          callback: async (delivery) => {
+            await onPaymentUpdate(delivery.update);
+            return { ok: true };
+          },
+        }
+      : {},
+    ...(options.deliveryTimeoutMs !== undefined ? { timeoutMs: options.deliveryTimeoutMs } : {}),
+    ...(options.deliveryRetryDelaysMs !== undefined ? { retryDelaysMs: options.deliveryRetryDelaysMs } : {}),
+  });
+  const transitions = createTransitions({ store, hub, now, sinks, onQueued: deliveries.kick });
   const webhook = {
     store,
     transitions,
@@ -99,7 +133,22 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
     // Only https goes to a payer's browser; loopback http only for the local sandbox.
     isAllowedAuthorizationUrl: (url: string) => url.startsWith('https://') || (insecureLocal && isLoopbackUrl(url)),
   };
-  const acceptWebhook = createWebhookAcceptor({ ...webhook, background });
+  const inbox = createNotificationInbox({ ...webhook, background });
+  const acceptWebhook = inbox.accept;
+  const staleAfterMinutes = options.staleAfterMinutes ?? defaultStaleMinutes;
+  const maintenance = createMaintenance({
+    log,
+    intervalMs: options.maintenanceIntervalMs ?? 30_000,
+    tasks: {
+      inbox: async () => {
+        const resumed = await inbox.resume();
+        if (resumed > 0) log.warn('notifications kept before a restart were applied now', { count: resumed });
+      },
+      deliveries: () => deliveries.runDue(),
+      ...(options.onStale ? { stale: () => reportStale(store, options.onStale!, staleAfterMinutes, now) } : {}),
+    },
+  });
+  deliveries.start();
   const app = createApp({
     mountPath,
     allowedOrigins: options.allowedOrigins,
@@ -155,18 +204,18 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
     acceptWebhook,
     createCheckout: (order) =>
       createCheckoutRecord(store, order, { ttlMs: checkoutTtlMs, maxAttempts: options.maxAttempts ?? 3, now, defaultReturnUrl: options.returnUrl ?? null }),
-    async handleWebhook(rawBody) {
-      const verified = await verifyNotification(webhook, rawBody);
-      if (!verified.ok) return verified.result;
-      return applyNotification(webhook, verified.notification);
-    },
+    handleWebhook: inbox.handle,
     async getPayment(orderId) {
       const checkout = await store.getByOrderId(orderId);
       return checkout ? paymentView(checkout) : null;
     },
+    listPayments: (query = {}) => listPaymentSummaries(store, query, now()),
+    resumed: maintenance.first,
     service,
     openStreams: () => streams.size(),
     async close() {
+      await maintenance.stop();
+      await deliveries.stop(options.closeTimeoutMs ?? 5_000);
       await Promise.allSettled([...background]);
       streams.close();
       await store.close?.();

@@ -2,6 +2,7 @@
 import type { Logger } from '../log.js';
 import type { CheckoutStore } from './store.js';
 import type { PaymentUpdate } from './events.js';
+import type { PaymentSummary } from './payments-list.js';
 
 export interface CompanionOptions {
   /** The payment service, e.g. `https://api.example.com` (or the sandbox's URL). */
@@ -25,8 +26,29 @@ export interface CompanionOptions {
   allowedOrigins: string[];
   /** Default page to send the payer back to after an authorisation page (per checkout overridable). */
   returnUrl?: string;
-  /** Called once per payment transition (never for a duplicate, stale, forged or regressing notification). */
+  /**
+   * Called for each payment transition (never for a duplicate, stale, forged or regressing
+   * notification), after the transition is stored and never in the payer's request. At least once:
+   * while it throws or does not settle within `deliveryTimeoutMs`, it is called again with backoff,
+   * also after a restart, and in order per order (a `completed` never before its `pending`). Use
+   * `update.idempotencyKey` to skip an update you already handled.
+   */
   onPaymentUpdate?: (update: PaymentUpdate) => void | Promise<void>;
+  /** How long `onPaymentUpdate` may take before the call counts as failed and is retried. Default 10 s. */
+  deliveryTimeoutMs?: number;
+  /** Waits before each retry of a failed delivery (the last repeats). Default 1 s, 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 2 h; given up after 72 h. */
+  deliveryRetryDelaysMs?: number[];
+  /**
+   * Called once for each payment that stays open (no outcome) `staleAfterMinutes` after its last
+   * change, or whose genuine notification this server refused: each comes with what to do.
+   */
+  onStale?: (payments: PaymentSummary[]) => void | Promise<void>;
+  /** Default 15. */
+  staleAfterMinutes?: number;
+  /** How often kept notifications, due deliveries and stuck payments are looked at. Default 30 s. */
+  maintenanceIntervalMs?: number;
+  /** How long `close()` waits for deliveries under way. Default 5 s. */
+  closeTimeoutMs?: number;
   /** Default: in memory (one process). */
   store?: CheckoutStore;
   /** Lifetime of a checkout token. Default 30 minutes. */

@@ -44,7 +44,7 @@ export interface PayFlowDeps {
 }
 
 type Outcome =
-  | { kind: 'accepted'; redirect: boolean }
+  | { kind: 'accepted'; redirect: boolean; transactionId: string | null }
   | { kind: 'needs-otp' }
   | { kind: 'exists'; redirect: boolean }
   | { kind: 'unknown' };
@@ -132,7 +132,8 @@ export async function payCheckout(deps: PayFlowDeps, checkoutAtStart: CheckoutRe
       // A webhook may already have moved it further: never go back (§3).
       if (payment.lastServiceStatus !== null && !movesForward(payment.state, state)) return null;
       if (isFinal(payment.state)) return null;
-      return { ...payment, state, workflow };
+      const transactionId = outcome.kind === 'accepted' ? outcome.transactionId : payment.transactionId;
+      return { ...payment, state, workflow, transactionId };
     });
     return paymentView(after ?? checkout)!;
   } finally {
@@ -145,8 +146,8 @@ async function postPayIn(deps: PayFlowDeps, first: PayInRequest, checkout: Check
   let lostOnce = false;
   for (;;) {
     try {
-      await deps.service.payIn(request);
-      return { kind: 'accepted', redirect: request.redirectUrls !== undefined };
+      const answer = await deps.service.payIn(request);
+      return { kind: 'accepted', redirect: request.redirectUrls !== undefined, transactionId: answer.transactionId ?? null };
     } catch (error) {
       if (error instanceof OtpRequiredError) return { kind: 'needs-otp' };
       if (error instanceof RedirectUrlsRequiredError && request.redirectUrls === undefined) {

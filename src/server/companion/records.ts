@@ -34,6 +34,13 @@ export interface PaymentRecord {
   lastServiceStatus: string | null;
   /** The service's id of this attempt (§2.5), from its pay-in answer: what support needs to re-emit a notification. */
   transactionId: string | null;
+  /**
+   * A validly signed notification refused only because its timestamp was outside the tolerance
+   * (this server's clock is off?): the service never sends it again, so the payment is listed as stuck.
+   */
+  refusedNotification?: { status: string; sentAt: number; receivedAt: number } | null;
+  /** When `onStale` was told about this payment (it is told once). */
+  staleReportedAt?: number | null;
   updatedAt: number;
 }
 

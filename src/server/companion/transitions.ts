@@ -1,12 +1,11 @@
 /**
  * Payment state changes: monotone (§3: statuses never go back, whatever the arrival order), atomic
- * through the store's compare-and-set, published to the status streams, and reported to the
- * merchant's `onPaymentUpdate` exactly once per transition.
+ * through the store's compare-and-set, published to the status streams, and queued for the
+ * merchant in the same write (deliveries.ts delivers them, at least once, in order).
  */
 import { finalPaymentStates, type PaymentState } from '../../contract/companion.js';
-import type { Logger } from '../log.js';
 import type { PaymentUpdate } from './events.js';
-import type { CheckoutRecord, PaymentRecord } from './records.js';
+import type { CheckoutRecord, DeliveryRecord, DeliverySink, PaymentRecord } from './records.js';
 import type { StatusHub } from './status-hub.js';
 import { transitionCheckout, type CheckoutStore } from './store.js';
 import { paymentView } from './view.js';
@@ -37,8 +36,10 @@ export function movesForward(current: PaymentState | undefined, next: PaymentSta
 export interface Transitions {
   /**
    * Applies `change` to the checkout's payment. `change` returns the new payment or null for no
-   * change. Visible changes bump the version and are published; a state change is reported to
-   * `onPaymentUpdate` once. `silent` writes (bookkeeping before an upstream call) do neither.
+   * change. Visible changes bump the version and are published; a state change is queued for the
+   * merchant (`onPaymentUpdate`, the merchant's webhook) in the same write, delivered by the
+   * delivery worker after it: the caller never waits for merchant code. `silent` writes
+   * (bookkeeping before an upstream call) do neither.
    */
   update(
     orderId: string,
@@ -50,49 +51,56 @@ export interface Transitions {
 export function createTransitions(deps: {
   store: CheckoutStore;
   hub: StatusHub;
-  log: Logger;
   now: () => number;
-  onPaymentUpdate?: (update: PaymentUpdate) => void | Promise<void>;
+  /** Where transitions are reported; none: nothing is queued. */
+  sinks: readonly DeliverySink[];
+  /** Called after a write that queued deliveries, so they go out at once. */
+  onQueued?: (orderId: string) => void;
 }): Transitions {
   return {
     async update(orderId, change, options = {}) {
       const result = await transitionCheckout(deps.store, orderId, (checkout) => {
         const next = change(checkout.payment, checkout);
         if (!next) return null;
-        return {
+        const at = deps.now();
+        const updated: CheckoutRecord = {
           ...checkout,
-          payment: { ...next, updatedAt: deps.now() },
+          payment: { ...next, updatedAt: at },
           version: options.silent ? checkout.version : checkout.version + 1,
-          retainUntil: Math.max(checkout.retainUntil, deps.now() + checkoutRetentionMs),
+          retainUntil: Math.max(checkout.retainUntil, at + checkoutRetentionMs),
         };
+        if (options.silent) return updated;
+        const update = reportable(checkout, updated);
+        if (!update) return updated;
+        const queued: DeliveryRecord[] = deps.sinks.map((sink) => ({ id: update.idempotencyKey, sink, update, createdAt: at, attempts: 0, nextAttemptAt: at }));
+        return { ...updated, deliveries: [...(checkout.deliveries ?? []), ...queued] };
       });
       const checkout = result.record;
       if (!result.changed || !checkout || options.silent) return { changed: result.changed, checkout };
       const view = paymentView(checkout);
-      if (!view) return { changed: true, checkout };
-      deps.hub.publish(orderId, view);
-      const before = result.previous?.payment ?? null;
-      const after = checkout.payment!;
-      const stateChanged = before?.state !== after.state || before?.attempt !== after.attempt;
-      const flagged = after.amountMismatch && !before?.amountMismatch;
-      if ((stateChanged || flagged) && deps.onPaymentUpdate) {
-        const update: PaymentUpdate = {
-          orderId,
-          idempotencyKey: `${orderId}.${checkout.version}`,
-          amount: checkout.amount,
-          currencyCode: checkout.currencyCode,
-          payment: view,
-          previousState: before?.state ?? null,
-          amountMismatch: after.amountMismatch,
-        };
-        // The state is already stored: a failing callback is logged, never undone.
-        try {
-          await deps.onPaymentUpdate(update);
-        } catch (error) {
-          deps.log.error('onPaymentUpdate threw; the payment state is kept', { orderId, state: after.state, error });
-        }
-      }
+      if (view) deps.hub.publish(orderId, view);
+      if ((checkout.deliveries?.length ?? 0) > (result.previous?.deliveries?.length ?? 0)) deps.onQueued?.(orderId);
       return { changed: true, checkout };
     },
+  };
+}
+
+/** The update a merchant is told about, or null when the change is not a transition for them. */
+function reportable(before: CheckoutRecord, after: CheckoutRecord): PaymentUpdate | null {
+  const previous = before.payment;
+  const payment = after.payment!;
+  const stateChanged = previous?.state !== payment.state || previous?.attempt !== payment.attempt;
+  const flagged = payment.amountMismatch && !previous?.amountMismatch;
+  if (!stateChanged && !flagged) return null;
+  const view = paymentView(after)!;
+  return {
+    orderId: after.orderId,
+    // One transition, one key: `<orderId>.<version>` is unique per visible change of the order.
+    idempotencyKey: `${after.orderId}.${after.version}`,
+    amount: after.amount,
+    currencyCode: after.currencyCode,
+    payment: view,
+    previousState: previous?.state ?? null,
+    amountMismatch: payment.amountMismatch,
   };
 }

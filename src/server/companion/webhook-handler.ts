@@ -9,7 +9,7 @@ import type { PaymentState } from '../../contract/companion.js';
 import type { WebhookNotification } from '../../contract/upstream/index.js';
 import type { Logger } from '../log.js';
 import { verifyWebhook, WebhookVerificationError } from '../webhook/index.js';
-import type { CheckoutStore } from './store.js';
+import { transitionCheckout, type CheckoutStore } from './store.js';
 import { isFinal, movesForward, type Transitions } from './transitions.js';
 
 export type WebhookResult =
@@ -35,17 +35,45 @@ export async function verifyNotification(deps: WebhookDeps, rawBody: string | Ui
   } catch (error) {
     if (!(error instanceof WebhookVerificationError)) throw error;
     const status = error.reason === 'SIGNATURE_MISMATCH' || error.reason === 'NO_SECRETS' ? 401 : 400;
-    deps.log.warn('webhook refused', { reason: error.reason, message: error.message });
+    if (error.reason === 'TIMESTAMP_TOO_OLD' || error.reason === 'TIMESTAMP_IN_FUTURE') {
+      await keepRefusedButGenuine(deps, rawBody, error);
+    } else {
+      deps.log.warn('webhook refused', { reason: error.reason, message: error.message });
+    }
     return { ok: false, result: { status, outcome: 'refused', reason: error.reason, message: error.message } };
   }
 }
 
-export async function applyNotification(deps: WebhookDeps, notification: WebhookNotification): Promise<WebhookResult> {
-  // Twice the tolerance: a replay older than that is refused by the timestamp check anyway.
-  if (!(await deps.store.addToInbox({ id: notification._nonce, rawBody: '', receivedAt: deps.now() }, deps.toleranceMs * 2))) {
-    deps.log.info('webhook duplicate dropped', { orderId: notification.orderId });
-    return { status: 200, outcome: 'duplicate', orderId: notification.orderId };
+/**
+ * A validly signed notification refused only for its age is most likely genuine and the one the
+ * service will never send again: name its order in the log and keep it on the payment, so the
+ * stuck-payments list tells the merchant (and this server's clock can be fixed).
+ */
+async function keepRefusedButGenuine(deps: WebhookDeps, rawBody: string | Uint8Array, error: WebhookVerificationError): Promise<void> {
+  let notification: WebhookNotification;
+  try {
+    notification = await verifyWebhook(rawBody, { secrets: deps.secrets, toleranceMs: Number.POSITIVE_INFINITY, now: deps.now });
+  } catch {
+    deps.log.warn('webhook refused', { reason: error.reason, message: error.message });
+    return;
   }
+  deps.log.error('validly signed webhook refused for its timestamp: check this server clock (NTP); the payment is listed as stuck', {
+    orderId: notification.orderId,
+    status: notification.status,
+    reason: error.reason,
+    skewSeconds: Math.round((deps.now() - notification._timestamp) / 1000),
+  });
+  const checkout = await deps.store.getByServiceOrderId(notification.orderId);
+  if (!checkout) return;
+  await transitionCheckout(deps.store, checkout.orderId, (current) => {
+    const payment = current.payment;
+    if (!payment || payment.serviceOrderId !== notification.orderId) return null;
+    return { ...current, payment: { ...payment, refusedNotification: { status: notification.status, sentAt: notification._timestamp, receivedAt: deps.now() } } };
+  });
+}
+
+/** Applies a verified notification: idempotent (applying it again changes nothing). */
+export async function applyNotification(deps: WebhookDeps, notification: WebhookNotification): Promise<WebhookResult> {
   const checkout = await deps.store.getByServiceOrderId(notification.orderId);
   if (!checkout || checkout.payment?.serviceOrderId !== notification.orderId) {
     // An order this companion does not hold, or an earlier attempt already failed and replaced.

@@ -120,7 +120,7 @@ describe('limits and failures', () => {
     }
   });
 
-  it('keeps the state and logs the error when onPaymentUpdate throws', async () => {
+  it('keeps the state, logs the error and keeps the update queued when onPaymentUpdate throws', async () => {
     const log = recordingLogger();
     const h = await startHarness({
       setupChecksAtStart: false,
@@ -137,7 +137,11 @@ describe('limits and failures', () => {
       const result = await h.companion.handleWebhook(body);
       assert.equal(result.outcome, 'applied');
       assert.equal((await h.companion.getPayment(orderId))?.state, 'completed');
-      assert.ok(log.lines.some((line) => line.level === 'error' && /onPaymentUpdate threw/.test(line.message)));
+      const until = Date.now() + 5_000;
+      while (!log.lines.some((line) => line.level === 'warn' && /not delivered: will retry/.test(line.message)) && Date.now() < until) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      assert.ok(log.lines.some((line) => line.level === 'warn' && /not delivered: will retry/.test(line.message) && /fulfilment database down/.test(JSON.stringify(line))));
     } finally {
       await h.close();
     }
