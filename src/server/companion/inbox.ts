@@ -13,7 +13,7 @@
  * deliveries are written with the transition, so nothing is reported twice.
  */
 import type { Logger } from '../log.js';
-import { DEFAULT_MAX_BYTES, verifyWebhook } from '../webhook/index.js';
+import { DEFAULT_MAX_BYTES, readVerifiedWebhook } from '../webhook/index.js';
 import type { InboxEntry } from './records.js';
 import { applyNotification, verifyNotification, type WebhookDeps, type WebhookResult } from './webhook-handler.js';
 
@@ -105,10 +105,11 @@ export function createNotificationInbox(deps: WebhookDeps & { log: Logger; backg
         for (const entry of pending) {
           let notification;
           try {
-            // Verified when it arrived; checked again as of then (the signature, not the age).
-            notification = await verifyWebhook(entry.rawBody, { secrets: deps.secrets, toleranceMs: deps.toleranceMs, now: () => entry.receivedAt });
+            // Verified when it arrived: read again, not re-verified (a secret rotated out since, or
+            // the time spent here, must not lose a notification that was genuine when received).
+            notification = readVerifiedWebhook(entry.rawBody);
           } catch (error) {
-            deps.log.error('inbox entry no longer verifies (a secret was removed?); dropped', { error });
+            deps.log.error('inbox entry cannot be read; dropped', { id: entry.id, error });
             await deps.store.markInboxDone(entry.id);
             continue;
           }

@@ -37,7 +37,7 @@ export interface CompanionOptions {
   /** How long `onPaymentUpdate` may take before the call counts as failed and is retried. Default 10 s. */
   deliveryTimeoutMs?: number;
   /** Waits before each retry of a failed delivery (the last repeats). Default 1 s, 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 2 h; given up after 72 h. */
-  deliveryRetryDelaysMs?: number[];
+  deliveryRetryDelaysMs?: readonly number[];
   /**
    * Called once for each payment that stays open (no outcome) `staleAfterMinutes` after its last
    * change, or whose genuine notification this server refused: each comes with what to do.

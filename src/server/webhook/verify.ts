@@ -64,6 +64,20 @@ export async function verifyWebhook(
     );
   }
   checkFreshness(fields.timestamp, options.now ?? Date.now, options.toleranceMs ?? DEFAULT_TOLERANCE_MS);
+  return toNotification(entries, fields);
+}
+
+/**
+ * Reads a body that was verified when it arrived (the companion's inbox keeps it so), without
+ * checking its signature or age again: a secret rotated out since, or the time spent in the inbox,
+ * must not lose a notification that was genuine when received.
+ */
+export function readVerifiedWebhook(rawBody: string | Uint8Array): WebhookNotification {
+  const entries = readEntries(decode(rawBody));
+  return toNotification(entries, findSignedFields(entries));
+}
+
+function toNotification(entries: readonly RawEntry[], fields: SignedFields): WebhookNotification {
   const parsed = webhookBodySchema.safeParse(toObject(entries));
   if (!parsed.success) {
     throw refuse(
