@@ -34,6 +34,8 @@ const THROUGHPUT_MAX_MS = 6_000;
 const CONCURRENCY = 50;
 const STREAM_LATENCY_SAMPLES = 200;
 const OPEN_STREAMS = 10_000;
+/** Fewer for the durable stores: seeding writes each order twice, with an fsync each on the file store. */
+const DURABLE_COUNT = 6_000;
 
 type Ask = { type: 'seed'; count: number; prefix: string } | { type: 'memory' } | { type: 'settled' };
 type ToChild = Ask & { id: number };
@@ -42,9 +44,12 @@ type FromChild = { id: number; result: unknown } | { ready: true; port: number }
 // ---------------------------------------------------------------- child: the companion server
 async function runServer(): Promise<void> {
   const { createServer } = await import('node:http');
-  const { createCompanion, createMemoryStore, toNodeHandler, transitionCheckout } = await import('../src/server/index.js');
+  const { createCompanion, toNodeHandler, transitionCheckout } = await import('../src/server/index.js');
   const { silentLogger } = await import('../src/server/log.js');
-  const store = createMemoryStore();
+  const { openStoreFromEnv } = await import('../src/server/companion/store-from-env.js');
+  // MOMO_STORE / MOMO_DATA_DIR / MOMO_REDIS_URL, as the parent set them for this run.
+  const opened = await openStoreFromEnv(process.env);
+  const store = opened.store;
   let server: ReturnType<typeof createServer> | undefined;
   server = createServer();
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
@@ -59,6 +64,7 @@ async function runServer(): Promise<void> {
     allowInsecureLocalUrls: true,
     setupChecksAtStart: false,
     store,
+    ...(opened.hub ? { hub: opened.hub } : {}),
     log: silentLogger,
     onPaymentUpdate: () => {
       applied += 1;
@@ -123,9 +129,9 @@ interface ServerHandle {
   stop(): void;
 }
 
-async function startServerProcess(role: 'server' | 'bare-server' = 'server'): Promise<ServerHandle> {
+async function startServerProcess(role: 'server' | 'bare-server' = 'server', storeEnv: Record<string, string> = { MOMO_STORE: 'memory' }): Promise<ServerHandle> {
   const child: ChildProcess = fork(fileURLToPath(import.meta.url), [], {
-    env: { ...process.env, MOMO_BENCH_ROLE: role },
+    env: { ...process.env, ...storeEnv, MOMO_BENCH_ROLE: role },
     execArgv: ['--import', 'tsx', '--expose-gc'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -225,8 +231,8 @@ async function hammer(port: number, bodies: string[], maxMs: number): Promise<{ 
   return { latencies, failures, elapsed: performance.now() - start };
 }
 
-async function measureThroughput(server: ServerHandle): Promise<Figure[]> {
-  const orders = await server.ask<Array<{ orderId: string }>>({ type: 'seed', count: THROUGHPUT_COUNT, prefix: 'tp' });
+async function measureThroughput(server: ServerHandle, label = 'memory store', count = THROUGHPUT_COUNT): Promise<Figure[]> {
+  const orders = await server.ask<Array<{ orderId: string }>>({ type: 'seed', count, prefix: 'tp' });
   const bodies = await Promise.all(orders.map((order, index) => signedCompleted(order.orderId, index)));
   // Warm-up (JIT, sockets) on bodies that are then spent.
   await hammer(server.port, bodies.splice(0, 1_000), THROUGHPUT_MAX_MS);
@@ -241,10 +247,10 @@ async function measureThroughput(server: ServerHandle): Promise<Figure[]> {
   }
   latencies.sort((a, b) => a - b);
   return [
-    { name: `webhook route: verified notifications (${CONCURRENCY} keep-alive connections)`, value: Math.round((latencies.length / elapsed) * 1000), unit: 'notifications/s' },
-    { name: 'webhook route: latency p50', value: percentile(latencies, 50), unit: 'ms' },
-    { name: 'webhook route: latency p99', value: percentile(latencies, 99), unit: 'ms' },
-    { name: `webhook route: transitions applied of ${expected} notifications`, value: applied, unit: 'transitions' },
+    { name: `webhook route, ${label}: verified notifications (${CONCURRENCY} connections)`, value: Math.round((latencies.length / elapsed) * 1000), unit: 'notifications/s' },
+    { name: `webhook route, ${label}: latency p50`, value: percentile(latencies, 50), unit: 'ms' },
+    { name: `webhook route, ${label}: latency p99`, value: percentile(latencies, 99), unit: 'ms' },
+    { name: `webhook route, ${label}: transitions applied of ${expected}`, value: applied, unit: 'transitions' },
   ];
 }
 
@@ -282,13 +288,14 @@ function openStream(agent: Agent | false, port: number, token: string): Promise<
   });
 }
 
-async function measureStreamLatency(server: ServerHandle): Promise<Figure[]> {
-  const orders = await server.ask<Array<{ orderId: string; token: string }>>({ type: 'seed', count: STREAM_LATENCY_SAMPLES, prefix: 'sl' });
+/** `streamOn` holds the page's stream; notifications go to `server` (another process on Redis, or the same). */
+async function measureStreamLatency(server: ServerHandle, streamOn: ServerHandle = server, label = ''): Promise<Figure[]> {
+  const orders = await server.ask<Array<{ orderId: string; token: string }>>({ type: 'seed', count: STREAM_LATENCY_SAMPLES, prefix: `sl${label ? '-x' : ''}` });
   const agent = new Agent({ keepAlive: true, maxSockets: 4 });
   const latencies: number[] = [];
   for (const [index, order] of orders.entries()) {
     const body = await signedCompleted(order.orderId, index);
-    const stream = await openStream(false, server.port, order.token);
+    const stream = await openStream(false, streamOn.port, order.token);
     const sentAt = performance.now();
     const arrived = stream.waitFor('"state":"completed"');
     await post(agent, server.port, '/momo/webhook', body);
@@ -298,8 +305,8 @@ async function measureStreamLatency(server: ServerHandle): Promise<Figure[]> {
   agent.destroy();
   latencies.sort((a, b) => a - b);
   return [
-    { name: `webhook to status stream: delivery p50 (${latencies.length} samples)`, value: percentile(latencies, 50), unit: 'ms' },
-    { name: 'webhook to status stream: delivery p95', value: percentile(latencies, 95), unit: 'ms' },
+    { name: `webhook to status stream${label}: delivery p50 (${latencies.length} samples)`, value: percentile(latencies, 50), unit: 'ms' },
+    { name: `webhook to status stream${label}: delivery p95`, value: percentile(latencies, 95), unit: 'ms' },
   ];
 }
 
@@ -334,14 +341,51 @@ async function measureReference(): Promise<Figure[]> {
   }
 }
 
+/** The durable stores: throughput as a ratio to the bare route, and A -> B over Redis. */
+async function measureDurableStores(bareRate: number): Promise<Figure[]> {
+  const figures: Figure[] = [];
+  const ratio = (rows: Figure[]) => ({ name: `${rows[0]!.name.split(':')[0]}: ratio to the bare route`, value: rows[0]!.value / bareRate, unit: 'x' });
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const dataDir = mkdtempSync(join(tmpdir(), 'momo-bench-file-'));
+  const file = await startServerProcess('server', { MOMO_DATA_DIR: dataDir, MOMO_STORE: 'file' });
+  try {
+    const rows = await measureThroughput(file, 'file store', DURABLE_COUNT);
+    figures.push(...rows, ratio(rows));
+  } finally {
+    file.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  const { startRedisServer } = await import('../test/support/redis-server.js');
+  const redis = await startRedisServer();
+  try {
+    const env = { MOMO_REDIS_URL: redis.url };
+    const a = await startServerProcess('server', env);
+    const b = await startServerProcess('server', env);
+    try {
+      const rows = await measureThroughput(a, 'Redis store', DURABLE_COUNT);
+      figures.push(...rows, ratio(rows), ...(await measureStreamLatency(a, b, ' (Redis: posted to process A, stream on B)')));
+    } finally {
+      a.stop();
+      b.stop();
+    }
+  } finally {
+    await redis.stop();
+  }
+  return figures;
+}
+
 export async function benchCompanion(): Promise<Figure[]> {
   const reference = await measureReference();
   const server = await startServerProcess();
+  let memory: Figure[];
   try {
-    return [...(await measureThroughput(server)), ...reference, ...(await measureStreamLatency(server)), ...(await measureStreamMemory(server))];
+    memory = [...(await measureThroughput(server)), ...reference, ...(await measureStreamLatency(server)), ...(await measureStreamMemory(server))];
   } finally {
     server.stop();
   }
+  return [...memory, ...(await measureDurableStores(reference[0]!.value))];
 }
 
 if (process.env.MOMO_BENCH_ROLE === 'server') {

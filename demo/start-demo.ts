@@ -18,7 +18,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import { getRequestListener } from '@hono/node-server';
-import { createCompanion, createLogger, type Companion, type Logger } from '../src/server/index.js';
+import { createCompanion, createLogger, createMemoryStore, type Companion, type Logger } from '../src/server/index.js';
 import { SANDBOX_OTP, type Sandbox, type SandboxOptions } from '../src/sandbox/index.js';
 // The internal builder, not createSandbox: it also gives `shutdown()`, which stops the sandbox's
 // timers and webhook attempts so that close() leaves nothing running.
@@ -162,6 +162,8 @@ export async function startDemo(options: StartDemoOptions = {}): Promise<Running
         // sandbox they only warn about what the demo does on purpose, and add upstream calls to the counts.
         setupChecksAtStart: false,
         log: companionLog,
+        // The in-process sandbox forgets everything at a restart: so does the companion with it.
+        store: createMemoryStore(),
         // In-process: the companion's calls reach the sandbox without a socket, through the counter.
         fetch: recordingFetch((request) => built.fetch(request), upstreamCalls),
       });

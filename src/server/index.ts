@@ -9,10 +9,13 @@ export type { CompanionOptions, CompanionEnvConfig } from './companion/options.j
 export { CheckoutError } from './companion/checkouts.js';
 export type { CheckoutOrder, CreatedCheckout } from './companion/checkouts.js';
 export type { PaymentUpdate } from './companion/events.js';
+export type { PaymentSummary, PaymentListQuery } from './companion/payments-list.js';
+export { openStoreFromEnv, storeRisk } from './companion/store-from-env.js';
+export type { OpenedStore, StoreKind } from './companion/store-from-env.js';
 export type { WebhookResult } from './companion/webhook-handler.js';
-export type { CheckoutStore } from './companion/store.js';
-export { transitionCheckout } from './companion/store.js';
-export type { CheckoutRecord, PaymentRecord, OperatorRecord } from './companion/records.js';
+export type { CheckoutStore, PaymentQuery } from './companion/store.js';
+export { transitionCheckout, StoreConflictError } from './companion/store.js';
+export type { CheckoutRecord, PaymentRecord, OperatorRecord, DeliveryRecord, DeliveryAttempt, DeliverySink, InboxEntry } from './companion/records.js';
 export { createMemoryStore } from './companion/memory-store.js';
 export type { StatusHub } from './companion/status-hub.js';
 export { createMemoryStatusHub } from './companion/status-hub.js';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { createCompanion, rawNumber, signWebhook, type Companion } from '../../src/server/index.js';
+import { createCompanion, createMemoryStore, rawNumber, signWebhook, type Companion } from '../../src/server/index.js';
 import { silentLogger } from '../../src/server/log.js';
 
 export const shopOrigin = 'http://shop.test';
@@ -33,6 +33,7 @@ export async function startFixture(): Promise<AdapterFixture> {
         allowedOrigins: [shopOrigin],
         allowInsecureLocalUrls: true,
         log: silentLogger,
+        store: createMemoryStore(),
       });
       return fixture.companion;
     },

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.js';
-import { companionOptionsFromEnv, createCompanion, signWebhook, type Logger } from '../../../src/server/index.js';
+import { companionOptionsFromEnv, createCompanion, createMemoryStore, signWebhook, type Logger } from '../../../src/server/index.js';
 import { silentLogger } from '../../../src/server/log.js';
 import { newOrderId, startHarness } from './harness.js';
 
@@ -30,6 +30,7 @@ const baseOptions = () => ({
   allowInsecureLocalUrls: true,
   setupChecksAtStart: false,
   log: silentLogger,
+  store: createMemoryStore(),
 });
 
 describe('environment', () => {

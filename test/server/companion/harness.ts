@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { PaymentView } from '../../../src/contract/companion.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.js';
-import { createCompanion, toNodeHandler, type Companion, type CompanionOptions, type PaymentUpdate } from '../../../src/server/index.js';
+import { createCompanion, createMemoryStore, toNodeHandler, type Companion, type CompanionOptions, type PaymentUpdate } from '../../../src/server/index.js';
 import { silentLogger } from '../../../src/server/log.js';
 
 export const shopOrigin = 'http://shop.test';
@@ -46,6 +46,7 @@ export async function startHarness(overrides: Partial<CompanionOptions> = {}, sa
     allowInsecureLocalUrls: true,
     serviceTimeoutMs: 2000,
     log: silentLogger,
+    store: createMemoryStore(),
     onPaymentUpdate: (update) => {
       updates.push(update);
     },

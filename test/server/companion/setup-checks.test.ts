@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.js';
-import { companionOptionsFromEnv, createCompanion, runSetupChecks } from '../../../src/server/index.js';
+import { companionOptionsFromEnv, createCompanion, createMemoryStore, runSetupChecks } from '../../../src/server/index.js';
 import { isPublicUnicast } from '../../../src/server/companion/setup-checks.js';
 
 let sandbox: RunningSandbox;
@@ -58,7 +58,7 @@ describe('configuration', () => {
   });
 
   it('refuses an http publicUrl unless it is the local sandbox', () => {
-    const base = { baseUrl: sandbox.url, apiKey: sandbox.apiKey, webhookSecrets: [sandbox.webhookSecret], allowedOrigins: [] };
+    const base = { baseUrl: sandbox.url, apiKey: sandbox.apiKey, webhookSecrets: [sandbox.webhookSecret], allowedOrigins: [], store: createMemoryStore() };
     assert.throws(() => createCompanion({ ...base, publicUrl: 'http://shop.example/momo' }), /https/);
     assert.throws(() => createCompanion({ ...base, publicUrl: 'http://127.0.0.1:8080/momo' }), /allowInsecureLocalUrls/);
     assert.ok(createCompanion({ ...base, publicUrl: 'http://127.0.0.1:8080/momo', allowInsecureLocalUrls: true }));

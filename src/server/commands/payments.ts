@@ -1,0 +1,53 @@
+/**
+ * `npx momo-checkout payments [--stale] [--state S] [--older-than MINUTES] [--json]`: the payments
+ * in the companion's store (MOMO_DATA_DIR or MOMO_REDIS_URL, as the companion reads them), with
+ * what to do for each stuck one: the service re-emits a lost notification only through its support.
+ */
+import { parseArgs } from 'node:util';
+import type { PaymentState } from '../../contract/companion.js';
+import { listPaymentSummaries, type PaymentSummary } from '../companion/payments-list.js';
+import { openStoreFromEnv } from '../companion/store-from-env.js';
+
+export async function paymentsCommand(args: string[], env: Record<string, string | undefined>, out: (line: string) => void): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      stale: { type: 'boolean', default: false },
+      state: { type: 'string' },
+      'older-than': { type: 'string' },
+      json: { type: 'boolean', default: false },
+      limit: { type: 'string', default: '100' },
+    },
+  });
+  const olderThan = values['older-than'] === undefined ? undefined : Number(values['older-than']);
+  if (olderThan !== undefined && !(olderThan >= 0)) throw new UsageError('--older-than takes a number of minutes, e.g. --older-than 30.');
+  const { store, describe } = await openStoreFromEnv(env);
+  try {
+    const state = values.stale ? 'stale' : (values.state as PaymentState | undefined);
+    const list = await listPaymentSummaries(store, { ...(state ? { state } : {}), ...(olderThan !== undefined ? { olderThanMinutes: olderThan } : {}), limit: Number(values.limit) }, Date.now());
+    if (values.json) {
+      out(JSON.stringify(list, null, 2));
+      return 0;
+    }
+    out(`${list.length} payment(s) in ${describe}${values.stale ? ' that need attention' : ''}.`);
+    for (const line of table(list)) out(line);
+    if (values.stale) for (const summary of list) out(`\n${summary.orderId}: ${summary.action}`);
+    return 0;
+  } finally {
+    await store.close?.();
+  }
+}
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+function table(list: PaymentSummary[]): string[] {
+  if (list.length === 0) return [];
+  const rows = [
+    ['order', 'state', 'amount', 'phone', 'age (min)', 'transaction'],
+    ...list.map((item) => [item.orderId, item.state, `${item.amount} ${item.currencyCode}`, item.phoneNumberMasked, String(item.ageMinutes), item.transactionId ?? '(answer lost)']),
+  ];
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd());
+}
