@@ -15,6 +15,8 @@ export { transitionCheckout, StoreConflictError } from './companion/store.js';
 export type { PaymentQuery } from './companion/store.js';
 export type { CheckoutRecord, PaymentRecord, OperatorRecord, InboxEntry, DeliveryRecord, DeliveryAttempt, DeliverySink } from './companion/records.js';
 export { createMemoryStore } from './companion/memory-store.js';
+export { createFileStore, FileStoreUnavailableError } from './companion/file-store.js';
+export type { FileStoreOptions } from './companion/file-store.js';
 export { createRedisStore } from './companion/redis-store.js';
 export type { RedisStoreOptions } from './companion/redis-store.js';
 export { RedisStoreUnavailableError } from './companion/redis-client.js';
