@@ -22,6 +22,8 @@ export type { RedisStoreOptions } from './companion/redis-store.js';
 export { RedisStoreUnavailableError } from './companion/redis-client.js';
 export type { StatusHub } from './companion/status-hub.js';
 export { createMemoryStatusHub } from './companion/status-hub.js';
+export { createRedisStatusHub } from './companion/redis-status-hub.js';
+export type { RedisStatusHub, RedisStatusHubOptions } from './companion/redis-status-hub.js';
 export { runSetupChecks } from './companion/setup-checks.js';
 export type { SetupCheck, SetupCheckOptions } from './companion/setup-checks.js';
 export { checkPublicUrl, isPublicUnicast } from './companion/setup-checks.js';

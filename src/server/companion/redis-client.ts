@@ -35,42 +35,75 @@ export function describeRedisUrl(url: string): string {
  * wrong `MOMO_REDIS_URL` stops start-up with a clear error instead of hanging; after that it
  * reconnects with a back-off capped at 2 s (commands wait for it, `ping` reports it).
  */
+/** Logs one line per outage (not one per reconnection attempt) and keeps node-redis from crashing on `error`. */
+function watchConnection(client: AnyRedisClient, where: string, log: Logger): { everReady: () => boolean } {
+  let ready = client.isReady;
+  let reported = false;
+  client.on('ready', () => {
+    ready = true;
+    if (reported) log.info('redis connection restored', { redis: where });
+    reported = false;
+  });
+  client.on('error', (error: Error) => {
+    if (reported || !ready) return;
+    reported = true;
+    log.error('redis connection lost: reconnecting; state changes and status updates wait until it is back', { redis: where, error: error.message });
+  });
+  return { everReady: () => ready };
+}
+
+function connectError(where: string, error: unknown): RedisStoreUnavailableError {
+  return new RedisStoreUnavailableError(
+    `Cannot connect to Redis at ${where}: ${error instanceof Error ? error.message : String(error)}. ` +
+      'Check MOMO_REDIS_URL (redis://[:password@]host:port[/db], rediss:// for TLS) and that the server is running and reachable from this host.',
+    { cause: error },
+  );
+}
+
+/**
+ * A connected client for `url`. Before it has ever connected it gives up after a few tries, so a
+ * wrong `MOMO_REDIS_URL` stops start-up with a clear error instead of hanging; after that it
+ * reconnects with a back-off capped at 2 s (commands wait for it, `ping` reports it).
+ */
 export async function connectRedis(url: string, log: Logger): Promise<AnyRedisClient> {
   const { createClient } = await import('redis');
   const where = describeRedisUrl(url);
-  let everReady = false;
-  let reported = false;
+  let connection: { everReady: () => boolean } | undefined;
   const client = createClient({
     url,
     socket: {
       connectTimeout: 5_000,
       reconnectStrategy: (retries, cause) => {
-        if (!everReady && retries >= 4) return cause;
+        if (!connection?.everReady() && retries >= 4) return cause;
         return Math.min(100 * 2 ** retries, 2_000);
       },
     },
-  });
-  client.on('ready', () => {
-    everReady = true;
-    if (reported) log.info('redis connection restored', { redis: where });
-    reported = false;
-  });
-  // One line per outage, not one per reconnection attempt.
-  client.on('error', (error: Error) => {
-    if (reported || !everReady) return;
-    reported = true;
-    log.error('redis connection lost: reconnecting; state changes wait until it is back', { redis: where, error: error.message });
-  });
+  }) as unknown as AnyRedisClient;
+  connection = watchConnection(client, where, log);
   try {
     await client.connect();
   } catch (error) {
-    throw new RedisStoreUnavailableError(
-      `Cannot connect to Redis at ${where}: ${error instanceof Error ? error.message : String(error)}. ` +
-        'Check MOMO_REDIS_URL (redis://[:password@]host:port[/db], rediss:// for TLS) and that the server is running and reachable from this host.',
-      { cause: error },
-    );
+    throw connectError(where, error);
   }
-  return client as unknown as AnyRedisClient;
+  return client;
+}
+
+/** A second connection with `client`'s options (a subscriber cannot send other commands). */
+export async function connectDuplicate(client: AnyRedisClient, where: string, log: Logger): Promise<AnyRedisClient> {
+  const duplicate = client.duplicate() as AnyRedisClient;
+  watchConnection(duplicate, where, log);
+  try {
+    await duplicate.connect();
+  } catch (error) {
+    throw connectError(where, error);
+  }
+  return duplicate;
+}
+
+/** Closes a client, or drops it at once when it is not connected (close() would wait for ever). */
+export async function closeRedis(client: AnyRedisClient): Promise<void> {
+  if (client.isReady) await client.close();
+  else if (client.isOpen) client.destroy();
 }
 
 /** Throws a {@link RedisStoreUnavailableError} unless the client answers PING within `timeoutMs`. */

@@ -16,7 +16,7 @@
  */
 import { createLogger, type Logger } from '../log.js';
 import { nextDeliveryAt, type CheckoutRecord, type InboxEntry } from './records.js';
-import { connectRedis, describeRedisUrl, pingRedis, runScript, type AnyRedisClient, type LuaScript } from './redis-client.js';
+import { closeRedis, connectRedis, describeRedisUrl, pingRedis, runScript, type AnyRedisClient, type LuaScript } from './redis-client.js';
 import * as scripts from './redis-scripts.js';
 import { StoreConflictError, type CheckoutStore } from './store.js';
 
@@ -147,10 +147,7 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Chec
       await pingRedis(client, where);
     },
     async close() {
-      if (!ownsClient) return;
-      // close() waits for queued commands, which never run while Redis is unreachable.
-      if (client.isReady) await client.close();
-      else if (client.isOpen) client.destroy();
+      if (ownsClient) await closeRedis(client);
     },
   };
 }
