@@ -30,11 +30,6 @@ export function describeRedisUrl(url: string): string {
   }
 }
 
-/**
- * A connected client for `url`. Before it has ever connected it gives up after a few tries, so a
- * wrong `MOMO_REDIS_URL` stops start-up with a clear error instead of hanging; after that it
- * reconnects with a back-off capped at 2 s (commands wait for it, `ping` reports it).
- */
 /** Logs one line per outage (not one per reconnection attempt) and keeps node-redis from crashing on `error`. */
 function watchConnection(client: AnyRedisClient, where: string, log: Logger): { everReady: () => boolean } {
   let ready = client.isReady;

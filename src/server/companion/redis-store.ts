@@ -13,6 +13,10 @@
  * minute. Locks are `SET NX PX` with an owner-checked release, and a pending inbox entry has no TTL:
  * a notification kept before answering the service (sent once, never retried) must not expire
  * before it is processed.
+ *
+ * Durability is the Redis server's: run it with `appendonly yes` (`appendfsync always` loses no
+ * acknowledged notification to a crash; the default `everysec`, up to a second of them). Keys are
+ * built inside the scripts, so this needs one Redis (or a primary with replicas), not Redis Cluster.
  */
 import { createLogger, type Logger } from '../log.js';
 import { nextDeliveryAt, type CheckoutRecord, type InboxEntry } from './records.js';
