@@ -14,6 +14,7 @@ const benches: Array<[string, () => Promise<Bench>]> = [
   ['webhook verification', async () => (await import('./webhook-verify.js')).benchWebhookVerify],
   ['companion', async () => (await import('./companion.js')).benchCompanion],
   ['script-tag and React sizes', async () => (await import('./ship-size.js')).benchShipSize],
+  ['stores (memory, file, Redis), one call at a time', async () => (await import('./stores.js')).benchStores],
 ];
 
 const only = process.argv.slice(2);

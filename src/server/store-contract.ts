@@ -42,7 +42,10 @@ export function sampleRecord(overrides: Partial<CheckoutRecord> = {}): CheckoutR
     expiresAt: 30 * 60_000,
     revision: 0,
     version: 0,
-    retainUntil: 1_000_000 + 60_000,
+    // Ahead of both clocks a store may keep: the contract's injected one (1_000_000) and, for a
+    // `realClock` store whose backend expires keys by itself, the real one (a retainUntil in 1970
+    // would be gone the moment it is written).
+    retainUntil: Date.now() + 24 * 60 * 60_000,
     payment: null,
     deliveries: [],
     deliveryLog: [],

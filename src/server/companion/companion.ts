@@ -12,7 +12,8 @@ import { createApp } from './app.js';
 import { createCheckoutRecord, type CheckoutOrder, type CreatedCheckout } from './checkouts.js';
 import { createDiscovery } from './discovery.js';
 import { createEventStreams } from './event-stream.js';
-import { createMemoryStore } from './memory-store.js';
+import { createFileStore } from './file-store.js';
+import { storeRisk } from './store-from-env.js';
 import { CompanionConfigError, type CompanionOptions } from './options.js';
 import { runSetupChecks, type SetupCheck } from './setup-checks.js';
 import { createMemoryStatusHub, type StatusHub } from './status-hub.js';
@@ -93,7 +94,14 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
   const mountPath = `${publicUrl.pathname.replace(/\/+$/, '')}${(options.mountPath ?? '').replace(/\/+$/, '')}`;
   const base = `${publicUrl.origin}${mountPath}`;
   const checkoutTtlMs = options.checkoutTtlMs ?? 30 * 60_000;
-  const store = options.store ?? createMemoryStore({ now });
+  // The default keeps state in a file: the service sends each notification once, so state that
+  // dies with the process loses payments. The memory store is for tests and demos, by name.
+  const store = options.store ?? createFileStore({ ...(options.dataDir ? { dataDir: options.dataDir } : {}), now });
+  const risk = storeRisk(store.kind === 'memory' || store.kind === 'file' || store.kind === 'redis' ? store.kind : 'custom', options.env ?? process.env);
+  if (risk) log.warn(`momo-checkout store: ${risk}`);
+  if (store.kind === 'redis' && !options.hub) {
+    log.warn('momo-checkout store: Redis store without a Redis status hub: a page whose stream another process holds hears of its payment only when it re-checks. Pass hub: await createRedisStatusHub({ url }).');
+  }
   const hub = options.hub ?? createMemoryStatusHub();
   const streams = createEventStreams(hub, options.heartbeatMs ?? 15_000);
   const service = createServiceClient({

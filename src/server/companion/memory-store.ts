@@ -73,6 +73,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CheckoutSto
   };
 
   return {
+    kind: 'memory',
     async createIfAbsent(record) {
       sweep();
       const existing = live(record.orderId);

@@ -49,8 +49,17 @@ export interface CompanionOptions {
   maintenanceIntervalMs?: number;
   /** How long `close()` waits for deliveries under way. Default 5 s. */
   closeTimeoutMs?: number;
-  /** Default: in memory (one process). */
+  /**
+   * Where checkouts, payments, kept notifications and queued deliveries live. Default: the file
+   * store (SQLite) in `dataDir`, which survives restarts and crashes. Several processes or
+   * machines: `createRedisStore` (with `hub: createRedisStatusHub`). Tests and demos:
+   * `createMemoryStore()`.
+   */
   store?: CheckoutStore;
+  /** The default file store's folder. Default `MOMO_DATA_DIR`, else `./.momo-checkout`. */
+  dataDir?: string;
+  /** The environment read for platform warnings (a file store on serverless). Default `process.env`. */
+  env?: Record<string, string | undefined>;
   /** Lifetime of a checkout token. Default 30 minutes. */
   checkoutTtlMs?: number;
   /** Lifetime of cached discovery answers (corridors per number, countries). Default 5 minutes. */

@@ -15,7 +15,7 @@ import { createRedisStore } from './redis-store.js';
 import type { StatusHub } from './status-hub.js';
 import type { CheckoutStore } from './store.js';
 
-export type StoreKind = 'memory' | 'file' | 'redis';
+export type StoreKind = 'memory' | 'file' | 'redis' | 'custom';
 
 export interface OpenedStore {
   store: CheckoutStore;

@@ -18,6 +18,8 @@ export interface PaymentQuery {
 }
 
 export interface CheckoutStore {
+  /** `memory`, `file` or `redis` for the shipped stores (what the start-up and doctor checks read). */
+  readonly kind?: string;
   /**
    * Stores `record` unless a checkout exists for its `orderId`; returns the stored one either way
    * (atomic: two concurrent creations of one order store one record). Kept until `record.retainUntil`.
