@@ -133,6 +133,34 @@ describe('file store: two connections to one file (as two processes)', () => {
   });
 });
 
+describe('file store: several processes on one file', () => {
+  it('keeps every increment when processes race compare-and-sets on one checkout', async () => {
+    const path = newPath();
+    const store = createFileStore({ path });
+    const record = sampleRecord();
+    await store.createIfAbsent(record);
+    const incrementer = fileURLToPath(new URL('./fixtures/file-store-incrementer.ts', import.meta.url));
+    const perProcess = 25;
+    const children = Array.from({ length: 3 }, () => {
+      const child = spawn(process.execPath, ['--import', 'tsx', incrementer, path, record.orderId, String(perProcess)], { stdio: ['pipe', 'pipe', 'pipe'] });
+      let errors = '';
+      child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+      const ready = new Promise<void>((resolve) => child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve()));
+      const done = new Promise<void>((resolve, reject) =>
+        child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`an incrementer failed (exit ${code}):\n${errors}`)))),
+      );
+      return { child, ready, done };
+    });
+    await Promise.race([Promise.all(children.map((run) => run.ready)), Promise.all(children.map((run) => run.done))]);
+    for (const { child } of children) child.stdin.end('go\n'); // all start together: the writes race
+    await Promise.all(children.map((run) => run.done));
+    const stored = (await store.getByOrderId(record.orderId))!;
+    assert.equal(stored.version, 3 * perProcess);
+    assert.equal(stored.revision, 3 * perProcess);
+    await store.close?.();
+  });
+});
+
 describe('file store: expiry on disk', () => {
   it('deletes expired checkouts, locks and done notifications from the file, at most once a minute, on a write', async () => {
     const path = newPath();
