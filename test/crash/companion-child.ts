@@ -4,6 +4,7 @@
  *
  * - MOMO_BASE_URL, MOMO_API_KEY, MOMO_WEBHOOK_SECRETS: the sandbox (run by the parent);
  * - PORT: the port to listen on (the same after a restart: the service posts to one URL);
+ * - PUBLIC_URL: where the service and pages reach it, when a front stands before several processes;
  * - MOMO_DATA_DIR or MOMO_REDIS_URL: the durable store (store-from-env.ts);
  * - CHILD_UPDATES_FILE: each onPaymentUpdate call appended as a JSON line (what the merchant saw);
  * - CHILD_THROW_FILE: a file holding a number N: onPaymentUpdate throws while N > 0, decrementing it;
@@ -43,7 +44,8 @@ const companion = createCompanion({
   baseUrl: env.MOMO_BASE_URL!,
   apiKey: env.MOMO_API_KEY!,
   webhookSecrets: env.MOMO_WEBHOOK_SECRETS!.split(','),
-  publicUrl: `http://127.0.0.1:${port}/momo`,
+  // Behind a front (several processes): the front's URL, which the service posts to.
+  publicUrl: env.PUBLIC_URL ?? `http://127.0.0.1:${port}/momo`,
   allowedOrigins: ['http://shop.test'],
   allowInsecureLocalUrls: true,
   setupChecksAtStart: false,

@@ -56,7 +56,7 @@ export async function startChild(env: Record<string, string>): Promise<Child> {
   });
   return {
     process: child,
-    base: `http://127.0.0.1:${env.PORT}/momo`,
+    base: `http://127.0.0.1:${env.PORT}/momo`,  // this process itself, not the front
     exited,
     async kill9() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');

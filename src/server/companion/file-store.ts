@@ -7,12 +7,20 @@
  * yielding, and writes take SQLite's write lock first (`BEGIN IMMEDIATE`), so a read that decides
  * and the write that follows cannot be interleaved with another process's write.
  *
- * Durability: WAL with `synchronous=FULL`. In WAL mode a commit has reached the operating system
- * before it returns, so with NORMAL too it would survive `kill -9` of the process; FULL also syncs
- * the WAL to the disk at every commit, so it survives a power cut or a kernel crash. The service
- * sends each notification once and never retries (and the companion answers it only after the inbox
- * write), so losing the last commits to a machine crash would lose payments' outcomes: worth an
- * fsync per write (about a millisecond on an SSD; the figures are in bench/stores.ts).
+ * Durability: WAL. Every commit has reached the operating system before it returns, so every write
+ * survives `kill -9` of the process. Two kinds of write also reach the disk itself (fsync, which
+ * survives a power cut or a kernel crash) before they return, because nothing could rebuild them:
+ *
+ * - a notification kept in the inbox (the service sends it once; the companion answers `200` only
+ *   after this write);
+ * - the first write of a payment attempt's service order id (made before the pay-in is posted: a
+ *   notification must find its order).
+ *
+ * Everything else (applying a kept notification, delivery bookkeeping) can be rebuilt from those:
+ * a pending inbox entry is applied again. An fsync of the WAL also makes every earlier commit
+ * durable. An fsync costs milliseconds and better-sqlite3 blocks the event loop meanwhile, so inbox
+ * writes are group-committed: those arriving in the same turn of the event loop share one
+ * transaction and one fsync (the figures are in bench/stores.ts and bench/companion.ts).
  */
 import { join } from 'node:path';
 import { nextDeliveryAt, type CheckoutRecord, type InboxEntry } from './records.js';
@@ -110,7 +118,7 @@ export function createFileStore(options: FileStoreOptions = {}): CheckoutStore {
   const db = openSqlite(path, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   try {
     db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = FULL');
+    db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     migrate(db, path);
   } catch (error) {
@@ -230,12 +238,35 @@ export function createFileStore(options: FileStoreOptions = {}): CheckoutStore {
     statements.setLock.run(key, owner, at + ttlMs);
     return true;
   });
-  const addToInbox = db.transaction((entry: InboxEntry, ttlMs: number, at: number) => {
-    const existing = statements.inboxEntry.get(entry.id);
-    if (existing && (existing.done === 0 || existing.until > at)) return false;
-    statements.addToInbox.run(entry.id, entry.rawBody, entry.receivedAt, at + ttlMs);
-    return true;
-  });
+  const addToInboxBatch = db.transaction((batch: ReadonlyArray<{ entry: InboxEntry; ttlMs: number }>, at: number) =>
+    batch.map(({ entry, ttlMs }) => {
+      const existing = statements.inboxEntry.get(entry.id);
+      if (existing && (existing.done === 0 || existing.until > at)) return false;
+      statements.addToInbox.run(entry.id, entry.rawBody, entry.receivedAt, at + ttlMs);
+      return true;
+    }),
+  );
+  /** Runs one write with an fsync of the WAL at its commit (see the header). */
+  const durably = <T>(write: () => T): T => {
+    db.pragma('synchronous = FULL');
+    try {
+      return write();
+    } finally {
+      db.pragma('synchronous = NORMAL');
+    }
+  };
+  // Group commit of inbox writes (see the header).
+  let inboxQueue: Array<{ entry: InboxEntry; ttlMs: number; resolve: (added: boolean) => void; reject: (error: unknown) => void }> = [];
+  const flushInbox = () => {
+    const batch = inboxQueue;
+    inboxQueue = [];
+    try {
+      const added = durably(() => addToInboxBatch.immediate(batch, now()));
+      batch.forEach((item, index) => item.resolve(added[index]!));
+    } catch (error) {
+      for (const item of batch) item.reject(error);
+    }
+  };
   const sweepNow = db.transaction((at: number) => {
     statements.sweepCheckouts.run(at);
     statements.sweepLocks.run(at);
@@ -277,7 +308,10 @@ export function createFileStore(options: FileStoreOptions = {}): CheckoutStore {
     },
     async compareAndSet(orderId, expectedRevision, next) {
       if (next.orderId !== orderId) throw new TypeError(`compareAndSet(${orderId}) was given the record of order ${next.orderId}`);
-      const written = compareAndSet.immediate(orderId, expectedRevision, next, now());
+      const serviceOrderId = next.payment?.serviceOrderId;
+      const newAttempt = serviceOrderId !== undefined && statements.byServiceOrderId.get(serviceOrderId, now())?.order_id !== orderId;
+      const write = () => compareAndSet.immediate(orderId, expectedRevision, next, now());
+      const written = newAttempt ? durably(write) : write();
       sweep();
       return written;
     },
@@ -287,10 +321,12 @@ export function createFileStore(options: FileStoreOptions = {}): CheckoutStore {
     async releaseLock(key, owner) {
       statements.releaseLock.run(key, owner);
     },
-    async addToInbox(entry, ttlMs) {
-      const added = addToInbox.immediate(entry, ttlMs, now());
+    addToInbox(entry, ttlMs) {
       sweep();
-      return added;
+      return new Promise<boolean>((resolve, reject) => {
+        inboxQueue.push({ entry, ttlMs, resolve, reject });
+        if (inboxQueue.length === 1) setImmediate(flushInbox);
+      });
     },
     async pendingInbox(limit) {
       return statements.pendingInbox.all(limit).map((row) => ({ id: row.id, rawBody: row.raw_body, receivedAt: row.received_at }));
@@ -314,6 +350,8 @@ export function createFileStore(options: FileStoreOptions = {}): CheckoutStore {
       statements.ping.get();
     },
     async close() {
+      // Inbox writes still waiting for their group commit go in first.
+      if (db.open && inboxQueue.length > 0) flushInbox();
       if (db.open) db.close();
     },
   };

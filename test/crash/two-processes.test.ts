@@ -1,0 +1,117 @@
+/**
+ * Two companion processes on one Redis behind a round-robin front, as a PM2 cluster or two
+ * containers behind a load balancer would run them: they share checkouts, payments, the pay lock,
+ * the inbox and the status streams.
+ */
+import assert from 'node:assert/strict';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { openStoreFromEnv, type OpenedStore } from '../../src/server/companion/store-from-env.js';
+import { signWebhook } from '../../src/server/index.js';
+import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { createCheckoutIn, freePort, readUpdates, startChild, streamUntil, tempDir, until, type Child } from './support.js';
+
+const approve = '+2290196000001';
+const noAnswer = '+2290196000003';
+const shop = 'http://shop.test';
+
+let sandbox: RunningSandbox;
+let redis: RedisServer;
+let merchant: OpenedStore;
+let front: Server;
+let frontBase: string;
+let children: Child[] = [];
+let updatesFile: string;
+
+/** Round robin over the two processes, request by request (no stickiness: the worst case). */
+function startFront(ports: number[]): Promise<{ server: Server; port: number }> {
+  let next = 0;
+  const server = createServer((req, res) => {
+    const port = ports[next++ % ports.length]!;
+    const upstream = httpRequest({ host: '127.0.0.1', port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as { port: number }).port })));
+}
+
+before(async () => {
+  sandbox = await startSandbox({ port: 0, pushDelayMs: 30, log: () => {} });
+  redis = await startRedisServer();
+  const ports = [await freePort(), await freePort()];
+  const started = await startFront(ports);
+  front = started.server;
+  frontBase = `http://127.0.0.1:${started.port}/momo`;
+  updatesFile = join(tempDir('momo-two-'), 'updates.jsonl');
+  const env = {
+    MOMO_BASE_URL: sandbox.url,
+    MOMO_API_KEY: sandbox.apiKey,
+    MOMO_WEBHOOK_SECRETS: sandbox.webhookSecret,
+    MOMO_REDIS_URL: redis.url,
+    PUBLIC_URL: frontBase,
+    CHILD_UPDATES_FILE: updatesFile,
+  };
+  children = await Promise.all(ports.map((port) => startChild({ ...env, PORT: String(port) })));
+  merchant = await openStoreFromEnv({ MOMO_REDIS_URL: redis.url });
+});
+
+after(async () => {
+  await Promise.all(children.map((child) => child.kill9()));
+  await merchant?.store.close?.();
+  await merchant?.hub?.close();
+  front?.closeAllConnections();
+  await new Promise<void>((resolve) => (front ? front.close(() => resolve()) : resolve()));
+  await redis?.stop();
+  await sandbox?.close();
+});
+
+const pay = (base: string, token: string, phoneNumber: string) =>
+  fetch(`${base}/checkout/pay`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, origin: shop, 'content-type': 'application/json' },
+    body: JSON.stringify({ phoneNumber, useWallet: false }),
+  });
+
+describe('two companion processes on one Redis', () => {
+  it('a stream held by process B hears a notification that process A verified', async () => {
+    const orderId = `two-stream-${Date.now()}`;
+    const token = await createCheckoutIn(merchant.store, orderId);
+    const [a, b] = children as [Child, Child];
+    assert.equal((await (await pay(a.base, token, noAnswer)).json()).state, 'pending');
+    const heard = streamUntil(b.base, token, (view) => view.state === 'completed');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const body = await signWebhook({ phoneNumber: noAnswer, amount: 5000, orderId, status: 'completed' }, sandbox.webhookSecret);
+    const posted = await fetch(`${a.base}/webhook`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    assert.equal(posted.status, 200);
+    assert.equal((await heard).state, 'completed');
+  });
+
+  it('20 concurrent pays with one token, spread over both processes, reach the service as one pay-in', async () => {
+    const orderId = `two-pay-${Date.now()}`;
+    const token = await createCheckoutIn(merchant.store, orderId);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => pay(frontBase, token, approve)));
+    for (const answer of answers) await answer.arrayBuffer();
+    assert.ok(answers.some((answer) => answer.status === 200));
+    assert.equal(sandbox.control.transactions().filter((entry) => entry.orderId === orderId).length, 1);
+    await until('the payment to complete', async () => (await merchant.store.getByOrderId(orderId))?.payment?.state === 'completed');
+  });
+
+  it('one notification delivered to each process at once is applied and reported once', async () => {
+    const orderId = `two-dup-${Date.now()}`;
+    const token = await createCheckoutIn(merchant.store, orderId);
+    assert.equal((await (await pay(frontBase, token, noAnswer)).json()).state, 'pending');
+    const body = await signWebhook({ phoneNumber: noAnswer, amount: 5000, orderId, status: 'completed' }, sandbox.webhookSecret);
+    const statuses = await Promise.all(children.map(async (child) => (await fetch(`${child.base}/webhook`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).status));
+    assert.deepEqual(statuses, [200, 200]);
+    await until('completed to be reported', () => readUpdates(updatesFile).some((line) => line.orderId === orderId && line.state === 'completed'));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const record = await merchant.store.getByOrderId(orderId);
+    assert.equal(record?.payment?.state, 'completed');
+    assert.equal(readUpdates(updatesFile).filter((line) => line.orderId === orderId && line.state === 'completed').length, 1);
+  });
+});
