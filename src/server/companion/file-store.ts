@@ -119,6 +119,9 @@ export function createFileStore(options: FileStoreOptions = {}): CheckoutStore {
   try {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
+    // Checkpoints (copying the WAL into the database, with an fsync) every ~40 MB rather than 4 MB:
+    // on the webhook's hot path they were a third of the write time.
+    db.pragma('wal_autocheckpoint = 10000');
     db.pragma('foreign_keys = ON');
     migrate(db, path);
   } catch (error) {
