@@ -18,7 +18,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import { getRequestListener } from '@hono/node-server';
-import { createCompanion, createLogger, type Companion, type Logger } from '../src/server/index.js';
+import { createCompanion, createLogger, serverTimeouts, type Companion, type Logger, type RequestContext } from '../src/server/index.js';
 import { SANDBOX_OTP, type Sandbox, type SandboxOptions } from '../src/sandbox/index.js';
 // The internal builder, not createSandbox: it also gives `shutdown()`, which stops the sandbox's
 // timers and webhook attempts so that close() leaves nothing running.
@@ -56,6 +56,8 @@ export interface StartDemoOptions {
   bundle?: DemoBundle;
   /** Tests only: may hold each webhook (given its raw body) before the companion sees it. */
   beforeWebhook?: (rawBody: string) => Promise<void>;
+  /** Node's server timeouts; default `serverTimeouts` (a request must arrive within 15 s). */
+  timeouts?: Partial<typeof serverTimeouts>;
 }
 
 export class DemoConfigError extends Error {
@@ -117,8 +119,13 @@ export async function startDemo(options: StartDemoOptions = {}): Promise<Running
   const assets = await loadAssets(bundle);
 
   // The URL is known once listening (port 0), and the companion needs it: route through a late binding.
-  let handle: (request: Request) => Promise<Response> = () => Promise.resolve(new Response('Starting', { status: 503 }));
-  const server = createServer(getRequestListener((request) => handle(request)));
+  let handle: (request: Request, context?: RequestContext) => Promise<Response> = () => Promise.resolve(new Response('Starting', { status: 503 }));
+  // Timeouts: a client sending its request slowly (a webhook's body a byte at a time) is cut after
+  // 15 s rather than Node's 300 s. The socket's address goes to the companion's per-address limits.
+  const server = createServer(
+    { ...serverTimeouts, ...options.timeouts },
+    getRequestListener((request, env) => handle(request, { clientAddress: env.incoming.socket?.remoteAddress })),
+  );
   const address = await listen(server, options.port ?? 8080, host);
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
 

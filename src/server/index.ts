@@ -5,7 +5,8 @@
 export { createCompanion } from './companion/companion.js';
 export type { Companion } from './companion/companion.js';
 export { companionOptionsFromEnv, CompanionConfigError } from './companion/options.js';
-export type { CompanionOptions, CompanionEnvConfig } from './companion/options.js';
+export type { CompanionOptions, CompanionEnvConfig, CompanionLimits, RateLimit } from './companion/options.js';
+export type { RequestContext } from './companion/client-address.js';
 export { CheckoutError } from './companion/checkouts.js';
 export type { CheckoutOrder, CreatedCheckout } from './companion/checkouts.js';
 export type { PaymentUpdate } from './companion/events.js';
@@ -19,7 +20,7 @@ export { createMemoryStatusHub } from './companion/status-hub.js';
 export { runSetupChecks } from './companion/setup-checks.js';
 export type { SetupCheck, SetupCheckOptions } from './companion/setup-checks.js';
 export { checkPublicUrl, isPublicUnicast } from './companion/setup-checks.js';
-export { toNodeHandler } from '../adapters/node-http.js';
+export { toNodeHandler, serverTimeouts } from '../adapters/node-http.js';
 export { expressMiddleware } from '../adapters/express.js';
 export { honoRoutes } from '../adapters/hono.js';
 export type { FetchHandler } from '../adapters/node-http.js';
