@@ -71,11 +71,11 @@ function answer(res: ServerResponse, status: number, body: string, close: boolea
  * webhook route's) for minutes. Status streams are not cut: these limit receiving the request, not
  * the response.
  */
-export const serverTimeouts = {
+export const serverTimeouts: Readonly<{ headersTimeout: number; requestTimeout: number; connectionsCheckingInterval: number }> = {
   /** The headers must arrive within 10 s. */
   headersTimeout: 10_000,
   /** The whole request (headers and body) within 15 s: a webhook is at most 64 KB. */
   requestTimeout: 15_000,
   /** How often Node checks the two above (its default, 30 s, would let a slow client stay 45 s). */
   connectionsCheckingInterval: 2_000,
-} as const;
+};
