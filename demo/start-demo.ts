@@ -56,6 +56,12 @@ export interface StartDemoOptions {
   bundle?: DemoBundle;
   /** Tests only: may hold each webhook (given its raw body) before the companion sees it. */
   beforeWebhook?: (rawBody: string) => Promise<void>;
+  /**
+   * Page origins allowed besides the demo's own (and its loopback aliases), e.g. the LAN address a
+   * phone opens with `HOST=0.0.0.0`. The companion allows configured origins only, never the
+   * request's Host header.
+   */
+  allowedOrigins?: string[];
   /** Node's server timeouts; default `serverTimeouts` (a request must arrive within 15 s). */
   timeouts?: Partial<typeof serverTimeouts>;
 }
@@ -96,6 +102,16 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
       resolve(server.address() as AddressInfo);
     });
   });
+}
+
+/**
+ * The origins the demo page is opened at on this machine: the URL printed, and for a loopback or
+ * all-interfaces host the other loopback names (the companion no longer trusts the Host header to
+ * say which page is its own).
+ */
+function pageOrigins(host: string, port: number, url: string): string[] {
+  if (!['127.0.0.1', 'localhost', '::1', '0.0.0.0', '::'].includes(host)) return [url];
+  return [url, `http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`];
 }
 
 function publicMount(publicUrl: string): { origin: string; path: string } {
@@ -162,7 +178,7 @@ export async function startDemo(options: StartDemoOptions = {}): Promise<Running
         apiKey: built.apiKey,
         webhookSecrets: [built.webhookSecret],
         publicUrl: `${url}${mountPath}`,
-        allowedOrigins: [url],
+        allowedOrigins: [...new Set([...pageOrigins(host, address.port, url), ...(options.allowedOrigins ?? [])])],
         // Loopback http for the webhook URL and the wallet page: the sandbox only (§6.4 wants https).
         allowInsecureLocalUrls: true,
         // The checks are for a real account (key mode, https public URL): against the in-process
