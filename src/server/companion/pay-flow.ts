@@ -142,27 +142,42 @@ export async function payCheckout(deps: PayFlowDeps, checkoutAtStart: CheckoutRe
       throw error;
     }
 
-    if (outcome.kind === 'not-ours') {
-      deps.log.error('pay-in answered 409 for an order id this companion did not create: held as unknown, never reported as paid; needs support', {
-        orderId,
-        serviceOrderId,
-      });
-    }
+    if (outcome.kind === 'not-ours') return holdForSupport(deps, orderId, serviceOrderId, checkout);
     const redirect = outcome.kind === 'accepted' || outcome.kind === 'exists' ? outcome.redirect : false;
     const state: PaymentState =
-      outcome.kind === 'needs-otp' ? 'needs-otp' : outcome.kind === 'unknown' || outcome.kind === 'not-ours' ? 'unknown' : redirect ? 'awaiting-redirect' : 'pending';
+      outcome.kind === 'needs-otp' ? 'needs-otp' : outcome.kind === 'unknown' ? 'unknown' : redirect ? 'awaiting-redirect' : 'pending';
     const workflow = outcome.kind === 'needs-otp' ? 'pre_authorized' : redirect ? 'redirect_url' : base.previewWorkflow ?? operator.workflowHint;
     const { checkout: after } = await deps.transitions.update(orderId, (payment) => {
       if (!payment || payment.serviceOrderId !== serviceOrderId) return null;
       // A webhook may already have moved it further: never go back (§3).
       if (payment.lastServiceStatus !== null && !movesForward(payment.state, state)) return null;
       if (isFinal(payment.state)) return null;
-      return { ...payment, state, workflow, ...(outcome.kind === 'not-ours' ? { orderIdConflict: true } : {}) };
+      return { ...payment, state, workflow };
     });
     return paymentView(after ?? checkout)!;
   } finally {
     await deps.store.releaseLock(lockKey, lockOwner);
   }
+}
+
+/**
+ * A 409 we did not cause: the transaction under this order id is someone else's. The payment is
+ * held as `unknown` with the conflict flag (set whatever happened meanwhile), so nothing for that
+ * id is applied to this order any more and nothing is re-posted.
+ */
+async function holdForSupport(deps: PayFlowDeps, orderId: string, serviceOrderId: string, checkout: CheckoutRecord): Promise<PaymentView> {
+  const { checkout: after } = await deps.transitions.update(orderId, (payment) => {
+    if (!payment || payment.serviceOrderId !== serviceOrderId || payment.orderIdConflict) return null;
+    return { ...payment, orderIdConflict: true, state: isFinal(payment.state) ? payment.state : 'unknown' };
+  });
+  const applied = after?.payment?.lastServiceStatus ?? null;
+  deps.log.error('pay-in answered 409 for an order id this companion did not create: held as unknown, never reported as paid; needs support', {
+    orderId,
+    serviceOrderId,
+    // A notification that came between our post and its 409 can only be the other transaction's.
+    ...(applied !== null ? { appliedBeforeThe409: applied } : {}),
+  });
+  return paymentView(after ?? checkout)!;
 }
 
 async function postPayIn(deps: PayFlowDeps, first: PayInRequest, checkout: CheckoutRecord, operator: OperatorView, postedBefore: boolean): Promise<Outcome> {
