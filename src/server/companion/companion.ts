@@ -136,7 +136,7 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
     now,
     limits: {
       perCheckout: createLimiter(limits.perCheckout ?? { burst: 20, perMinute: 20 }, now),
-      perAddress: createLimiter(limits.perAddress ?? { burst: 60, perMinute: 60 }, now),
+      perAddress: createLimiter(limits.perAddress ?? { burst: 120, perMinute: 120 }, now),
       numbers: createNumberGuard(limits.numbersPerCheckout ?? 5, now),
     },
     clientAddress: (request, context) => resolveClientAddress({ clientAddress: options.clientAddress, trustProxy: options.trustProxy }, request, context),

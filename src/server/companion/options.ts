@@ -93,7 +93,10 @@ export interface CompanionLimits {
   numbersPerCheckout?: number;
   /** Lookup, preview and pay calls per checkout: a burst, then so many per minute. Default 20 then 20/min. */
   perCheckout?: RateLimit;
-  /** The same calls per client address (when known). Default 60 then 60/min. */
+  /**
+   * The same calls per client address (when known). Default 120 then 120/min: generous, because
+   * mobile carriers put many payers behind one address (carrier-grade NAT).
+   */
   perAddress?: RateLimit;
 }
 
