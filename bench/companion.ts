@@ -63,6 +63,8 @@ async function runServer(): Promise<void> {
     allowedOrigins: ['http://shop.test'],
     allowInsecureLocalUrls: true,
     setupChecksAtStart: false,
+    // The memory figure is measured at OPEN_STREAMS, above the default cap of 4,000 per process.
+    limits: { streams: OPEN_STREAMS },
     store,
     ...(opened.hub ? { hub: opened.hub } : {}),
     log: silentLogger,

@@ -3,7 +3,7 @@
  * static files, the companion under its mount path and, with the sandbox, the sandbox's own routes
  * on the same origin (see start-demo.ts for why).
  */
-import type { Companion } from '../src/server/index.js';
+import type { Companion, RequestContext } from '../src/server/index.js';
 import { CheckoutError } from '../src/server/index.js';
 import type { Sandbox } from '../src/sandbox/index.js';
 import { demoCsp } from './csp.js';
@@ -47,7 +47,7 @@ const pageHeaders = (): Record<string, string> => ({
   'referrer-policy': 'no-referrer',
 });
 
-export function createDemoApp(deps: DemoAppDeps): (request: Request) => Promise<Response> {
+export function createDemoApp(deps: DemoAppDeps): (request: Request, context?: RequestContext) => Promise<Response> {
   const html = (body: string, status = 200) => new Response(body, { status, headers: pageHeaders() });
 
   async function checkout(url: URL): Promise<Response> {
@@ -83,7 +83,7 @@ export function createDemoApp(deps: DemoAppDeps): (request: Request) => Promise<
 
   const webhookPath = `${deps.mountPath}/webhook`;
 
-  return async function demoApp(incoming: Request): Promise<Response> {
+  return async function demoApp(incoming: Request, context?: RequestContext): Promise<Response> {
     let request = incoming;
     const url = new URL(request.url);
     const path = url.pathname;
@@ -94,7 +94,7 @@ export function createDemoApp(deps: DemoAppDeps): (request: Request) => Promise<
         await deps.beforeWebhook(new TextDecoder().decode(raw));
         request = new Request(request.url, { method: 'POST', headers: request.headers, body: raw });
       }
-      if (path === deps.mountPath || path.startsWith(`${deps.mountPath}/`)) return await deps.companion.fetch(request);
+      if (path === deps.mountPath || path.startsWith(`${deps.mountPath}/`)) return await deps.companion.fetch(request, context);
       if (deps.sandbox && sandboxPrefixes.some((prefix) => path.startsWith(prefix))) return await deps.sandbox.fetch(request);
       if (request.method !== 'GET' && request.method !== 'HEAD') return new Response('Method not allowed', { status: 405 });
       if (path === '/') return await checkout(url);

@@ -29,7 +29,14 @@ if (process.env.MOMO_BASE_URL?.trim()) {
 const pushDelay = process.env.PUSH_DELAY_MS ? Number(process.env.PUSH_DELAY_MS) : undefined;
 let demo: Awaited<ReturnType<typeof startDemo>>;
 try {
-  demo = await startDemo({ port, host, service, ...(pushDelay !== undefined && Number.isFinite(pushDelay) ? { sandbox: { pushDelayMs: pushDelay } } : {}) });
+  const allowedOrigins = (process.env.MOMO_ALLOWED_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter(Boolean);
+  demo = await startDemo({
+    port,
+    host,
+    service,
+    allowedOrigins,
+    ...(pushDelay !== undefined && Number.isFinite(pushDelay) ? { sandbox: { pushDelayMs: pushDelay } } : {}),
+  });
 } catch (error) {
   if (error instanceof DemoConfigError || error instanceof CompanionConfigError) fail(error.message);
   if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') fail(`port ${port} on ${host} is taken: set PORT to another one (PORT=8081 npm start).`);

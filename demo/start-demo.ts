@@ -18,7 +18,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import { getRequestListener } from '@hono/node-server';
-import { createCompanion, createLogger, createMemoryStore, type Companion, type Logger } from '../src/server/index.js';
+import { createCompanion, createLogger, createMemoryStore, serverTimeouts, type Companion, type Logger, type RequestContext } from '../src/server/index.js';
 import { SANDBOX_OTP, type Sandbox, type SandboxOptions } from '../src/sandbox/index.js';
 // The internal builder, not createSandbox: it also gives `shutdown()`, which stops the sandbox's
 // timers and webhook attempts so that close() leaves nothing running.
@@ -56,6 +56,14 @@ export interface StartDemoOptions {
   bundle?: DemoBundle;
   /** Tests only: may hold each webhook (given its raw body) before the companion sees it. */
   beforeWebhook?: (rawBody: string) => Promise<void>;
+  /**
+   * Page origins allowed besides the demo's own (and its loopback aliases), e.g. the LAN address a
+   * phone opens with `HOST=0.0.0.0`. The companion allows configured origins only, never the
+   * request's Host header.
+   */
+  allowedOrigins?: string[];
+  /** Node's server timeouts; default `serverTimeouts` (a request must arrive within 15 s). */
+  timeouts?: Partial<typeof serverTimeouts>;
 }
 
 export class DemoConfigError extends Error {
@@ -96,6 +104,16 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
   });
 }
 
+/**
+ * The origins the demo page is opened at on this machine: the URL printed, and for a loopback or
+ * all-interfaces host the other loopback names (the companion no longer trusts the Host header to
+ * say which page is its own).
+ */
+function pageOrigins(host: string, port: number, url: string): string[] {
+  if (!['127.0.0.1', 'localhost', '::1', '0.0.0.0', '::'].includes(host)) return [url];
+  return [url, `http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`];
+}
+
 function publicMount(publicUrl: string): { origin: string; path: string } {
   let url: URL;
   try {
@@ -117,8 +135,13 @@ export async function startDemo(options: StartDemoOptions = {}): Promise<Running
   const assets = await loadAssets(bundle);
 
   // The URL is known once listening (port 0), and the companion needs it: route through a late binding.
-  let handle: (request: Request) => Promise<Response> = () => Promise.resolve(new Response('Starting', { status: 503 }));
-  const server = createServer(getRequestListener((request) => handle(request)));
+  let handle: (request: Request, context?: RequestContext) => Promise<Response> = () => Promise.resolve(new Response('Starting', { status: 503 }));
+  // Timeouts: a client sending its request slowly (a webhook's body a byte at a time) is cut after
+  // 15 s rather than Node's 300 s. The socket's address goes to the companion's per-address limits.
+  const server = createServer(
+    { ...serverTimeouts, ...options.timeouts },
+    getRequestListener((request, env) => handle(request, { clientAddress: env.incoming.socket?.remoteAddress })),
+  );
   const address = await listen(server, options.port ?? 8080, host);
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
 
@@ -155,7 +178,7 @@ export async function startDemo(options: StartDemoOptions = {}): Promise<Running
         apiKey: built.apiKey,
         webhookSecrets: [built.webhookSecret],
         publicUrl: `${url}${mountPath}`,
-        allowedOrigins: [url],
+        allowedOrigins: [...new Set([...pageOrigins(host, address.port, url), ...(options.allowedOrigins ?? [])])],
         // Loopback http for the webhook URL and the wallet page: the sandbox only (§6.4 wants https).
         allowInsecureLocalUrls: true,
         // The checks are for a real account (key mode, https public URL): against the in-process

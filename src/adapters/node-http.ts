@@ -6,19 +6,22 @@
  * The webhook route is the hot path (thousands of notifications a second): when the handler
  * offers `acceptWebhook`, its POSTs are read straight from Node's request, without building a
  * `Request` and a `Response` (on Node 20 those two cost as much as verifying the signature).
+ *
+ * The socket's address goes to the companion beside the request (for its per-address limits),
+ * never in a header a payer could write.
  */
 import { getRequestListener } from '@hono/node-server';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { maxWebhookBytes } from '../server/companion/inbox.js';
 
 export interface FetchHandler {
-  fetch(request: Request): Promise<Response>;
+  fetch(request: Request, context?: { clientAddress?: string | undefined }): Promise<Response>;
   webhookPath?: string;
   acceptWebhook?(rawBody: Uint8Array): Promise<{ status: number; body: string }>;
 }
 
 export function toNodeHandler(companion: FetchHandler): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
-  const general = getRequestListener((request) => companion.fetch(request));
+  const general = getRequestListener((request, env) => companion.fetch(request, { clientAddress: env.incoming.socket?.remoteAddress }));
   const { webhookPath, acceptWebhook } = companion;
   if (!webhookPath || !acceptWebhook) return general;
   return async (req, res) => {
@@ -53,6 +56,26 @@ function readBody(req: IncomingMessage): Promise<Buffer | 'too large' | 'aborted
 }
 
 function answer(res: ServerResponse, status: number, body: string, close: boolean): void {
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...(close ? { connection: 'close' } : {}) });
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(body),
+    'x-content-type-options': 'nosniff',
+    ...(close ? { connection: 'close' } : {}),
+  });
   res.end(body);
 }
+
+/**
+ * Timeouts for the node:http server you start (`http.createServer(serverTimeouts, handler)`): Node's
+ * default lets a client take 300 s to send a request, so slow bodies can hold connections (and the
+ * webhook route's) for minutes. Status streams are not cut: these limit receiving the request, not
+ * the response.
+ */
+export const serverTimeouts: Readonly<{ headersTimeout: number; requestTimeout: number; connectionsCheckingInterval: number }> = {
+  /** The headers must arrive within 10 s. */
+  headersTimeout: 10_000,
+  /** The whole request (headers and body) within 15 s: a webhook is at most 64 KB. */
+  requestTimeout: 15_000,
+  /** How often Node checks the two above (its default, 30 s, would let a slow client stay 45 s). */
+  connectionsCheckingInterval: 2_000,
+};

@@ -117,7 +117,7 @@ export function previewResponse(value: unknown): PreviewResponse {
 const errorCodes: readonly CompanionErrorCode[] = [
   'BAD_REQUEST', 'TOKEN_MISSING', 'TOKEN_INVALID', 'TOKEN_EXPIRED', 'ORIGIN_NOT_ALLOWED',
   'INVALID_PHONE', 'NO_OPERATOR', 'AMOUNT_OUT_OF_RANGE', 'OTP_REFUSED', 'PAYMENT_IN_PROGRESS',
-  'ALREADY_PAID', 'SERVICE_UNAVAILABLE', 'INTERNAL',
+  'ALREADY_PAID', 'SERVICE_UNAVAILABLE', 'INTERNAL', 'RATE_LIMITED', 'TOO_MANY_NUMBERS',
 ];
 
 /** The error envelope, or null when the body is not one (a proxy's page, a cut connection). */

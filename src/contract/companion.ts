@@ -162,7 +162,11 @@ export type CompanionErrorCode =
   | 'PAYMENT_IN_PROGRESS'
   | 'ALREADY_PAID'
   | 'SERVICE_UNAVAILABLE'
-  | 'INTERNAL';
+  | 'INTERNAL'
+  /** 429: too many calls in a short time from this checkout or this address; wait, then try again. */
+  | 'RATE_LIMITED'
+  /** 429: this checkout already tried its share of distinct phone numbers; use one of them. */
+  | 'TOO_MANY_NUMBERS';
 
 export interface CompanionError {
   error: {

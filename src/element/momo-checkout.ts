@@ -16,6 +16,7 @@ import {
   otpStep,
   problemText,
   succeededStep,
+  redirectingStep,
   waitingStep,
 } from './internal/views.js';
 import type { ViewContext } from './internal/views.js';
@@ -173,7 +174,7 @@ export class MomoCheckout extends LitElement {
       case 'awaiting-redirect':
         return waitingStep(ctx.t.awaitingRedirect);
       case 'redirecting':
-        return waitingStep(ctx.t.redirecting);
+        return redirectingStep(ctx);
       case 'confirming':
         return waitingStep(ctx.t.confirming);
       case 'checking':

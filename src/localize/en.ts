@@ -41,6 +41,7 @@ export const en = {
     "Check that your phone is on and has signal. Some operators show pending payments in their mobile money menu. Keep this page open: it updates by itself.",
   awaitingRedirect: 'Preparing the approval page…',
   redirecting: 'Taking you to the approval page…',
+  continueOn: (host: string) => `You will continue on ${host}`,
   confirming: 'Confirming your payment…',
   checking: 'We are checking this payment with your operator. You will not be charged twice.',
   succeededHeading: 'Payment received',
@@ -71,6 +72,8 @@ export const en = {
     ALREADY_PAID: 'This order is already paid.',
     SERVICE_UNAVAILABLE: 'The payment service is not available right now. Try again in a moment.',
     INTERNAL: 'Something went wrong on our side. Try again in a moment.',
+    RATE_LIMITED: 'Too many tries in a short time. Wait a minute, then try again.',
+    TOO_MANY_NUMBERS: 'Too many different numbers were tried for this order. Use a number you already entered, or go back to the shop to start again.',
   },
   amountBounds: (min: string, max: string | null) => (max ? `Accepted amounts: ${min} to ${max}.` : `Minimum amount: ${min}.`),
 };

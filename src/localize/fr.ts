@@ -43,6 +43,7 @@ export const fr: Strings = {
     'Vérifiez que votre téléphone est allumé et capte le réseau. Certains opérateurs affichent les paiements en attente dans leur menu mobile money. Gardez cette page ouverte : elle se met à jour toute seule.',
   awaitingRedirect: 'Préparation de la page de validation…',
   redirecting: 'Redirection vers la page de validation…',
+  continueOn: (host) => `Vous allez continuer sur ${host}`,
   confirming: 'Confirmation de votre paiement…',
   checking: 'Nous vérifions ce paiement auprès de votre opérateur. Vous ne serez pas débité deux fois.',
   succeededHeading: 'Paiement reçu',
@@ -75,6 +76,9 @@ export const fr: Strings = {
     ALREADY_PAID: 'Cette commande est déjà payée.',
     SERVICE_UNAVAILABLE: 'Le service de paiement n’est pas disponible pour le moment. Réessayez dans un instant.',
     INTERNAL: 'Un problème est survenu de notre côté. Réessayez dans un instant.',
+    RATE_LIMITED: 'Trop d’essais en peu de temps. Attendez une minute, puis réessayez.',
+    TOO_MANY_NUMBERS:
+      'Trop de numéros différents ont été essayés pour cette commande. Utilisez un numéro déjà saisi, ou retournez à la boutique pour recommencer.',
   },
   amountBounds: (min, max) => (max ? `Montants acceptés : de ${min} à ${max}.` : `Montant minimum : ${min}.`),
 };

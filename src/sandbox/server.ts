@@ -8,8 +8,12 @@ import type { RunningSandbox, StartSandboxOptions } from './types.js';
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<RunningSandbox> {
   const { sandbox, handle, shutdown } = buildSandbox(options);
   const host = options.host ?? '127.0.0.1';
+  // A client sending its request slowly is cut after `requestTimeoutMs` rather than Node's 300 s
+  // (Node checks every `connectionsCheckingInterval`, 30 s by default).
+  const requestTimeout = options.requestTimeoutMs ?? 15_000;
   const server = createAdaptorServer({
     fetch: (request, env) => handle(request, env.incoming.socket),
+    serverOptions: { requestTimeout, headersTimeout: Math.min(10_000, requestTimeout), connectionsCheckingInterval: Math.min(2_000, requestTimeout) },
   }) as Server;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -125,6 +125,8 @@ export interface RunningSandbox extends Sandbox {
 export interface StartSandboxOptions extends SandboxOptions {
   /** Default 0 (a free port). */
   port?: number;
+  /** A request (headers and body) must arrive within this. Default 15 s (Node's own is 300 s). */
+  requestTimeoutMs?: number;
   /** Default `127.0.0.1`. */
   host?: string;
 }

@@ -5,7 +5,8 @@
 export { createCompanion } from './companion/companion.js';
 export type { Companion } from './companion/companion.js';
 export { companionOptionsFromEnv, CompanionConfigError } from './companion/options.js';
-export type { CompanionOptions, CompanionEnvConfig } from './companion/options.js';
+export type { CompanionOptions, CompanionEnvConfig, CompanionLimits, RateLimit } from './companion/options.js';
+export type { RequestContext } from './companion/client-address.js';
 export { CheckoutError } from './companion/checkouts.js';
 export type { CheckoutOrder, CreatedCheckout } from './companion/checkouts.js';
 export type { PaymentUpdate } from './companion/events.js';
@@ -16,7 +17,8 @@ export type { WebhookResult } from './companion/webhook-handler.js';
 export type { CheckoutStore, PaymentQuery } from './companion/store.js';
 export { transitionCheckout, StoreConflictError } from './companion/store.js';
 export type { CheckoutRecord, PaymentRecord, OperatorRecord, DeliveryRecord, DeliveryAttempt, DeliverySink, InboxEntry } from './companion/records.js';
-export { createMemoryStore } from './companion/memory-store.js';
+export { createMemoryStore, StoreFullError } from './companion/memory-store.js';
+export type { MemoryStoreOptions } from './companion/memory-store.js';
 export { createFileStore, FileStoreUnavailableError } from './companion/file-store.js';
 export type { FileStoreOptions } from './companion/file-store.js';
 export { createRedisStore } from './companion/redis-store.js';
@@ -29,7 +31,7 @@ export type { RedisStatusHub, RedisStatusHubOptions } from './companion/redis-st
 export { runSetupChecks } from './companion/setup-checks.js';
 export type { SetupCheck, SetupCheckOptions } from './companion/setup-checks.js';
 export { checkPublicUrl, isPublicUnicast } from './companion/setup-checks.js';
-export { toNodeHandler } from '../adapters/node-http.js';
+export { toNodeHandler, serverTimeouts } from '../adapters/node-http.js';
 export { expressMiddleware } from '../adapters/express.js';
 export { honoRoutes } from '../adapters/hono.js';
 export type { FetchHandler } from '../adapters/node-http.js';

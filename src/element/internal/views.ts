@@ -192,6 +192,21 @@ export function waitingStep(text: string): TemplateResult {
   return html`<div class="step operator"><span class="spinner" aria-hidden="true"></span>${heading(text)}</div>`;
 }
 
+/** Leaving for the approval page: the payer sees where they are going before the page changes. */
+export function redirectingStep(ctx: ViewContext): TemplateResult {
+  const url = ctx.c.state.payment?.authorizationUrl;
+  let host = '';
+  try {
+    host = url ? new URL(url).host : '';
+  } catch {
+    // not a URL: the controller refuses to navigate there and shows its problem instead
+  }
+  return html`<div class="step">
+    ${waitingStep(ctx.t.redirecting)}
+    ${host ? html`<p class="muted redirect-host">${ctx.t.continueOn(host)}</p>` : nothing}
+  </div>`;
+}
+
 export function succeededStep(ctx: ViewContext): TemplateResult {
   return html`<div class="step succeeded">${heading(ctx.t.succeededHeading)}<p>${ctx.t.succeededBody(amountText(ctx))}</p></div>`;
 }

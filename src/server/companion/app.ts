@@ -5,12 +5,17 @@
  */
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { secureHeaders } from 'hono/secure-headers';
 import { z } from 'zod';
 import { companionRoutes, returnQueryParam } from '../../contract/companion.js';
+import { normalizePhoneFull } from '../../contract/phone-full.js';
 import type { Logger } from '../log.js';
+import type { RequestContext } from './client-address.js';
 import type { Discovery } from './discovery.js';
 import type { EventStreams } from './event-stream.js';
-import { CompanionHttpError } from './http-errors.js';
+import { CompanionHttpError, RateLimitedError } from './http-errors.js';
+import type { Limiter, NumberGuard } from './rate-limit.js';
+import { parseReturnUrl } from './urls.js';
 import { payCheckout, type PayFlowDeps } from './pay-flow.js';
 import type { CheckoutRecord } from './records.js';
 import { transitionCheckout, type CheckoutStore } from './store.js';
@@ -30,9 +35,14 @@ export interface AppDeps {
   /** Verifies a notification, answers, and applies it after the answer. */
   acceptWebhook: (raw: Uint8Array) => Promise<WebhookAnswer>;
   markReturned: (checkout: CheckoutRecord) => Promise<void>;
+  /** Limits of the routes that reach the service (lookup, preview, pay). */
+  limits: { perCheckout: Limiter; perAddress: Limiter; numbers: NumberGuard };
+  /** The payer's address (see client-address.ts), or undefined when it is not known. */
+  clientAddress: (request: Request, context: RequestContext | undefined) => string | undefined;
 }
 
-type Env = { Variables: { checkout: CheckoutRecord } };
+// Bindings: what the adapter passes beside the request (`app.fetch(request, context)`).
+type Env = { Bindings: RequestContext | undefined; Variables: { checkout: CheckoutRecord } };
 
 const maxBrowserBody = 8 * 1024;
 
@@ -49,12 +59,44 @@ export function createApp(deps: AppDeps): Hono<Env> {
   const app = new Hono<Env>().basePath(deps.mountPath || '/');
 
   app.onError((error, c) => {
+    if (error instanceof RateLimitedError && error.retryAfterSeconds !== undefined) c.header('retry-after', String(error.retryAfterSeconds));
     if (error instanceof CompanionHttpError) return c.json(error.toBody(), error.status as 400);
     deps.log.error('companion route failed', { path: new URL(c.req.url).pathname, error });
-    const internal = new CompanionHttpError('INTERNAL', 'Something went wrong on the shop’s server. Nothing was charged; try again.');
+    // Never "nothing was charged": this may come after a pay-in was posted. A retry is safe either
+    // way (the same order id is re-posted, never a second payment).
+    const internal = new CompanionHttpError('INTERNAL', 'Something went wrong on the shop’s server. Try again in a moment; you will not be charged twice.');
     return c.json(internal.toBody(), 500);
   });
   app.notFound((c) => c.json({ error: { code: 'BAD_REQUEST', message: 'No such route.' } }, 404));
+
+  // nosniff and no-referrer on every answer; the rest of secureHeaders' defaults are for documents
+  // of the merchant's own site (HSTS, cross-origin policies), which a mounted companion must not set.
+  app.use(
+    '*',
+    secureHeaders({
+      xContentTypeOptions: true,
+      referrerPolicy: true,
+      xFrameOptions: 'DENY',
+      crossOriginResourcePolicy: false,
+      crossOriginOpenerPolicy: false,
+      originAgentCluster: false,
+      strictTransportSecurity: false,
+      xDnsPrefetchControl: false,
+      xDownloadOptions: false,
+      xPermittedCrossDomainPolicies: false,
+      xXssProtection: false,
+    }),
+  );
+  // The return page is plain text for a payer: it loads nothing, runs nothing, and is never framed.
+  app.use(
+    `${companionRoutes.returnPrefix}*`,
+    secureHeaders({
+      contentSecurityPolicy: { defaultSrc: ["'none'"], baseUri: ["'none'"], formAction: ["'none'"], frameAncestors: ["'none'"] },
+      xFrameOptions: 'DENY',
+      crossOriginResourcePolicy: false,
+      strictTransportSecurity: false,
+    }),
+  );
 
   // CORS for the page's routes, limited to the allowed origins.
   app.use(`${companionRoutes.checkout}/*`, corsFor(deps));
@@ -92,6 +134,36 @@ export function createApp(deps: AppDeps): Hono<Env> {
     await next();
   };
 
+  // Lookup, preview and pay reach the service: limited per address (before the token is even
+  // looked at, so guessing tokens is limited too), per checkout, and in distinct numbers.
+  const limitAddress = async (c: Context<Env>, next: () => Promise<void>) => {
+    const address = deps.clientAddress(c.req.raw, c.env);
+    const wait = address === undefined ? 0 : deps.limits.perAddress.take(address);
+    if (wait > 0) {
+      deps.log.warn('rate limited by client address', { path: new URL(c.req.url).pathname });
+      throw new RateLimitedError('RATE_LIMITED', `Too many requests from this address: try again in ${wait} s.`, wait);
+    }
+    await next();
+  };
+  const limitCheckout = async (c: Context<Env>, next: () => Promise<void>) => {
+    const wait = deps.limits.perCheckout.take(c.get('checkout').orderId);
+    if (wait > 0) {
+      deps.log.warn('rate limited by checkout', { orderId: c.get('checkout').orderId });
+      throw new RateLimitedError('RATE_LIMITED', `Too many requests for this checkout: try again in ${wait} s.`, wait);
+    }
+    await next();
+  };
+  // §4.2: a preview may assign a provider to a number durably; a checkout is not a way to probe many.
+  const admitNumber = (checkout: CheckoutRecord, typed: string, country: string | undefined) => {
+    const phone = normalizePhoneFull(typed, country);
+    if (!phone.ok) return; // refused with its reason by the lookup, without any upstream call
+    if (!deps.limits.numbers.admit(checkout.orderId, phone.e164, checkout.expiresAt)) {
+      deps.log.warn('too many distinct numbers for one checkout', { orderId: checkout.orderId });
+      throw new RateLimitedError('TOO_MANY_NUMBERS', 'This checkout already tried its share of phone numbers: use one of them, or start a new checkout.');
+    }
+  };
+  const reachesService = (options: { allowExpired: boolean }) => [limitAddress, authenticate(options), limitCheckout] as const;
+
   const readJson = async <T>(c: Context<Env>, schema: z.ZodType<T>): Promise<T> => {
     const text = await c.req.text();
     if (text.length > maxBrowserBody) throw new CompanionHttpError('BAD_REQUEST', 'The request is too large.');
@@ -118,9 +190,10 @@ export function createApp(deps: AppDeps): Hono<Env> {
     return c.json(checkoutView(checkout, countries), 200, noStore);
   });
 
-  app.post(companionRoutes.lookup, authenticate({ allowExpired: false }), async (c) => {
+  app.post(companionRoutes.lookup, ...reachesService({ allowExpired: false }), async (c) => {
     const body = await readJson(c, lookupSchema);
     const checkout = c.get('checkout');
+    admitNumber(checkout, body.phoneNumber, body.country);
     const { decimalPlaces, ...lookup } = await withServiceErrors(deps, () => deps.discovery.lookup(checkout, body.phoneNumber, body.country));
     if (decimalPlaces !== null && checkout.decimalPlaces !== decimalPlaces) {
       await rememberDecimals(deps.store, checkout, decimalPlaces);
@@ -128,9 +201,10 @@ export function createApp(deps: AppDeps): Hono<Env> {
     return c.json(lookup, 200, noStore);
   });
 
-  app.post(companionRoutes.preview, authenticate({ allowExpired: false }), async (c) => {
+  app.post(companionRoutes.preview, ...reachesService({ allowExpired: false }), async (c) => {
     const body = await readJson(c, previewSchema);
     const checkout = c.get('checkout');
+    admitNumber(checkout, body.phoneNumber, undefined);
     const workflow = await withServiceErrors(deps, async () => {
       const lookup = await deps.discovery.lookup(checkout, body.phoneNumber, undefined);
       if (body.useWallet && !lookup.wallet) throw new CompanionHttpError('BAD_REQUEST', 'The wallet is not offered for this number.');
@@ -139,9 +213,11 @@ export function createApp(deps: AppDeps): Hono<Env> {
     return c.json({ workflow }, 200, noStore);
   });
 
-  app.post(companionRoutes.pay, authenticate({ allowExpired: false }), async (c) => {
+  app.post(companionRoutes.pay, ...reachesService({ allowExpired: false }), async (c) => {
     const body = await readJson(c, paySchema);
-    const view = await withServiceErrors(deps, () => payCheckout(deps.payFlow, c.get('checkout'), body));
+    admitNumber(c.get('checkout'), body.phoneNumber, undefined);
+    // Not "nothing was charged": that is not known once a pay-in may have been posted.
+    const view = await withServiceErrors(deps, () => payCheckout(deps.payFlow, c.get('checkout'), body), payUnavailable);
     return c.json(view, 200, noStore);
   });
 
@@ -162,20 +238,30 @@ export function createApp(deps: AppDeps): Hono<Env> {
       Number.isFinite(lastEventId) ? lastEventId : 0,
       c.req.raw.signal,
     );
-    for (const [name, value] of Object.entries(corsHeaders(deps, c.req.header('origin'), c.req.url))) response.headers.set(name, value);
+    for (const [name, value] of Object.entries(corsHeaders(deps, c.req.header('origin')))) response.headers.set(name, value);
     return response;
   });
 
   app.get(`${companionRoutes.returnPrefix}:returnId`, async (c) => {
-    const checkout = await deps.store.getByReturnId(c.req.param('returnId'));
-    const outcome = c.req.query('outcome') === 'success' ? 'success' : 'failure';
-    if (!checkout) return c.html(returnPage('This payment link is no longer valid. Go back to the shop to see your order.'), 404);
-    // §2.3: a browser return is never proof of payment; the element shows "confirming" until the webhook decides.
-    await deps.markReturned(checkout);
-    if (!checkout.returnUrl) return c.html(returnPage('Your payment is being confirmed. You can go back to the shop.'), 200);
-    const target = new URL(checkout.returnUrl);
-    target.searchParams.set(returnQueryParam, outcome);
-    return c.redirect(target.toString(), 303);
+    // A payer who may just have approved a payment: whatever fails here, never a JSON error and
+    // never "nothing was charged" (the webhook decides, §2.3).
+    const confirming = 'Your payment is being confirmed. You can go back to the shop to see your order.';
+    try {
+      const checkout = await deps.store.getByReturnId(c.req.param('returnId'));
+      const outcome = c.req.query('outcome') === 'success' ? 'success' : 'failure';
+      if (!checkout) return c.html(returnPage('This payment link is no longer valid. Go back to the shop to see your order.'), 404);
+      // §2.3: a browser return is never proof of payment; the element shows "confirming" until the webhook decides.
+      await deps.markReturned(checkout);
+      // Checked at creation; parsed again for records written before that check existed.
+      const returnUrl = parseReturnUrl(checkout.returnUrl);
+      if (!returnUrl) return c.html(returnPage(confirming), 200);
+      const target = new URL(returnUrl);
+      target.searchParams.set(returnQueryParam, outcome);
+      return c.redirect(target.toString(), 303);
+    } catch (error) {
+      deps.log.error('return route failed', { error });
+      return c.html(returnPage(confirming), 200);
+    }
   });
 
   app.post(companionRoutes.webhook, async (c) => {
@@ -188,8 +274,8 @@ export function createApp(deps: AppDeps): Hono<Env> {
 
 const noStore = { 'cache-control': 'no-store' };
 
-function corsHeaders(deps: AppDeps, origin: string | undefined, url: string): Record<string, string> {
-  if (!origin || !isAllowedOrigin(deps, origin, url)) return { vary: 'Origin' };
+function corsHeaders(deps: AppDeps, origin: string | undefined): Record<string, string> {
+  if (!origin || !isAllowedOrigin(deps, origin)) return { vary: 'Origin' };
   return {
     'access-control-allow-origin': origin,
     'access-control-allow-headers': 'authorization, content-type, last-event-id',
@@ -199,17 +285,21 @@ function corsHeaders(deps: AppDeps, origin: string | undefined, url: string): Re
   };
 }
 
-function isAllowedOrigin(deps: AppDeps, origin: string, url: string): boolean {
-  return deps.allowedOrigins.includes(origin) || origin === new URL(url).origin;
+/**
+ * The configured origins only. Never the request's own origin: that comes from its Host header,
+ * which whoever sends the request writes (`Host: evil.example` with `Origin: http://evil.example`).
+ */
+function isAllowedOrigin(deps: AppDeps, origin: string): boolean {
+  return deps.allowedOrigins.includes(origin);
 }
 
 function corsFor(deps: AppDeps) {
   return async function cors(c: Context<Env>, next: () => Promise<void>) {
     const origin = c.req.header('origin');
-    const headers = corsHeaders(deps, origin, c.req.url);
-    if (c.req.method === 'OPTIONS') return c.body(null, origin && isAllowedOrigin(deps, origin, c.req.url) ? 204 : 403, headers);
+    const headers = corsHeaders(deps, origin);
+    if (c.req.method === 'OPTIONS') return c.body(null, origin && isAllowedOrigin(deps, origin) ? 204 : 403, headers);
     // Every state-changing call must come from an allowed page (browsers always send Origin on POST).
-    if (c.req.method !== 'GET' && (!origin || !isAllowedOrigin(deps, origin, c.req.url))) {
+    if (c.req.method !== 'GET' && (!origin || !isAllowedOrigin(deps, origin))) {
       throw new CompanionHttpError('ORIGIN_NOT_ALLOWED', 'This page is not allowed to use this checkout.');
     }
     await next();
@@ -218,13 +308,20 @@ function corsFor(deps: AppDeps) {
   };
 }
 
-async function withServiceErrors<T>(deps: AppDeps, run: () => Promise<T>): Promise<T> {
+const payUnavailable = 'The payment service cannot be reached right now. Try again in a moment; you will not be charged twice.';
+
+/** `message`: the default is for lookup and preview, which charge nothing. */
+async function withServiceErrors<T>(
+  deps: AppDeps,
+  run: () => Promise<T>,
+  message = 'The payment service cannot be reached right now. Nothing was charged; try again in a moment.',
+): Promise<T> {
   try {
     return await run();
   } catch (error) {
     if (error instanceof CompanionHttpError) throw error;
     deps.log.error('service call failed', { error });
-    throw new CompanionHttpError('SERVICE_UNAVAILABLE', 'The payment service cannot be reached right now. Nothing was charged; try again in a moment.');
+    throw new CompanionHttpError('SERVICE_UNAVAILABLE', message);
   }
 }
 

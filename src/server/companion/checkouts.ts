@@ -8,6 +8,8 @@ import type { CheckoutRecord } from './records.js';
 import type { CheckoutStore } from './store.js';
 import { transitionCheckout } from './store.js';
 import { randomId, sha256Base64url } from './tokens.js';
+import { reservedOrderIdPattern } from './attempt-ids.js';
+import { parseReturnUrl } from './urls.js';
 
 export interface CheckoutOrder {
   /** The merchant's order id: the reconciliation key sent to the service (§2.3). */
@@ -48,6 +50,11 @@ export async function createCheckoutRecord(
   if (typeof order.orderId !== 'string' || !/^[\w.:-]{1,100}$/.test(order.orderId)) {
     throw new CheckoutError('createCheckout: orderId must be 1 to 100 letters, digits, "-", "_", "." or ":".');
   }
+  if (reservedOrderIdPattern.test(order.orderId)) {
+    throw new CheckoutError(
+      `createCheckout: orderId ${JSON.stringify(order.orderId)} ends in "-a" and digits, the form reserved for retry attempts (order X's second attempt is sent as X-a2): a payment could be matched to the wrong order. Use an order id that does not end that way.`,
+    );
+  }
   if (typeof order.amount !== 'string') {
     throw new CheckoutError(`createCheckout: amount must be a decimal string such as '5000' or '12.50', not a ${typeof order.amount} (floats lose digits).`);
   }
@@ -56,9 +63,9 @@ export async function createCheckoutRecord(
   if (typeof order.currencyCode !== 'string' || !/^[A-Z]{3,5}$/.test(order.currencyCode)) {
     throw new CheckoutError('createCheckout: currencyCode must be an upper-case code such as XOF, XAF or USD.');
   }
-  const returnUrl = order.returnUrl ?? options.defaultReturnUrl;
-  if (returnUrl !== null && !/^https?:\/\//.test(returnUrl)) {
-    throw new CheckoutError('createCheckout: returnUrl must be an http(s) URL of the merchant page.');
+  const returnUrl = order.returnUrl === undefined ? options.defaultReturnUrl : parseReturnUrl(order.returnUrl);
+  if (returnUrl === null && order.returnUrl !== undefined) {
+    throw new CheckoutError(`createCheckout: returnUrl ${JSON.stringify(order.returnUrl)} is not an absolute http(s) URL with a host: give the merchant page, e.g. https://shop.example/checkout.`);
   }
   const now = options.now();
   const token = randomId();

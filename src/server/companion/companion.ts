@@ -18,7 +18,9 @@ import { CompanionConfigError, type CompanionOptions } from './options.js';
 import { runSetupChecks, type SetupCheck } from './setup-checks.js';
 import { createMemoryStatusHub, type StatusHub } from './status-hub.js';
 import { createTransitions } from './transitions.js';
-import { isLoopbackUrl } from './urls.js';
+import { isAllowedAuthorizationUrl, isLoopbackUrl, parseReturnUrl } from './urls.js';
+import { resolveClientAddress, type RequestContext } from './client-address.js';
+import { createLimiter, createNumberGuard } from './rate-limit.js';
 import { paymentView } from './view.js';
 import { createMaintenance } from './maintenance.js';
 import { defaultStaleMinutes } from './payments-list.js';
@@ -27,8 +29,11 @@ import type { WebhookResult } from './webhook-handler.js';
 import type { DeliverySink } from './records.js';
 
 export interface Companion {
-  /** Every route: mount it where `publicUrl` points (see the adapters). */
-  fetch(request: Request): Promise<Response>;
+  /**
+   * Every route: mount it where `publicUrl` points (see the adapters). `context.clientAddress`:
+   * the socket's address, for the per-address limits (the adapters pass it).
+   */
+  fetch(request: Request, context?: RequestContext): Promise<Response>;
   /** Path of the webhook route (`<publicUrl path>/webhook`), for adapters with a fast path. */
   readonly webhookPath: string;
   /**
@@ -94,6 +99,11 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
   const mountPath = `${publicUrl.pathname.replace(/\/+$/, '')}${(options.mountPath ?? '').replace(/\/+$/, '')}`;
   const base = `${publicUrl.origin}${mountPath}`;
   const checkoutTtlMs = options.checkoutTtlMs ?? 30 * 60_000;
+  const defaultReturnUrl = options.returnUrl === undefined ? null : parseReturnUrl(options.returnUrl);
+  if (options.returnUrl !== undefined && defaultReturnUrl === null) {
+    throw new CompanionConfigError(`returnUrl ${JSON.stringify(options.returnUrl)} is not an absolute http(s) URL with a host: give the merchant page payers come back to, e.g. https://shop.example/checkout.`);
+  }
+  const limits = options.limits ?? {};
   // The default keeps state in a file: the service sends each notification once, so state that
   // dies with the process loses payments. The memory store is for tests and demos, by name.
   const store = options.store ?? createFileStore({ ...(options.dataDir ? { dataDir: options.dataDir } : {}), now });
@@ -103,7 +113,12 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
     log.warn('momo-checkout store: Redis store without a Redis status hub: a page whose stream another process holds hears of its payment only when it re-checks. Pass hub: await createRedisStatusHub({ url }).');
   }
   const hub = options.hub ?? createMemoryStatusHub();
-  const streams = createEventStreams(hub, options.heartbeatMs ?? 15_000);
+  const streams = createEventStreams(hub, {
+    heartbeatMs: options.heartbeatMs ?? 15_000,
+    perOrder: limits.streamsPerCheckout ?? 5,
+    total: limits.streams ?? 4_000,
+    lifetimeMs: limits.streamLifetimeMs ?? 5 * 60_000,
+  });
   const service = createServiceClient({
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
@@ -138,8 +153,9 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
     secrets: options.webhookSecrets,
     toleranceMs: options.webhookToleranceMs ?? 300_000,
     now,
-    // Only https goes to a payer's browser; loopback http only for the local sandbox.
-    isAllowedAuthorizationUrl: (url: string) => url.startsWith('https://') || (insecureLocal && isLoopbackUrl(url)),
+    // Only https to a public host goes to a payer's browser; loopback http only for the local sandbox.
+    isAllowedAuthorizationUrl: (url: string) =>
+      isAllowedAuthorizationUrl(url, { allowInsecureLocal: insecureLocal, allowIdnHosts: options.allowIdnAuthorizationUrls === true }),
   };
   const inbox = createNotificationInbox({ ...webhook, background });
   const acceptWebhook = inbox.accept;
@@ -175,6 +191,12 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
     acceptWebhook,
     log,
     now,
+    limits: {
+      perCheckout: createLimiter(limits.perCheckout ?? { burst: 20, perMinute: 20 }, now),
+      perAddress: createLimiter(limits.perAddress ?? { burst: 120, perMinute: 120 }, now),
+      numbers: createNumberGuard(limits.numbersPerCheckout ?? 5, now),
+    },
+    clientAddress: (request, context) => resolveClientAddress({ clientAddress: options.clientAddress, trustProxy: options.trustProxy }, request, context),
     markReturned: async (checkout) => {
       await transitions.update(checkout.orderId, (payment) => (payment && !payment.returned ? { ...payment, returned: true } : null));
     },
@@ -199,19 +221,19 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
   const checkAtStart = options.setupChecksAtStart !== false;
 
   return {
-    fetch: (request) => {
+    fetch: (request, context) => {
       if (checkAtStart && !checks) {
         const started = ready().catch((error: unknown) => log.error('momo-checkout setup checks could not run', { error }));
         background.add(started);
         void started.finally(() => background.delete(started));
       }
-      return Promise.resolve(app.fetch(request));
+      return Promise.resolve(app.fetch(request, context));
     },
     ready,
     webhookPath: `${mountPath}/webhook`,
     acceptWebhook,
     createCheckout: (order) =>
-      createCheckoutRecord(store, order, { ttlMs: checkoutTtlMs, maxAttempts: options.maxAttempts ?? 3, now, defaultReturnUrl: options.returnUrl ?? null }),
+      createCheckoutRecord(store, order, { ttlMs: checkoutTtlMs, maxAttempts: options.maxAttempts ?? 3, now, defaultReturnUrl }),
     handleWebhook: inbox.handle,
     async getPayment(orderId) {
       const checkout = await store.getByOrderId(orderId);

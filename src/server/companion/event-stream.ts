@@ -3,33 +3,61 @@
  * runtime that speaks `Response`. One `payment` event per transition, `id:` the view's version so
  * a reconnecting page sends `Last-Event-ID` and gets only what it missed. All open streams share
  * one heartbeat interval (no timer per stream), and a stream ends after a final state.
+ *
+ * Each stream holds a socket and memory until it ends, so they are bounded (issue 12): a few per
+ * checkout (its tabs), a total per process (beyond it the page polls the status route), and a
+ * lifetime after which the page reconnects. Without these, one token opening streams in a loop
+ * used every file descriptor of the process and the webhook route could no longer answer.
  */
 import { finalPaymentStates, type PaymentView } from '../../contract/companion.js';
+import { RateLimitedError } from './http-errors.js';
 import type { StatusHub } from './status-hub.js';
 
 const encoder = new TextEncoder();
 
+export interface EventStreamLimits {
+  heartbeatMs: number;
+  /** Streams open at once per order (its tabs). */
+  perOrder: number;
+  /** Streams open at once in the process. */
+  total: number;
+  /** A stream ends after this (checked at the heartbeat), and the page reconnects. */
+  lifetimeMs: number;
+}
+
 export interface EventStreams {
-  /** `loadCurrent` is read after subscribing, so a transition between the two is never lost. */
+  /**
+   * `loadCurrent` is read after subscribing, so a transition between the two is never lost.
+   * Throws a {@link RateLimitedError} when a cap is reached.
+   */
   open(orderId: string, loadCurrent: () => Promise<PaymentView | null>, lastEventId: number, signal: AbortSignal): Response;
   /** Open streams. */
   size(): number;
   close(): void;
 }
 
-export function createEventStreams(hub: StatusHub, heartbeatMs: number): EventStreams {
-  const open = new Set<ReadableStreamDefaultController<Uint8Array>>();
+export function createEventStreams(hub: StatusHub, limits: EventStreamLimits): EventStreams {
+  const { heartbeatMs } = limits;
+  /** Each open stream, with when it opened and how to end it. */
+  const open = new Map<ReadableStreamDefaultController<Uint8Array>, { openedAt: number; finish: () => void }>();
+  const perOrder = new Map<string, number>();
   let heartbeat: ReturnType<typeof setInterval> | undefined;
   const ping = encoder.encode(': ping\n\n');
 
   const startHeartbeat = () => {
     if (heartbeat) return;
     heartbeat = setInterval(() => {
-      for (const controller of open) {
+      // Real time, not the companion's injectable clock: the interval itself runs on real time.
+      const oldest = Date.now() - limits.lifetimeMs;
+      for (const [controller, stream] of open) {
+        if (stream.openedAt <= oldest) {
+          stream.finish();
+          continue;
+        }
         try {
           controller.enqueue(ping);
         } catch {
-          open.delete(controller);
+          stream.finish();
         }
       }
     }, heartbeatMs);
@@ -45,6 +73,14 @@ export function createEventStreams(hub: StatusHub, heartbeatMs: number): EventSt
 
   return {
     open(orderId, loadCurrent, lastEventId, signal) {
+      const ofOrder = perOrder.get(orderId) ?? 0;
+      if (ofOrder >= limits.perOrder) {
+        throw new RateLimitedError('RATE_LIMITED', `This checkout already has ${ofOrder} status streams open: close a tab, or read /checkout/status instead.`, 5);
+      }
+      if (open.size >= limits.total) {
+        throw new RateLimitedError('RATE_LIMITED', 'Too many status streams are open on this server: read /checkout/status instead, or try the stream again later.', 5);
+      }
+      perOrder.set(orderId, ofOrder + 1);
       let unsubscribe = () => {};
       let controllerRef: ReadableStreamDefaultController<Uint8Array> | undefined;
       let closed = false;
@@ -52,6 +88,9 @@ export function createEventStreams(hub: StatusHub, heartbeatMs: number): EventSt
         if (closed) return;
         closed = true;
         unsubscribe();
+        const left = (perOrder.get(orderId) ?? 1) - 1;
+        if (left > 0) perOrder.set(orderId, left);
+        else perOrder.delete(orderId);
         if (controllerRef) {
           open.delete(controllerRef);
           try {
@@ -75,9 +114,14 @@ export function createEventStreams(hub: StatusHub, heartbeatMs: number): EventSt
           // A retry hint for EventSource-like readers, then what the page has not seen yet.
           controller.enqueue(encoder.encode('retry: 2000\n\n'));
           unsubscribe = hub.subscribe(orderId, send);
-          open.add(controller);
+          open.set(controller, { openedAt: Date.now(), finish });
           startHeartbeat();
-          loadCurrent().then((current) => current && send(current), finish);
+          loadCurrent().then((current) => {
+            if (current) send(current);
+            // A final payment ends the stream now, whatever Last-Event-ID the page sent (one at or
+            // above the current version would otherwise keep it open for nothing, for ever).
+            if (current && finalPaymentStates.includes(current.state)) queueMicrotask(finish);
+          }, finish);
           signal.addEventListener('abort', finish, { once: true });
         },
         cancel: finish,
@@ -93,14 +137,9 @@ export function createEventStreams(hub: StatusHub, heartbeatMs: number): EventSt
     },
     size: () => open.size,
     close() {
-      for (const controller of open) {
-        try {
-          controller.close();
-        } catch {
-          // already closed
-        }
-      }
+      for (const stream of [...open.values()]) stream.finish();
       open.clear();
+      perOrder.clear();
       stopHeartbeatIfIdle();
     },
   };

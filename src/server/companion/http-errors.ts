@@ -18,6 +18,8 @@ const statusOf: Record<CompanionErrorCode, number> = {
   ALREADY_PAID: 409,
   SERVICE_UNAVAILABLE: 503,
   INTERNAL: 500,
+  RATE_LIMITED: 429,
+  TOO_MANY_NUMBERS: 429,
 };
 
 export class CompanionHttpError extends Error {
@@ -36,5 +38,18 @@ export class CompanionHttpError extends Error {
 
   toBody(): CompanionError {
     return { error: { code: this.code, message: this.message, ...(this.details ? { details: this.details } : {}) } };
+  }
+}
+
+/** A 429: the answer also says when to come back (`Retry-After`, in seconds). */
+export class RateLimitedError extends CompanionHttpError {
+  override name = 'RateLimitedError';
+  constructor(
+    code: 'RATE_LIMITED' | 'TOO_MANY_NUMBERS',
+    message: string,
+    /** Absent when waiting does not help (TOO_MANY_NUMBERS). */
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(code, message);
   }
 }

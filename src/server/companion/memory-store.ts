@@ -9,11 +9,25 @@ import { StoreConflictError, type CheckoutStore } from './store.js';
 
 export interface MemoryStoreOptions {
   now?: () => number;
+  /**
+   * Most checkouts held at once (each ~600 bytes). Default 100,000. When full, the oldest checkout
+   * that never started a payment is dropped to make room; when every one has a payment, creating a
+   * checkout throws a {@link StoreFullError} rather than forget a payment a webhook may still need.
+   */
+  maxRecords?: number;
+}
+
+/** The memory store is full of checkouts with payments: nothing could be dropped to make room. */
+export class StoreFullError extends Error {
+  override name = 'StoreFullError';
 }
 
 export function createMemoryStore(options: MemoryStoreOptions = {}): CheckoutStore {
   const now = options.now ?? Date.now;
+  const maxRecords = options.maxRecords ?? 100_000;
   const byOrderId = new Map<string, CheckoutRecord>();
+  /** Order ids of checkouts without a payment, oldest first (what may be dropped when full). */
+  const unpaid = new Set<string>();
   const orderIdByTokenHash = new Map<string, string>();
   const orderIdByReturnId = new Map<string, string>();
   const orderIdByServiceOrderId = new Map<string, string>();
@@ -36,6 +50,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CheckoutSto
   };
   const forget = (record: CheckoutRecord) => {
     byOrderId.delete(record.orderId);
+    unpaid.delete(record.orderId);
     orderIdByTokenHash.delete(record.tokenHash);
     orderIdByReturnId.delete(record.returnId);
     for (const serviceOrderId of serviceOrderIdsByOrderId.get(record.orderId) ?? []) orderIdByServiceOrderId.delete(serviceOrderId);
@@ -63,13 +78,34 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CheckoutSto
   // store holds no timer that would keep a process alive. (Reads check expiry themselves, so a
   // late sweep is never wrong.)
   let lastSweep = 0;
-  const sweep = () => {
+  const sweep = (force = false) => {
     const at = now();
-    if (at - lastSweep < 60_000) return;
+    if (!force && at - lastSweep < 60_000) return;
     lastSweep = at;
     for (const [id, item] of inbox) if (item.done && item.until <= at) inbox.delete(id);
     for (const record of byOrderId.values()) if (record.retainUntil <= at) forget(record);
     for (const [key, lock] of locks) if (lock.until <= at) locks.delete(key);
+  };
+
+  let lastForcedSweep = -Infinity;
+  const makeRoom = () => {
+    if (byOrderId.size < maxRecords) return;
+    // Expired records first (a full sweep at most once a second), then the oldest never paid.
+    if (now() - lastForcedSweep >= 1000) {
+      lastForcedSweep = now();
+      sweep(true);
+    }
+    while (byOrderId.size >= maxRecords) {
+      const oldest = unpaid.values().next();
+      if (oldest.done) {
+        throw new StoreFullError(
+          `The memory store holds ${byOrderId.size} checkouts, all with a payment (maxRecords ${maxRecords}): none is dropped while a notification may still come. Raise maxRecords, or use a persistent store.`,
+        );
+      }
+      const record = byOrderId.get(oldest.value);
+      if (record) forget(record);
+      else unpaid.delete(oldest.value);
+    }
   };
 
   return {
@@ -79,7 +115,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CheckoutSto
       const existing = live(record.orderId);
       if (existing) return { created: false, record: copy(existing) };
       checkServiceOrderId(record);
+      makeRoom();
       byOrderId.set(record.orderId, copy(record));
+      if (!record.payment) unpaid.add(record.orderId);
       index(record);
       return { created: true, record: copy(record) };
     },
@@ -105,6 +143,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CheckoutSto
       if (!current || current.revision !== expectedRevision) return false;
       checkServiceOrderId(next);
       byOrderId.set(orderId, copy(next));
+      if (next.payment) unpaid.delete(orderId);
       index(next);
       return true;
     },

@@ -86,6 +86,54 @@ export interface CompanionOptions {
   now?: () => number;
   /** fetch used to reach the service (tests, proxies). */
   fetch?: typeof fetch;
+  /** Caps and rate limits of the page's routes (per process, in memory). See {@link CompanionLimits}. */
+  limits?: CompanionLimits;
+  /**
+   * The payer's address, for the per-address limits, when the default does not fit (a proxy with
+   * its own header, a platform that gives it another way). Return undefined when unknown: the
+   * per-address limit is then skipped, the per-checkout ones still apply.
+   */
+  clientAddress?: (request: Request) => string | undefined;
+  /**
+   * How many proxies you run in front of the companion (a load balancer, nginx): the payer's
+   * address is then read from `X-Forwarded-For`, that many entries from its right end (what your
+   * own proxies appended). Default 0: `X-Forwarded-For` is ignored (a payer can write anything in
+   * it) and the socket's address is used; a private or loopback socket address, which is what a
+   * proxy looks like, is not limited per address.
+   */
+  trustProxy?: number;
+  /**
+   * Allow authorisation URLs whose host has `xn--` labels (internationalised names). Default
+   * false: such a host can imitate another one letter for letter, and the payer is sent there.
+   */
+  allowIdnAuthorizationUrls?: boolean;
+}
+
+/**
+ * Defaults fit a shop's normal traffic: a payer makes about ten page calls per payment. Every
+ * limit is per process (in memory); several processes each apply their own.
+ */
+export interface CompanionLimits {
+  /** Status streams open at once for one checkout (its tabs). Default 5; more are answered 429. */
+  streamsPerCheckout?: number;
+  /** Status streams open at once in this process. Default 4,000; more are answered 429 (the page polls instead). */
+  streams?: number;
+  /** A status stream ends after this and the page reconnects (resuming with Last-Event-ID). Default 5 minutes. */
+  streamLifetimeMs?: number;
+  /** Distinct phone numbers one checkout may look up, preview or pay with. Default 5. */
+  numbersPerCheckout?: number;
+  /** Lookup, preview and pay calls per checkout: a burst, then so many per minute. Default 20 then 20/min. */
+  perCheckout?: RateLimit;
+  /**
+   * The same calls per client address (when known). Default 120 then 120/min: generous, because
+   * mobile carriers put many payers behind one address (carrier-grade NAT).
+   */
+  perAddress?: RateLimit;
+}
+
+export interface RateLimit {
+  burst: number;
+  perMinute: number;
 }
 
 export class CompanionConfigError extends Error {

@@ -4,7 +4,10 @@
  * 1. post without `otp` and `redirectUrls` (unless the payer already typed a code);
  * 2. `422 OTP_REQUIRED`: nothing was created; ask the payer for the code, re-post the same orderId;
  * 3. `422 REDIRECT_URLS_REQUIRED`: nothing was created; re-post at once with our own return URLs;
- * 4. `409`: it exists; report its state, never invent a new orderId;
+ * 4. `409`: it exists; never invent a new orderId. It is ours only when an earlier post of the same
+ *    order id by us had a lost answer; otherwise someone else created it (another system posting
+ *    with the same key, a store that lost our record): the payment is held as `unknown`, logged for
+ *    support, never `pending` or `completed`, and no notification for that id is applied to it;
  * 5. a lost answer: re-post the same body once; if still unknown, say "checking" (a webhook or a
  *    later 409 decides). Never a second payment.
  *
@@ -26,7 +29,8 @@ import {
 import { checkAmount, type Discovery } from './discovery.js';
 import { CompanionHttpError } from './http-errors.js';
 import type { CheckoutRecord, PaymentRecord } from './records.js';
-import type { CheckoutStore } from './store.js';
+import { StoreConflictError, type CheckoutStore } from './store.js';
+import { attemptOrderId } from './attempt-ids.js';
 import { isFinal, movesForward, type Transitions } from './transitions.js';
 import { paymentView } from './view.js';
 import { randomId } from './tokens.js';
@@ -47,7 +51,9 @@ type Outcome =
   | { kind: 'accepted'; redirect: boolean; transactionId: string | null }
   | { kind: 'needs-otp' }
   | { kind: 'exists'; redirect: boolean }
-  | { kind: 'unknown' };
+  | { kind: 'unknown' }
+  /** A 409 for an order id we do not know we created. */
+  | { kind: 'not-ours' };
 
 /** States in which the payment is under way: a new pay call only reports it. */
 const underWay: readonly PaymentState[] = ['pending', 'awaiting-redirect', 'redirect-ready'];
@@ -67,6 +73,8 @@ export async function payCheckout(deps: PayFlowDeps, checkoutAtStart: CheckoutRe
     const current = checkout.payment;
     if (current && (underWay.includes(current.state) || current.state === 'completed')) return paymentView(checkout)!;
     if (current?.state === 'failed' && !paymentView(checkout)!.canRetry) return paymentView(checkout)!;
+    // Someone else's transaction holds this attempt's order id: only support can settle it.
+    if (current?.orderIdConflict) return paymentView(checkout)!;
 
     const lookup = await deps.discovery.lookup(checkout, body.phoneNumber, undefined);
     // Still waiting for the code on the same number and choice: another post without it would only
@@ -77,7 +85,10 @@ export async function payCheckout(deps: PayFlowDeps, checkoutAtStart: CheckoutRe
     // A new attempt only after a verified final failure; otherwise the same orderId is re-posted
     // (after a 422 or an unknown outcome nothing new may be invented, §7).
     const attempt = current?.state === 'failed' ? current.attempt + 1 : current?.attempt ?? 1;
-    const serviceOrderId = attempt === 1 ? orderId : `${orderId}-a${attempt}`;
+    const serviceOrderId = attemptOrderId(orderId, attempt);
+    // The one case where a 409 is ours: we posted this very order id before and lost the answer
+    // (the outcome stayed unknown, or the process stopped before the answer was written).
+    const postedBefore = current?.serviceOrderId === serviceOrderId && current.state === 'unknown';
     if (body.useWallet && !lookup.wallet) throw new CompanionHttpError('BAD_REQUEST', 'The wallet is not offered for this number. Choose the operator instead.');
     const operator = body.useWallet ? lookup.wallet : lookup.operator;
     if (!operator) throw new CompanionHttpError('NO_OPERATOR', `No mobile money operator of this number takes payments in ${checkout.currencyCode}.`);
@@ -101,7 +112,15 @@ export async function payCheckout(deps: PayFlowDeps, checkoutAtStart: CheckoutRe
       updatedAt: 0,
     };
     // Written before the call: a webhook can arrive before the answer, and must find the attempt.
-    await deps.transitions.update(orderId, () => base, { silent: true });
+    try {
+      await deps.transitions.update(orderId, () => base, { silent: true });
+    } catch (error) {
+      if (!(error instanceof StoreConflictError)) throw error;
+      // The store refused to give this order id to this order (another order holds it): nothing was
+      // written and nothing posted, so nothing is lost; the payer is told, support is.
+      deps.log.error('pay-in not sent: its order id already belongs to another order in the store; needs support', { orderId, serviceOrderId });
+      throw new CompanionHttpError('INTERNAL', 'This payment cannot be sent for this order. Nothing was sent to the payment service: contact the shop with your order reference.');
+    }
 
     const request: PayInRequest = {
       orderId: serviceOrderId,
@@ -116,13 +135,14 @@ export async function payCheckout(deps: PayFlowDeps, checkoutAtStart: CheckoutRe
 
     let outcome: Outcome;
     try {
-      outcome = await postPayIn(deps, request, checkout, operator);
+      outcome = await postPayIn(deps, request, checkout, operator, postedBefore);
     } catch (error) {
       // Nothing was created: put the payment back as it was, so the payer can correct and retry.
       await deps.transitions.update(orderId, (payment) => (payment?.serviceOrderId === serviceOrderId && payment.lastServiceStatus === null ? current ?? null : null), { silent: true });
       throw error;
     }
 
+    if (outcome.kind === 'not-ours') return holdForSupport(deps, orderId, serviceOrderId, checkout);
     const redirect = outcome.kind === 'accepted' || outcome.kind === 'exists' ? outcome.redirect : false;
     const state: PaymentState =
       outcome.kind === 'needs-otp' ? 'needs-otp' : outcome.kind === 'unknown' ? 'unknown' : redirect ? 'awaiting-redirect' : 'pending';
@@ -141,7 +161,27 @@ export async function payCheckout(deps: PayFlowDeps, checkoutAtStart: CheckoutRe
   }
 }
 
-async function postPayIn(deps: PayFlowDeps, first: PayInRequest, checkout: CheckoutRecord, operator: OperatorView): Promise<Outcome> {
+/**
+ * A 409 we did not cause: the transaction under this order id is someone else's. The payment is
+ * held as `unknown` with the conflict flag (set whatever happened meanwhile), so nothing for that
+ * id is applied to this order any more and nothing is re-posted.
+ */
+async function holdForSupport(deps: PayFlowDeps, orderId: string, serviceOrderId: string, checkout: CheckoutRecord): Promise<PaymentView> {
+  const { checkout: after } = await deps.transitions.update(orderId, (payment) => {
+    if (!payment || payment.serviceOrderId !== serviceOrderId || payment.orderIdConflict) return null;
+    return { ...payment, orderIdConflict: true, state: isFinal(payment.state) ? payment.state : 'unknown' };
+  });
+  const applied = after?.payment?.lastServiceStatus ?? null;
+  deps.log.error('pay-in answered 409 for an order id this companion did not create: held as unknown, never reported as paid; needs support', {
+    orderId,
+    serviceOrderId,
+    // A notification that came between our post and its 409 can only be the other transaction's.
+    ...(applied !== null ? { appliedBeforeThe409: applied } : {}),
+  });
+  return paymentView(after ?? checkout)!;
+}
+
+async function postPayIn(deps: PayFlowDeps, first: PayInRequest, checkout: CheckoutRecord, operator: OperatorView, postedBefore: boolean): Promise<Outcome> {
   let request = first;
   let lostOnce = false;
   for (;;) {
@@ -156,7 +196,9 @@ async function postPayIn(deps: PayFlowDeps, first: PayInRequest, checkout: Check
         request = { ...request, redirectUrls: { success: `${base}?outcome=success`, failure: `${base}?outcome=failure` } };
         continue;
       }
-      if (error instanceof AlreadyExistsError) return { kind: 'exists', redirect: request.redirectUrls !== undefined };
+      if (error instanceof AlreadyExistsError) {
+        return postedBefore || lostOnce ? { kind: 'exists', redirect: request.redirectUrls !== undefined } : { kind: 'not-ours' };
+      }
       if (error instanceof ServiceError && error.outcomeUnknown) {
         deps.log.warn('pay-in answer lost', { orderId: request.orderId, kind: error.kind, retried: lostOnce });
         if (lostOnce) return { kind: 'unknown' };

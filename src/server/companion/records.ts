@@ -16,7 +16,7 @@ export interface PaymentRecord {
   state: PaymentState;
   /** 1 for the first attempt; a new attempt only after a verified final `failed`. */
   attempt: number;
-  /** The `orderId` sent to the service: the checkout's for attempt 1, `<orderId>-a<N>` after. */
+  /** The `orderId` sent to the service: the checkout's for attempt 1, `<orderId>-a<N>` after (attempt-ids.ts). */
   serviceOrderId: string;
   /** E.164. Server-side only: the page sees it masked. */
   phoneNumber: string;
@@ -42,6 +42,12 @@ export interface PaymentRecord {
   /** When `onStale` was told about this payment (it is told once). */
   staleReportedAt?: number | null;
   updatedAt: number;
+  /**
+   * The service answered 409 to this attempt's order id without our having posted it before: the
+   * transaction there is someone else's. Held as `unknown` for support; never re-posted, and no
+   * notification for that id is applied to this order.
+   */
+  orderIdConflict?: boolean;
 }
 
 export interface CheckoutRecord {

@@ -1,4 +1,5 @@
-/** URL checks shared by the companion's options and its webhook handling. */
+/** URL checks shared by the companion's options, its checkouts and its webhook handling. */
+import ipaddr from 'ipaddr.js';
 
 const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -10,4 +11,56 @@ export function isLoopbackUrl(text: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The merchant page a payer is sent back to: an absolute http(s) URL with a host, parsed by the
+ * WHATWG URL parser (the one browsers use), never matched by a pattern: `https://` alone or
+ * `http://[::1` are not URLs, and a redirect to them would fail after the payer approved.
+ * Returns the URL as the parser writes it, or null when it is not one.
+ */
+export function parseReturnUrl(text: unknown): string | null {
+  if (typeof text !== 'string') return null;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return null;
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') return null;
+  return url.href;
+}
+
+export interface AuthorizationUrlPolicy {
+  /** The local sandbox only: `http://` on loopback hosts is allowed. */
+  allowInsecureLocal: boolean;
+  /** Host names with `xn--` labels (internationalised names, which homographs hide behind). Default refused. */
+  allowIdnHosts?: boolean;
+}
+
+/**
+ * Whether a notification's `nextAction.authorizationUrl` may be sent to a payer's browser, which
+ * navigates to it: https only; no user name or password (`https://bank.example@evil.example`);
+ * no internationalised host (`xn--` labels: a Cyrillic "а" in "pаypal" is invisible to a payer)
+ * unless allowed; and no IP literal outside the public unicast range (private, loopback,
+ * link-local such as 169.254.169.254, including IPv4 written as IPv6, `[::ffff:10.0.0.1]`).
+ * The URL parser has already turned `0x7f.1` or `2852039166` into dotted IPv4 and Unicode hosts
+ * into punycode, so the checks below see what the browser will connect to.
+ */
+export function isAllowedAuthorizationUrl(text: string, policy: AuthorizationUrlPolicy): boolean {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return false;
+  }
+  if (url.username !== '' || url.password !== '') return false;
+  const local = policy.allowInsecureLocal && isLoopbackUrl(url.href);
+  if (url.protocol !== 'https:' && !local) return false;
+  if (local) return true;
+  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  if (host === '' || host === 'localhost' || host.endsWith('.localhost')) return false;
+  if (ipaddr.isValid(host)) return ipaddr.process(host).range() === 'unicast';
+  if (!policy.allowIdnHosts && host.split('.').some((label) => label.startsWith('xn--'))) return false;
+  return true;
 }

@@ -6,17 +6,20 @@ import type { CheckoutRecord } from './records.js';
 export function paymentView(checkout: CheckoutRecord): PaymentView | null {
   const payment = checkout.payment;
   if (!payment) return null;
+  // A payment whose notified amount differed is never shown as paid, to the payer or in
+  // onPaymentUpdate (the webhook handler also stores it as failed; this holds for older records).
+  const state = payment.amountMismatch ? 'failed' : payment.state;
   return {
-    state: payment.state,
+    state,
     version: checkout.version,
     orderId: checkout.orderId,
     phoneNumberMasked: redactPhone(payment.phoneNumber),
     operator: payment.operator && { code: payment.operator.code, name: payment.operator.name, logoUrl: payment.operator.logoUrl },
     workflow: payment.workflow,
-    instructions: payment.state === 'needs-otp' ? payment.operator?.instructions ?? null : null,
-    authorizationUrl: payment.state === 'redirect-ready' ? payment.authorizationUrl : null,
+    instructions: state === 'needs-otp' ? payment.operator?.instructions ?? null : null,
+    authorizationUrl: state === 'redirect-ready' ? payment.authorizationUrl : null,
     returned: payment.returned,
-    canRetry: payment.state === 'failed' && !payment.amountMismatch && payment.attempt < checkout.maxAttempts,
+    canRetry: state === 'failed' && !payment.amountMismatch && payment.attempt < checkout.maxAttempts,
     updatedAt: new Date(payment.updatedAt).toISOString(),
   };
 }

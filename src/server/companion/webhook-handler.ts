@@ -80,6 +80,11 @@ export async function applyNotification(deps: WebhookDeps, notification: Webhook
     deps.log.warn('webhook for no current payment ignored', { orderId: notification.orderId, status: notification.status });
     return { status: 200, outcome: 'ignored', orderId: notification.orderId };
   }
+  if (checkout.payment.orderIdConflict) {
+    // The service's transaction under this id is not ours (pay-flow.ts): never applied to this order.
+    deps.log.error('webhook for an order id another client created: not applied; needs support', { orderId: checkout.orderId, status: notification.status });
+    return { status: 200, outcome: 'ignored', orderId: notification.orderId };
+  }
 
   const amountMatches = sameAmount(notification.rawAmount, checkout.amount);
   if (!amountMatches) {
@@ -100,8 +105,9 @@ export async function applyNotification(deps: WebhookDeps, notification: Webhook
     if (isFinal(payment.state)) return null;
     const next = { ...payment, lastServiceStatus: notification.status };
     if (!amountMatches) {
-      if (payment.amountMismatch) return null;
-      return { ...next, amountMismatch: true };
+      // One truth for the payer and the merchant: a payment whose amount differs is never paid. It
+      // fails at once, final and without a retry (view.ts), so no later notification changes it.
+      return { ...next, amountMismatch: true, state: 'failed' as const };
     }
     if (notification.status === 'completed') return { ...next, state: 'completed' as const };
     if (notification.status === 'failed') return { ...next, state: 'failed' as const };
