@@ -53,6 +53,8 @@ const companion = createCompanion({
   store,
   ...(opened.hub ? { hub: opened.hub } : {}),
   deliveryRetryDelaysMs: [50],
+  // A killed process's delivery lease lasts three timeouts: short here, so a restart delivers soon.
+  deliveryTimeoutMs: 1_000,
   maintenanceIntervalMs: 200,
   onPaymentUpdate: (update) => {
     const throwFile = env.CHILD_THROW_FILE;
