@@ -9,6 +9,7 @@
 import { companionOptionsFromEnv, CompanionConfigError } from './companion/options.js';
 import { runSetupChecks } from './companion/setup-checks.js';
 import { paymentsCommand, UsageError } from './commands/payments.js';
+import { storeCheck } from './commands/store-check.js';
 
 const usage = `Usage:
   momo-checkout doctor      checks MOMO_BASE_URL, MOMO_API_KEY, MOMO_WEBHOOK_SECRETS, MOMO_PUBLIC_URL
@@ -40,7 +41,7 @@ try {
 
 async function doctor(): Promise<number> {
   const options = companionOptionsFromEnv(process.env);
-  const checks = await runSetupChecks(options);
+  const checks = [...(await runSetupChecks(options)), await storeCheck(process.env)];
   const mark = { ok: 'ok   ', warning: 'WARN ', error: 'FAIL ' } as const;
   for (const check of checks) console.log(`${mark[check.status]} ${check.name}: ${check.message}`);
   return checks.some((check) => check.status === 'error') ? 1 : 0;
