@@ -5,7 +5,7 @@
  */
 import type { Companion } from '../src/server/index.js';
 import { CheckoutError } from '../src/server/index.js';
-import type { Sandbox } from '../src/sandbox/index.js';
+import { isSandboxPath, type Sandbox } from '../src/sandbox/index.js';
 import { demoCsp } from './csp.js';
 import { orderFromQuery, orderQuery } from './order.js';
 import { checkoutPage, problemPage, type ServiceDescription } from './page.js';
@@ -36,8 +36,6 @@ export interface DemoAppDeps {
   beforeWebhook?: ((rawBody: string) => Promise<void>) | undefined;
 }
 
-/** Paths the sandbox answers: the service's API, its control surface, its wallet page and logos. */
-const sandboxPrefixes = ['/v1/', '/_sandbox/', '/authorize/', '/logos/'];
 
 const pageHeaders = (): Record<string, string> => ({
   'content-type': 'text/html; charset=utf-8',
@@ -95,7 +93,7 @@ export function createDemoApp(deps: DemoAppDeps): (request: Request) => Promise<
         request = new Request(request.url, { method: 'POST', headers: request.headers, body: raw });
       }
       if (path === deps.mountPath || path.startsWith(`${deps.mountPath}/`)) return await deps.companion.fetch(request);
-      if (deps.sandbox && sandboxPrefixes.some((prefix) => path.startsWith(prefix))) return await deps.sandbox.fetch(request);
+      if (deps.sandbox && isSandboxPath(path)) return await deps.sandbox.fetch(request);
       if (request.method !== 'GET' && request.method !== 'HEAD') return new Response('Method not allowed', { status: 405 });
       if (path === '/') return await checkout(url);
       const asset = path.startsWith('/assets/') ? deps.assets.get(path.slice('/assets/'.length)) : undefined;

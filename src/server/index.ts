@@ -5,7 +5,7 @@
 export { createCompanion } from './companion/companion.js';
 export type { Companion } from './companion/companion.js';
 export { companionOptionsFromEnv, CompanionConfigError } from './companion/options.js';
-export type { CompanionOptions, CompanionEnvConfig } from './companion/options.js';
+export type { CompanionOptions, CompanionEnvConfig, CompanionConfigErrorCode, EnvironmentProblem } from './companion/options.js';
 export { CheckoutError } from './companion/checkouts.js';
 export type { CheckoutOrder, CreatedCheckout } from './companion/checkouts.js';
 export type { PaymentUpdate } from './companion/events.js';
@@ -17,6 +17,7 @@ export { createMemoryStore } from './companion/memory-store.js';
 export type { StatusHub } from './companion/status-hub.js';
 export { createMemoryStatusHub } from './companion/status-hub.js';
 export { runSetupChecks } from './companion/setup-checks.js';
+export { formatSetupChecks } from './companion/setup-report.js';
 export type { SetupCheck, SetupCheckOptions } from './companion/setup-checks.js';
 export { checkPublicUrl, isPublicUnicast } from './companion/setup-checks.js';
 export { toNodeHandler } from '../adapters/node-http.js';

@@ -44,8 +44,9 @@ export interface Companion {
   openStreams(): number;
   /**
    * Runs the setup checks once (the service answers with this key, a webhook secret is set, the
-   * public URL is https on a public address) and logs each failure loudly with its fix. Also
-   * started in the background by the first request unless `setupChecksAtStart: false`.
+   * public URL is https on a public address) and logs each failure loudly with its fix. Started in
+   * the background when the companion is created unless `setupChecksAtStart: false`;
+   * `formatSetupChecks(await momo.ready())` gives lines for a start banner.
    */
   ready(): Promise<SetupCheck[]>;
   /** Waits for work started after answering webhooks, closes the streams. */
@@ -139,17 +140,16 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
       }
       return results;
     }));
-  const checkAtStart = options.setupChecksAtStart !== false;
+  // At start, in the background (listening is not delayed): a misconfiguration is said before the
+  // first payer meets it, not at that payer's request.
+  if (options.setupChecksAtStart !== false) {
+    const started = ready().catch((error: unknown) => log.error('momo-checkout setup checks could not run', { error }));
+    background.add(started);
+    void started.finally(() => background.delete(started));
+  }
 
   return {
-    fetch: (request) => {
-      if (checkAtStart && !checks) {
-        const started = ready().catch((error: unknown) => log.error('momo-checkout setup checks could not run', { error }));
-        background.add(started);
-        void started.finally(() => background.delete(started));
-      }
-      return Promise.resolve(app.fetch(request));
-    },
+    fetch: (request) => Promise.resolve(app.fetch(request)),
     ready,
     webhookPath: `${mountPath}/webhook`,
     acceptWebhook,
@@ -179,11 +179,12 @@ function checkPublicUrl(options: CompanionOptions, insecureLocal: boolean): URL 
   try {
     url = new URL(options.publicUrl);
   } catch {
-    throw new CompanionConfigError(`publicUrl ${JSON.stringify(options.publicUrl)} is not a URL: give where the service reaches this companion, e.g. https://shop.example/momo.`);
+    throw new CompanionConfigError(`publicUrl ${JSON.stringify(options.publicUrl)} is not a URL: give where the service reaches this companion, e.g. https://shop.example/momo.`, 'INVALID_OPTION');
   }
   if (url.protocol !== 'https:' && !(insecureLocal && isLoopbackUrl(url.href))) {
     throw new CompanionConfigError(
-      `publicUrl must be https (§6.4: the service drops notifications to any other URL). For the local sandbox on 127.0.0.1, set allowInsecureLocalUrls: true.`,
+      `publicUrl must be https: the service posts notifications only to https URLs on public addresses and drops any other. Against a local stand-in of the service (the sandbox) on this machine, set allowInsecureLocalUrls: true (MOMO_ALLOW_INSECURE_LOCAL_URLS=1).`,
+      'INSECURE_PUBLIC_URL',
     );
   }
   return url;
