@@ -158,6 +158,8 @@ export type CompanionErrorCode =
   | 'INVALID_PHONE'
   | 'NO_OPERATOR'
   | 'AMOUNT_OUT_OF_RANGE'
+  /** The order's amount has more decimals than its currency allows: the shop must correct the order. */
+  | 'AMOUNT_PRECISION'
   | 'OTP_REFUSED'
   | 'PAYMENT_IN_PROGRESS'
   | 'ALREADY_PAID'

@@ -7,7 +7,7 @@ export type { Companion } from './companion/companion.js';
 export { companionOptionsFromEnv, CompanionConfigError } from './companion/options.js';
 export type { CompanionOptions, CompanionEnvConfig, CompanionConfigErrorCode, EnvironmentProblem } from './companion/options.js';
 export { CheckoutError } from './companion/checkouts.js';
-export type { CheckoutOrder, CreatedCheckout } from './companion/checkouts.js';
+export type { CheckoutOrder, CreatedCheckout, CheckoutErrorCode } from './companion/checkouts.js';
 export type { PaymentUpdate } from './companion/events.js';
 export type { WebhookResult } from './companion/webhook-handler.js';
 export type { CheckoutStore } from './companion/store.js';

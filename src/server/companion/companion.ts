@@ -9,6 +9,7 @@ import { createWebhookAcceptor, type WebhookAnswer } from './accept-webhook.js';
 import { createApp } from './app.js';
 import { createCheckoutRecord, type CheckoutOrder, type CreatedCheckout } from './checkouts.js';
 import { createDiscovery } from './discovery.js';
+import { refuseUnpayable } from './payable.js';
 import { createEventStreams } from './event-stream.js';
 import { createMemoryStore } from './memory-store.js';
 import { CompanionConfigError, type CompanionOptions } from './options.js';
@@ -87,7 +88,7 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
     log,
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
-  const discovery = createDiscovery(service, { ttlMs: options.discoveryCacheTtlMs ?? 5 * 60_000, checkoutTtlMs, now });
+  const discovery = createDiscovery(service, { ttlMs: options.discoveryCacheTtlMs ?? 5 * 60_000, checkoutTtlMs, now, log });
   const transitions = createTransitions({ store, hub, log, now, ...(options.onPaymentUpdate ? { onPaymentUpdate: options.onPaymentUpdate } : {}) });
   const background = new Set<Promise<unknown>>();
   const webhook = {
@@ -154,7 +155,13 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
     webhookPath: `${mountPath}/webhook`,
     acceptWebhook,
     createCheckout: (order) =>
-      createCheckoutRecord(store, order, { ttlMs: checkoutTtlMs, maxAttempts: options.maxAttempts ?? 3, now, defaultReturnUrl: options.returnUrl ?? null }),
+      createCheckoutRecord(store, order, {
+        ttlMs: checkoutTtlMs,
+        maxAttempts: options.maxAttempts ?? 3,
+        now,
+        defaultReturnUrl: options.returnUrl ?? null,
+        checkPayable: (payable) => refuseUnpayable(payable, discovery, log),
+      }),
     async handleWebhook(rawBody) {
       const verified = await verifyNotification(webhook, rawBody);
       if (!verified.ok) return verified.result;
