@@ -178,3 +178,9 @@ export interface CompanionError {
 
 /** Query parameter the return route adds to the merchant's page URL: `success` or `failure`. */
 export const returnQueryParam = 'momo_return';
+
+/**
+ * Query parameter the return route adds beside `momo_return`: the order id given to
+ * `createCheckout`, so that one fixed return page finds the order the payer comes back to.
+ */
+export const returnOrderQueryParam = 'momo_order';

@@ -6,7 +6,7 @@
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
-import { companionRoutes, returnQueryParam } from '../../contract/companion.js';
+import { companionRoutes, returnOrderQueryParam, returnQueryParam } from '../../contract/companion.js';
 import type { Logger } from '../log.js';
 import type { Discovery } from './discovery.js';
 import type { EventStreams } from './event-stream.js';
@@ -175,6 +175,8 @@ export function createApp(deps: AppDeps): Hono<Env> {
     if (!checkout.returnUrl) return c.html(returnPage('Your payment is being confirmed. You can go back to the shop.'), 200);
     const target = new URL(checkout.returnUrl);
     target.searchParams.set(returnQueryParam, outcome);
+    // With one fixed return page for every order, this is how the page knows which order came back.
+    target.searchParams.set(returnOrderQueryParam, checkout.orderId);
     return c.redirect(target.toString(), 303);
   });
 

@@ -185,7 +185,8 @@ describe('pay: redirect (the overlay wallet)', () => {
       assert.ok(returnUrl.startsWith(`${h.base}/return/`), returnUrl);
       const back = await fetch(returnUrl, { redirect: 'manual' });
       assert.equal(back.status, 303);
-      assert.equal(back.headers.get('location'), `${shopOrigin}/checkout?momo_return=${decision === 'approve' ? 'success' : 'failure'}`);
+      // The order comes back with the payer (issue 13 §5): one fixed return page finds it.
+      assert.equal(back.headers.get('location'), `${shopOrigin}/checkout?momo_return=${decision === 'approve' ? 'success' : 'failure'}&momo_order=${orderId}`);
       const final = await h.waitFor(orderId, (view) => view.state === (decision === 'approve' ? 'completed' : 'failed'));
       assert.equal(final.returned, true);
     });
