@@ -7,7 +7,7 @@ import type { FetchHandler } from './node-http.js';
 
 /**
  * A Hono app forwarding every request under `mountPath` (the path of the companion's publicUrl) to
- * the companion, untouched: the raw request keeps the webhook's body as signed (§6.3).
+ * the companion, untouched: the raw request keeps the webhook's body as signed.
  *
  * @example
  * const shop = new Hono();

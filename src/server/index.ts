@@ -22,6 +22,7 @@ export type { SetupCheck, SetupCheckOptions } from './companion/setup-checks.js'
 export { checkPublicUrl, isPublicUnicast } from './companion/setup-checks.js';
 export { toNodeHandler } from '../adapters/node-http.js';
 export { expressMiddleware } from '../adapters/express.js';
+export type { ExpressLikeMiddleware, ExpressLikeNext, ExpressLikeRequest } from '../adapters/express.js';
 export { honoRoutes } from '../adapters/hono.js';
 export type { FetchHandler } from '../adapters/node-http.js';
 export { verifyWebhook, signWebhook, rawNumber, WebhookVerificationError } from './webhook/index.js';

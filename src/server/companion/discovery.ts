@@ -1,12 +1,12 @@
 /**
- * Discovery for the page: the operators of a number for the order's currency (§4.6), the served
- * countries (§4.5), and the fee preview's workflow (§4.2). Corridor and country answers are cached
- * with a TTL; previews are cached per (number, amount, choice) for the checkout's life, because a
- * preview may durably assign a provider to a never-seen number (§4.2).
+ * Discovery for the page: the operators of a number for the order's currency, the served
+ * countries, and the fee preview's workflow. Corridor and country answers are cached with a TTL;
+ * previews are cached per (number, amount, choice) for the checkout's life, because a preview may
+ * durably assign a provider to a never-seen number.
  *
  * Every corridor answer also teaches what the service says of a currency (its `decimalPlaces`, the
  * minimum of each operator for it), kept for the process's life, so that `createCheckout` can refuse
- * an order no payer could pay as soon as the companion can know it (issue 13 §1).
+ * an order no payer could pay as soon as the companion can know it.
  */
 import type { CountryView, LookupResponse, OperatorView } from '../../contract/companion.js';
 import { amountFromNumber, compareAmounts, parseAmount } from '../../contract/money.js';
