@@ -5,7 +5,7 @@
 
 export type Workflow = 'provider_auth' | 'pre_authorized' | 'redirect_url';
 export type TransactionKind = 'payin' | 'payout';
-/** `pending` until settled; §3: statuses are monotone, a final one never changes. */
+/** `pending` until settled; statuses are monotone: a final one never changes. */
 export type TransactionStatus = 'pending' | 'completed' | 'failed';
 export type Outcome = 'approve' | 'decline' | 'no-answer';
 

@@ -2,7 +2,7 @@
  * Typed errors of the service client: one class per way a call to the service can end badly, each
  * with a message that tells the reader what to do. `outcomeUnknown` marks a pay-in or pay-out whose
  * answer was lost: it may or may not exist upstream, and the only safe move is to re-post the same
- * body with the same `orderId` (assumptions.md; §7: `409` then means it exists).
+ * body with the same `orderId` (a `409` then means it exists).
  */
 export type ServiceErrorKind =
   | 'validation'
