@@ -1,5 +1,7 @@
 /**
- * `npx momo-checkout sandbox` (and `npm run sandbox` in this repository): serves the simulator on PORT (default 4010) / HOST (default 127.0.0.1) and
+ * `npx momo-checkout sandbox` (and `npm run sandbox` in this repository): serves the simulator on
+ * PORT (default 4010) / HOST (default 127.0.0.1), with SANDBOX_API_KEY / SANDBOX_WEBHOOK_SECRET as
+ * its credentials when set (random otherwise), and
  * prints what a merchant needs to point an integration at it. The key and secret are printed on
  * purpose here: they are the sandbox's own throwaway credentials, shown once at start-up, never
  * in the request log.
@@ -17,6 +19,9 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 const sandbox = await startSandbox({
   port,
   host,
+  // Fixed credentials across restarts, so a shop's MOMO_API_KEY / MOMO_WEBHOOK_SECRETS keep working.
+  ...(process.env.SANDBOX_API_KEY ? { apiKey: process.env.SANDBOX_API_KEY } : {}),
+  ...(process.env.SANDBOX_WEBHOOK_SECRET ? { webhookSecret: process.env.SANDBOX_WEBHOOK_SECRET } : {}),
   ...(process.env.PUSH_DELAY_MS ? { pushDelayMs: Number(process.env.PUSH_DELAY_MS) } : {}),
 });
 
