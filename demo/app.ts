@@ -5,10 +5,11 @@
  */
 import type { Companion, RequestContext } from '../src/server/index.js';
 import { CheckoutError } from '../src/server/index.js';
-import type { Sandbox } from '../src/sandbox/index.js';
+import { isSandboxPath, type Sandbox } from '../src/sandbox/index.js';
 import { demoCsp } from './csp.js';
-import { orderFromQuery, orderQuery } from './order.js';
-import { checkoutPage, problemPage, type ServiceDescription } from './page.js';
+import { createOrderBook, newVisitorId, visitorFrom, visitorSetCookie, type OrderBook } from './order-book.js';
+import { orderFromQuery, orderQuery, type DemoOrder } from './order.js';
+import { checkoutPage, orderNotFoundPage, problemPage, type ServiceDescription } from './page.js';
 
 export interface StaticAsset {
   body: Buffer;
@@ -34,10 +35,10 @@ export interface DemoAppDeps {
    * slow network or a busy service would, to show what the payer sees in the meantime.
    */
   beforeWebhook?: ((rawBody: string) => Promise<void>) | undefined;
+  /** The shop's orders per visitor (default: a new one in memory). */
+  orders?: OrderBook;
 }
 
-/** Paths the sandbox answers: the service's API, its control surface, its wallet page and logos. */
-const sandboxPrefixes = ['/v1/', '/_sandbox/', '/authorize/', '/logos/'];
 
 const pageHeaders = (): Record<string, string> => ({
   'content-type': 'text/html; charset=utf-8',
@@ -50,35 +51,58 @@ const pageHeaders = (): Record<string, string> => ({
 export function createDemoApp(deps: DemoAppDeps): (request: Request, context?: RequestContext) => Promise<Response> {
   const html = (body: string, status = 200) => new Response(body, { status, headers: pageHeaders() });
 
-  async function checkout(url: URL): Promise<Response> {
-    const parsed = orderFromQuery(url.searchParams);
-    if (!parsed.ok) return html(problemPage(parsed.message, deps.service), 400);
-    const { order } = parsed;
+  const orders = deps.orders ?? createOrderBook();
+
+  async function checkoutToken(order: DemoOrder, lang: 'en' | 'fr'): Promise<string> {
+    const { token } = await deps.companion.createCheckout({
+      orderId: order.orderId,
+      amount: order.amount,
+      currencyCode: order.currencyCode,
+      // After an approval page the payer lands on this same order (the companion adds momo_return
+      // and momo_order), and the element resumes from its token.
+      returnUrl: `${deps.publicOrigin}/?${orderQuery(order)}${lang === 'fr' ? '&lang=fr' : ''}`,
+    });
+    return token;
+  }
+
+  async function checkout(request: Request, url: URL): Promise<Response> {
     const lang = url.searchParams.get('lang') === 'fr' ? 'fr' : 'en';
-    let token: string;
+    const visitor = visitorFrom(request.headers.get('cookie'));
+    const orderId = url.searchParams.get('order')?.trim();
     try {
-      ({ token } = await deps.companion.createCheckout({
-        orderId: order.orderId,
-        amount: order.amount,
-        currencyCode: order.currencyCode,
-        // After an authorisation page the payer lands on this same order, and the element resumes from its token.
-        returnUrl: `${deps.publicOrigin}/?${orderQuery(order)}${lang === 'fr' ? '&lang=fr' : ''}`,
-      }));
+      if (orderId === undefined) {
+        // A new order, as a shop's "place order" does: kept on the server for this visitor, then
+        // shown at its own address, so that a reload shows it again (and its outcome) instead of
+        // offering to pay a second time.
+        const parsed = orderFromQuery(url.searchParams);
+        if (!parsed.ok) return html(problemPage(parsed.message, deps.service), 400);
+        await checkoutToken(parsed.order, lang); // refused orders are never placed
+        const owner = visitor ?? newVisitorId();
+        orders.add(owner, parsed.order);
+        const headers = new Headers({ location: `/?${orderQuery(parsed.order)}${lang === 'fr' ? '&lang=fr' : ''}`, 'cache-control': 'no-store' });
+        const secure = url.protocol === 'https:' || request.headers.get('x-forwarded-proto') === 'https';
+        if (visitor === null) headers.set('set-cookie', visitorSetCookie(owner, secure));
+        return new Response(null, { status: 303, headers });
+      }
+      // Only the visitor who placed the order sees it: its page carries the checkout's token.
+      const order = orders.get(visitor, orderId);
+      if (!order) return html(orderNotFoundPage(deps.service), 404);
+      const token = await checkoutToken(order, lang);
+      return html(
+        checkoutPage({
+          order,
+          token,
+          endpoint: deps.mountPath,
+          lang,
+          service: deps.service,
+          testNumbers: deps.sandbox ? deps.sandbox.control.testNumbers() : null,
+          otp: deps.sandboxOtp,
+        }),
+      );
     } catch (error) {
       if (!(error instanceof CheckoutError)) throw error;
       return html(problemPage(error.message.replace(/^createCheckout: /, ''), deps.service), 400);
     }
-    return html(
-      checkoutPage({
-        order,
-        token,
-        endpoint: deps.mountPath,
-        lang,
-        service: deps.service,
-        testNumbers: deps.sandbox ? deps.sandbox.control.testNumbers() : null,
-        otp: deps.sandboxOtp,
-      }),
-    );
   }
 
   const webhookPath = `${deps.mountPath}/webhook`;
@@ -95,9 +119,9 @@ export function createDemoApp(deps: DemoAppDeps): (request: Request, context?: R
         request = new Request(request.url, { method: 'POST', headers: request.headers, body: raw });
       }
       if (path === deps.mountPath || path.startsWith(`${deps.mountPath}/`)) return await deps.companion.fetch(request, context);
-      if (deps.sandbox && sandboxPrefixes.some((prefix) => path.startsWith(prefix))) return await deps.sandbox.fetch(request);
+      if (deps.sandbox && isSandboxPath(path)) return await deps.sandbox.fetch(request);
       if (request.method !== 'GET' && request.method !== 'HEAD') return new Response('Method not allowed', { status: 405 });
-      if (path === '/') return await checkout(url);
+      if (path === '/') return await checkout(request, url);
       const asset = path.startsWith('/assets/') ? deps.assets.get(path.slice('/assets/'.length)) : undefined;
       if (asset) {
         return new Response(new Uint8Array(asset.body), {

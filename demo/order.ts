@@ -1,6 +1,7 @@
 /**
- * The demo order from the page's query string (`?amount=...&currency=...&order=...`). Only the demo's
- * SERVER reads these and passes them to `companion.createCheckout`: the element never sets an amount.
+ * A new demo order from the page's query string (`?amount=...&currency=...&expiry=...`). Only the
+ * demo's SERVER reads these and passes them to `companion.createCheckout`: the element never sets an
+ * amount. An existing order is shown at `?order=<id>`, from the order book (order-book.ts).
  */
 import { randomBytes } from 'node:crypto';
 
@@ -73,13 +74,10 @@ export function orderFromQuery(query: URLSearchParams): OrderResult {
   };
 }
 
-/** The query that brings the payer back to the same order (the return URL after an authorisation page). */
+/**
+ * The query of an order's own page (`order=<id>`): the shop keeps the order itself on the server
+ * (order-book.ts), so a reload, or the return from an approval page, shows the same order.
+ */
 export function orderQuery(order: DemoOrder): string {
-  const query = new URLSearchParams({ order: order.orderId });
-  if (order.custom) {
-    query.set('amount', order.amount);
-    query.set('currency', order.currencyCode);
-  }
-  if (order.expirySeconds !== null) query.set('expiry', String(order.expirySeconds));
-  return query.toString();
+  return new URLSearchParams({ order: order.orderId }).toString();
 }

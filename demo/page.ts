@@ -136,3 +136,18 @@ export function problemPage(message: string, service: ServiceDescription): strin
 </main>`;
   return layout({ title: 'Order problem', main, service });
 }
+
+/**
+ * An order id this visitor did not place (or that the demo no longer holds): nothing of it is
+ * shown, not even whether it exists, and the way out is a new order.
+ */
+export function orderNotFoundPage(service: ServiceDescription): string {
+  const main = `<main class="checkout checkout-problem">
+<section class="summary" aria-labelledby="problem-heading">
+<h1 id="problem-heading">Order not found</h1>
+<p class="problem" role="alert">We cannot find this order in this browser. An order is shown only to the browser that placed it (and only while the demo runs).</p>
+<p class="new-order"><a href="/">Start a new order</a></p>
+</section>
+</main>`;
+  return layout({ title: 'Order not found', main, service });
+}

@@ -2,9 +2,12 @@
  * `npm start`: the demo store. Against the in-process sandbox unless `MOMO_BASE_URL` is set; then
  * against that service with `MOMO_API_KEY`, `MOMO_WEBHOOK_SECRETS` and `MOMO_PUBLIC_URL` (the https
  * address that reaches this server, plus the companion's path, e.g. https://abc.tunnel.example/momo).
+ * Against a local stand-in of the service on this machine, `MOMO_ALLOW_INSECURE_LOCAL_URLS=1` lets
+ * `MOMO_PUBLIC_URL` be `http://127.0.0.1:PORT/momo` (with a loud warning at start).
  * `PORT` (default 8080) and `HOST` (default 127.0.0.1) say where the page listens. Ctrl-C stops it.
  */
 import { CompanionConfigError, companionOptionsFromEnv } from '../src/server/index.js';
+import { startBanner } from './banner.js';
 import { DemoConfigError, startDemo, type DemoServiceOptions } from './start-demo.js';
 
 function fail(message: string): never {
@@ -43,32 +46,13 @@ try {
   throw error;
 }
 
-const lines =
-  demo.service.kind === 'sandbox'
-    ? [
-        '',
-        '  momo-checkout demo store, against the LOCAL SANDBOX (no real money, no real phone).',
-        '',
-        `  Shop checkout   ${demo.url}/`,
-        `  Other orders    ${demo.url}/?amount=12500&currency=XOF   (new order id per load; ?order=<id> keeps one)`,
-        `  Companion       ${demo.url}/momo`,
-        `  Sandbox         ${demo.url}/v1/... (in-process; its test numbers are listed on the page)`,
-        `  Browser bundle  ${(demo.bundle.gzipBytes / 1024).toFixed(1)} KB gzip, built in ${demo.bundle.buildMs} ms`,
-        '',
-        '  Ctrl-C stops everything.',
-        '',
-      ]
-    : [
-        '',
-        '  momo-checkout demo store, against the PAYMENT SERVICE: real prompts, real money.',
-        '',
-        `  Service         ${demo.service.url}`,
-        `  Shop checkout   ${demo.url}/  (and through ${service!.publicUrl.replace(/\/[^/]*\/?$/, '/')})`,
-        `  Webhooks at     ${service!.publicUrl.replace(/\/+$/, '')}/webhook`,
-        '',
-        '  Ctrl-C stops everything.',
-        '',
-      ];
+// Listening already: the banner waits only for the setup checks, which run in the background.
+const checks = await demo.setupChecks;
+const lines = startBanner({
+  demo,
+  checks,
+  ...(service ? { publicUrl: service.publicUrl, insecureLocal: service.allowInsecureLocalUrls === true } : {}),
+});
 console.log(lines.join('\n'));
 
 let stopping = false;

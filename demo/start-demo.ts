@@ -18,7 +18,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import { getRequestListener } from '@hono/node-server';
-import { createCompanion, createLogger, createMemoryStore, serverTimeouts, type Companion, type Logger, type RequestContext } from '../src/server/index.js';
+import { createCompanion, createLogger, createMemoryStore, serverTimeouts, type Companion, type Logger, type RequestContext, type SetupCheck } from '../src/server/index.js';
 import { SANDBOX_OTP, type Sandbox, type SandboxOptions } from '../src/sandbox/index.js';
 // The internal builder, not createSandbox: it also gives `shutdown()`, which stops the sandbox's
 // timers and webhook attempts so that close() leaves nothing running.
@@ -37,6 +37,11 @@ export interface DemoServiceOptions {
   publicUrl: string;
   /** Extra page origins allowed besides the public URL's and the demo's own. */
   allowedOrigins?: string[];
+  /**
+   * A local stand-in of the service on this machine (`MOMO_ALLOW_INSECURE_LOCAL_URLS=1`): an http
+   * public URL on loopback is accepted. The real service would drop every notification to it.
+   */
+  allowInsecureLocalUrls?: boolean;
 }
 
 export interface StartDemoOptions {
@@ -80,6 +85,11 @@ export interface RunningDemo {
   /** Every call the companion made to the sandbox, in order (not recorded against a real service). */
   upstreamCalls: UpstreamCall[];
   bundle: DemoBundle;
+  /**
+   * The companion's setup checks, started in the background once listening (not delaying it):
+   * `formatSetupChecks` turns them into the start banner's lines.
+   */
+  setupChecks: Promise<SetupCheck[]>;
   close(): Promise<void>;
 }
 
@@ -166,6 +176,7 @@ export async function startDemo(options: StartDemoOptions = {}): Promise<Running
         webhookSecrets: options.service.webhookSecrets,
         publicUrl: options.service.publicUrl,
         allowedOrigins: [...new Set([origin, url, ...(options.service.allowedOrigins ?? [])])],
+        ...(options.service.allowInsecureLocalUrls ? { allowInsecureLocalUrls: true } : {}),
         log: companionLog,
       });
     } else {
@@ -181,9 +192,6 @@ export async function startDemo(options: StartDemoOptions = {}): Promise<Running
         allowedOrigins: [...new Set([...pageOrigins(host, address.port, url), ...(options.allowedOrigins ?? [])])],
         // Loopback http for the webhook URL and the wallet page: the sandbox only (§6.4 wants https).
         allowInsecureLocalUrls: true,
-        // The checks are for a real account (key mode, https public URL): against the in-process
-        // sandbox they only warn about what the demo does on purpose, and add upstream calls to the counts.
-        setupChecksAtStart: false,
         log: companionLog,
         // The in-process sandbox forgets everything at a restart: so does the companion with it.
         store: createMemoryStore(),
@@ -196,6 +204,10 @@ export async function startDemo(options: StartDemoOptions = {}): Promise<Running
     throw error;
   }
 
+  // Started by the companion in the background (its own option, on by default): the same run.
+  const setupChecks = companion.ready().catch((error: unknown): SetupCheck[] => [
+    { name: 'setup checks', status: 'error', message: `could not run: ${error instanceof Error ? error.message : String(error)}` },
+  ]);
   handle = createDemoApp({ companion, mountPath: mount, sandbox, sandboxOtp: SANDBOX_OTP, assets, service, publicOrigin, log, beforeWebhook: options.beforeWebhook });
 
   let closing: Promise<void> | undefined;
@@ -206,6 +218,7 @@ export async function startDemo(options: StartDemoOptions = {}): Promise<Running
     service,
     upstreamCalls,
     bundle,
+    setupChecks,
     close: () => {
       closing ??= (async () => {
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -7,7 +7,7 @@ import type { FetchHandler } from './node-http.js';
 
 /**
  * A Hono app forwarding every request under `mountPath` (the path of the companion's publicUrl) to
- * the companion, untouched: the raw request keeps the webhook's body as signed (§6.3).
+ * the companion, untouched: the raw request keeps the webhook's body as signed.
  *
  * `clientAddress` gives the payer's address for the per-address limits; the default reads the
  * socket on @hono/node-server (`c.env.incoming`). On another runtime pass its own, e.g. Hono's

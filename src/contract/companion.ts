@@ -32,7 +32,7 @@ export const companionRoutes = {
   webhook: '/webhook',
 } as const;
 
-/** Workflows named by the service (§2.6). Other strings may appear and are kept as they are. */
+/** Workflows named by the service. Other strings may appear and are kept as they are. */
 export type Workflow = 'provider_auth' | 'pre_authorized' | 'redirect_url';
 
 export interface CountryView {
@@ -45,7 +45,7 @@ export interface CountryView {
 
 export interface CheckoutView {
   orderId: string;
-  /** Decimal string in the major unit, exactly as the merchant's server set it (§2.1). */
+  /** Decimal string in the major unit, exactly as the merchant's server set it. */
   amount: string;
   currencyCode: string;
   /** Decimals of the currency when the companion knows them (from discovery), else null. */
@@ -71,7 +71,7 @@ export interface OperatorView {
   logoUrl: string;
   /** How to get an OTP; null when the service has none (the element shows its own fallback). */
   instructions: string | null;
-  /** Display hint only (§2.7): the preview and the pay-in decide. */
+  /** Display hint only: the preview and the pay-in decide. */
   workflowHint: string;
   minAmount: string;
   /** null: no ceiling. */
@@ -102,7 +102,7 @@ export interface PreviewResponse {
 export interface PayRequest {
   phoneNumber: string;
   useWallet: boolean;
-  /** Exactly what the payer typed (§2.3: never validated client-side). */
+  /** Exactly what the payer typed (never validated client-side). */
   otp?: string;
 }
 
@@ -158,6 +158,8 @@ export type CompanionErrorCode =
   | 'INVALID_PHONE'
   | 'NO_OPERATOR'
   | 'AMOUNT_OUT_OF_RANGE'
+  /** The order's amount has more decimals than its currency allows: the shop must correct the order. */
+  | 'AMOUNT_PRECISION'
   | 'OTP_REFUSED'
   | 'PAYMENT_IN_PROGRESS'
   | 'ALREADY_PAID'
@@ -180,3 +182,9 @@ export interface CompanionError {
 
 /** Query parameter the return route adds to the merchant's page URL: `success` or `failure`. */
 export const returnQueryParam = 'momo_return';
+
+/**
+ * Query parameter the return route adds beside `momo_return`: the order id given to
+ * `createCheckout`, so that one fixed return page finds the order the payer comes back to.
+ */
+export const returnOrderQueryParam = 'momo_order';

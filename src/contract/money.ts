@@ -1,6 +1,6 @@
 /**
  * Amounts are decimal strings from the moment they enter our code (`'5000'`, `'12.5'`, `'0.07'`),
- * never floats: §2.1 refuses excess precision instead of rounding, so a float accident
+ * never floats: the service refuses excess precision instead of rounding, so a float accident
  * (`0.07000000000000001`) would turn into a refused payment. Shared by browser and server: no Node
  * API, no dependency. Hand-written because no small library does "decimal text in, exact decimal
  * text out" without pulling in a whole big-decimal arithmetic package.
@@ -14,7 +14,7 @@ export type AmountResult =
 
 /**
  * A double keeps 15 significant decimal digits exactly (any 15-digit decimal text survives the
- * trip text -> double -> text); the service parses `amount` as a JSON number (§2.3), so an amount
+ * trip text -> double -> text); the service parses `amount` as a JSON number, so an amount
  * with more could arrive changed. Refuse it rather than risk it. Digits of the whole part count
  * even when they are trailing zeros: that also caps the magnitude, which no payment approaches.
  */
@@ -23,7 +23,7 @@ export const MAX_SIGNIFICANT_DIGITS = 15;
 const plainDecimal = /^(\d+)(?:\.(\d*))?$|^\.(\d+)$/;
 
 /**
- * Parses decimal text for a currency with `decimalPlaces` decimals. Never rounds (§2.1): excess
+ * Parses decimal text for a currency with `decimalPlaces` decimals. Never rounds: excess
  * precision is refused; trailing zeros that carry no value (`5000.00` for XOF) are not excess.
  *
  * @example
@@ -61,7 +61,7 @@ export function parseAmount(text: string, decimalPlaces: number): AmountResult {
   return { ok: true, amount };
 }
 
-/** `decimalPlaces` comes from the service (§2.1 `currencies[].decimalPlaces`): a bad one is a contract break, not payer input. */
+/** `decimalPlaces` comes from the service (`currencies[].decimalPlaces`): a bad one is a contract break, not payer input. */
 function assertDecimalPlaces(decimalPlaces: number): void {
   if (!Number.isInteger(decimalPlaces) || decimalPlaces < 0) {
     throw new RangeError(`decimalPlaces must be a whole number >= 0, got ${decimalPlaces}: read it from currencies[].decimalPlaces`);

@@ -1,7 +1,7 @@
 /**
- * Phone numbers to strict E.164 (§2.2), with libphonenumber-js's core functions and metadata passed
+ * Phone numbers to strict E.164, with libphonenumber-js's core functions and metadata passed
  * in: the browser passes metadata restricted to the served countries (a few KB), the server the
- * full metadata (`phone-full.ts`). The number is also who receives the prompt (§2.2): a valid but
+ * full metadata (`phone-full.ts`). The number is also who receives the prompt: a valid but
  * wrong number rings someone else's phone, so we refuse what we cannot read for certain.
  */
 import {

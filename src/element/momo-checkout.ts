@@ -64,7 +64,7 @@ import { styles } from './styles.js';
  * @example
  * ```html
  * <script type="module" src="/momo-checkout.js"></script>
- * <momo-checkout endpoint="/momo" token="ck_..." lang="fr" country="CI"></momo-checkout>
+ * <momo-checkout endpoint="/momo" token="…token from createCheckout…" lang="fr" country="CI"></momo-checkout>
  * <script type="module">
  *   document.querySelector('momo-checkout')
  *     .addEventListener('momo-succeeded', (event) => location.assign('/thanks?order=' + event.detail.orderId));
@@ -86,7 +86,10 @@ export class MomoCheckout extends LitElement {
   @property({ attribute: false }) promptHelpAfterSeconds = 15;
   /** Pause after the last keystroke before the number is checked, in ms (property only). */
   @property({ attribute: false }) validationDelayMs = 800;
-  /** How the element leaves for an authorisation page (property only; tests replace it). */
+  /**
+   * How the element leaves for an authorisation page (property only; tests replace it).
+   * @internal A test hook, not part of the public interface: it is left out of the published types.
+   */
   @property({ attribute: false }) navigate: (url: string) => void = (url) => window.location.assign(url);
 
   @state() private brokenLogos = new Set<string>();

@@ -67,6 +67,7 @@ export const en = {
     INVALID_PHONE: 'This number cannot receive mobile money payments. Check it and try again.',
     NO_OPERATOR: 'No mobile money operator takes payments in this currency for this number. Try another number.',
     AMOUNT_OUT_OF_RANGE: 'This operator does not accept this amount. Try another operator or number.',
+    AMOUNT_PRECISION: 'This order cannot be paid as it stands: its amount has more decimals than its currency allows. Contact the shop.',
     OTP_REFUSED: 'This code was not accepted. Generate a new code and type it again.',
     PAYMENT_IN_PROGRESS: 'A payment for this order is already in progress.',
     ALREADY_PAID: 'This order is already paid.',

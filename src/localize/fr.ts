@@ -71,6 +71,7 @@ export const fr: Strings = {
     INVALID_PHONE: 'Ce numéro ne peut pas recevoir de paiement mobile money. Vérifiez-le et réessayez.',
     NO_OPERATOR: 'Aucun opérateur mobile money n’accepte cette devise pour ce numéro. Essayez un autre numéro.',
     AMOUNT_OUT_OF_RANGE: 'Cet opérateur n’accepte pas ce montant. Essayez un autre opérateur ou numéro.',
+    AMOUNT_PRECISION: 'Cette commande ne peut pas être payée en l’état : son montant a plus de décimales que sa devise n’en permet. Contactez la boutique.',
     OTP_REFUSED: 'Ce code n’a pas été accepté. Générez un nouveau code et saisissez-le à nouveau.',
     PAYMENT_IN_PROGRESS: 'Un paiement pour cette commande est déjà en cours.',
     ALREADY_PAID: 'Cette commande est déjà payée.',

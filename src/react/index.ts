@@ -1,7 +1,11 @@
 /**
  * `momo-checkout/react`: `<MomoCheckout>` for React, a `@lit/react` wrapper around the custom
- * element. Properties (`client`, `navigate`, ...) are set as properties, not stringified into
+ * element. Properties (`client`, `expirySeconds`, ...) are set as properties, not stringified into
  * attributes, and the element's events are typed React props.
+ *
+ * Needs `react` (18 or later) and `@lit/react` in your project: both are optional peer dependencies
+ * of momo-checkout, so a server-only or plain-HTML project does not install them. Install them with
+ * `npm install @lit/react` (React projects already have `react`).
  *
  * Importing this module registers `<momo-checkout>` (through `../define.js`, which is guarded, so
  * it is a no-op in Node during server-side rendering and when a script tag already registered it).

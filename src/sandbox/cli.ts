@@ -1,5 +1,7 @@
 /**
- * `npm run sandbox`: serves the simulator on PORT (default 4010) / HOST (default 127.0.0.1) and
+ * `npx momo-checkout sandbox` (and `npm run sandbox` in this repository): serves the simulator on
+ * PORT (default 4010) / HOST (default 127.0.0.1), with SANDBOX_API_KEY / SANDBOX_WEBHOOK_SECRET as
+ * its credentials when set (random otherwise), and
  * prints what a merchant needs to point an integration at it. The key and secret are printed on
  * purpose here: they are the sandbox's own throwaway credentials, shown once at start-up, never
  * in the request log.
@@ -17,6 +19,9 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 const sandbox = await startSandbox({
   port,
   host,
+  // Fixed credentials across restarts, so a shop's MOMO_API_KEY / MOMO_WEBHOOK_SECRETS keep working.
+  ...(process.env.SANDBOX_API_KEY ? { apiKey: process.env.SANDBOX_API_KEY } : {}),
+  ...(process.env.SANDBOX_WEBHOOK_SECRET ? { webhookSecret: process.env.SANDBOX_WEBHOOK_SECRET } : {}),
   ...(process.env.PUSH_DELAY_MS ? { pushDelayMs: Number(process.env.PUSH_DELAY_MS) } : {}),
 });
 
@@ -28,6 +33,16 @@ const lines = [
   `  URL             ${sandbox.url}`,
   `  API key         ${sandbox.apiKey}`,
   `  Webhook secret  ${sandbox.webhookSecret}`,
+  '',
+  '  Point a companion at it (companionOptionsFromEnv reads these):',
+  `    MOMO_BASE_URL=${sandbox.url}`,
+  `    MOMO_API_KEY=${sandbox.apiKey}`,
+  `    MOMO_WEBHOOK_SECRETS=${sandbox.webhookSecret}`,
+  '    MOMO_PUBLIC_URL=http://127.0.0.1:<your port>/<companion path>',
+  '    MOMO_ALLOW_INSECURE_LOCAL_URLS=1',
+  '  On its own port, logos show as letters and the wallet approval page is refused by the element',
+  '  (it opens only https pages or pages on the companion\'s origin): mount the sandbox on your',
+  '  shop\'s origin for those (docs/sandbox.md in the momo-checkout package).',
   '',
   `  Control (Bearer API key): GET ${sandbox.url}/_sandbox/transactions | /deliveries | /numbers,`,
   '  POST /_sandbox/settle | /reemit | /faults | /reset',

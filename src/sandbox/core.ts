@@ -152,7 +152,7 @@ export class SandboxCore {
     );
     if (record.webhookUrl === undefined) {
       // §6.1.2: no webhookUrl, no notification ever; say so, the integrator will wonder.
-      this.log(`${record.kind} ${record.orderId} has no webhookUrl: it will never notify (§6.1)`);
+      this.log(`${record.kind} ${record.orderId} has no webhookUrl: it will never notify (the service notifies only the webhookUrl given on each transaction)`);
     }
     return record;
   }
@@ -171,7 +171,7 @@ export class SandboxCore {
   /** Applies the outcome (once: §3 statuses are monotone) and emits the final notification. */
   async settle(record: TransactionRecord, status: 'completed' | 'failed'): Promise<DeliveryResult | undefined> {
     if (record.status !== 'pending') {
-      throw new Error(`sandbox: ${record.orderId} is already ${record.status}; a final status never changes (§3)`);
+      throw new Error(`sandbox: ${record.orderId} is already ${record.status}; a final status never changes`);
     }
     record.status = status;
     if (record.kind === 'payin' && status === 'completed') this.adjustBalance(record.currencyCode, record.creditMinor);
@@ -217,7 +217,7 @@ export class SandboxCore {
     const drop = whyTheServiceWouldDrop(url);
     if (drop !== undefined && !this.warnedUrls.has(url)) {
       this.warnedUrls.add(url);
-      this.log(`webhook URL ${safeUrl(url)}: the real service would drop it (§6.4: ${drop}); the local sandbox delivers anyway`);
+      this.log(`webhook URL ${safeUrl(url)}: the real service would drop it (${drop}: it posts only to https on public addresses); the local sandbox delivers anyway`);
     }
     const attempt = deliverOnce({ orderId: record.orderId, status, url, body, at: this.now(), signal: this.closing.signal });
     const result = await this.track(attempt);
@@ -233,7 +233,7 @@ export class SandboxCore {
   /** control.reemit: what support's re-emission, a replay or a forger would send (§6.2, §6.4). */
   async reemit(record: TransactionRecord, how: ReemitHow): Promise<DeliveryResult> {
     if (record.webhookUrl === undefined) {
-      throw new Error(`sandbox: ${record.orderId} has no webhookUrl, so there is nothing to re-emit (§6.1)`);
+      throw new Error(`sandbox: ${record.orderId} has no webhookUrl, so there is nothing to re-emit`);
     }
     const last = record.notifications[record.notifications.length - 1];
     let body: string;

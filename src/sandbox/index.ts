@@ -17,6 +17,7 @@ import type { LocalSandbox, SandboxOptions } from './types.js';
 
 export { startSandbox } from './server.js';
 export { SANDBOX_OTP } from './catalogue.js';
+export { isSandboxPath, sandboxPathPrefixes } from './paths.js';
 export type {
   DeliveryResult,
   LocalSandbox,

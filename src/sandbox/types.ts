@@ -5,7 +5,7 @@
 
 export type Workflow = 'provider_auth' | 'pre_authorized' | 'redirect_url';
 export type TransactionKind = 'payin' | 'payout';
-/** `pending` until settled; §3: statuses are monotone, a final one never changes. */
+/** `pending` until settled; statuses are monotone: a final one never changes. */
 export type TransactionStatus = 'pending' | 'completed' | 'failed';
 export type Outcome = 'approve' | 'decline' | 'no-answer';
 
@@ -27,7 +27,7 @@ export interface SandboxTransaction {
   transactionId: string;
   kind: TransactionKind;
   status: TransactionStatus;
-  /** Canonical decimal string in the major unit (§2.1), e.g. `5000`, `12.5`. */
+  /** Canonical decimal string in the major unit, e.g. `5000`, `12.5`. */
   amount: string;
   currencyCode: string;
   phoneNumber: string;
@@ -45,7 +45,7 @@ export interface DeliveryResult {
   url: string;
   /** The receiver's HTTP status, when it answered. */
   httpStatus?: number;
-  /** Why the notification is lost (§6.4: non-2xx, redirect, timeout, network error). */
+  /** Why the notification is lost (non-2xx, redirect, timeout, network error). */
   error?: string;
   /** `true` when the receiver answered 2xx. */
   ok: boolean;
@@ -95,7 +95,7 @@ export interface SandboxControl {
   injectFault(fault: Fault): void;
   deliveries(): DeliveryResult[];
   testNumbers(): TestNumber[];
-  /** How many fee previews were asked (§4.2: each may assign the number durably), optionally for one number. */
+  /** How many fee previews were asked (each may assign the number durably), optionally for one number. */
   previewCount(phoneNumber?: string): number;
   /** Balance per currency (major unit, canonical decimal string). */
   balances(): Record<string, string>;
@@ -107,7 +107,7 @@ export interface Sandbox {
   fetch(request: Request): Promise<Response>;
   control: SandboxControl;
   apiKey: string;
-  /** The secret that signs notifications: the newest active one (§5.6-§5.7). */
+  /** The secret that signs notifications: the newest active one. */
   readonly webhookSecret: string;
 }
 

@@ -35,12 +35,12 @@ export async function deliverOnce(request: DeliveryRequest): Promise<DeliveryRes
     if (httpStatus >= 200 && httpStatus < 300) return { ...base, ok: true, httpStatus };
     const error =
       httpStatus >= 300 && httpStatus < 400
-        ? `the receiver answered a ${httpStatus} redirect, which is not followed (§6.4): the notification is lost`
-        : `the receiver answered ${httpStatus}, not 2xx (§6.4): the notification is lost`;
+        ? `the receiver answered a ${httpStatus} redirect, which the service does not follow: the notification is lost`
+        : `the receiver answered ${httpStatus}, not 2xx: the notification is lost (the service makes one attempt)`;
     return { ...base, ok: false, httpStatus, error };
   } catch (cause) {
     const error = timeout.aborted
-      ? `no answer within ${request.timeoutMs ?? WEBHOOK_TIMEOUT_MS} ms (§6.4): the notification is lost`
+      ? `no answer within ${request.timeoutMs ?? WEBHOOK_TIMEOUT_MS} ms: the notification is lost (the service makes one attempt)`
       : request.signal.aborted
         ? 'the sandbox closed during the attempt: the notification is lost'
         : `could not reach the receiver (${describe(cause)}): the notification is lost`;

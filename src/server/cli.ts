@@ -1,32 +1,50 @@
 #!/usr/bin/env node
 /**
- * `npx momo-checkout <command>`:
- * - `doctor`: checks the companion's configuration from the environment and says what to fix
- *   (exit code 1 when a check fails);
- * - `payments [--stale] [--state S] [--older-than MIN] [--json]`: the payments in the store, with
- *   what to tell the service's support about the stuck ones.
+ * The `momo-checkout` command:
+ *
+ * - `npx momo-checkout doctor`: checks the companion's configuration from the environment
+ *   (MOMO_BASE_URL, MOMO_API_KEY, MOMO_WEBHOOK_SECRETS, MOMO_PUBLIC_URL, ...) and its store, and
+ *   says what to fix. Exit code 1 when a check fails.
+ * - `npx momo-checkout payments [--stale] [--state S] [--older-than MIN] [--json]`: the payments in
+ *   the store, with what to tell the service's support about the stuck ones.
+ * - `npx momo-checkout sandbox`: the local simulator of the payment service, with the variables to
+ *   point a companion at it (docs/sandbox.md).
  */
 import { companionOptionsFromEnv, CompanionConfigError } from './companion/options.js';
 import { runSetupChecks } from './companion/setup-checks.js';
+import { formatSetupChecks } from './companion/setup-report.js';
 import { paymentsCommand, UsageError } from './commands/payments.js';
 import { storeCheck } from './commands/store-check.js';
 
 const usage = `Usage:
-  momo-checkout doctor      checks MOMO_BASE_URL, MOMO_API_KEY, MOMO_WEBHOOK_SECRETS, MOMO_PUBLIC_URL
+  momo-checkout doctor    check the companion's configuration and store (reads MOMO_BASE_URL,
+                          MOMO_API_KEY, MOMO_WEBHOOK_SECRETS, MOMO_PUBLIC_URL, MOMO_ALLOWED_ORIGINS,
+                          MOMO_ALLOW_INSECURE_LOCAL_URLS, MOMO_DATA_DIR, MOMO_REDIS_URL)
   momo-checkout payments [--stale] [--state pending|unknown|...] [--older-than MINUTES] [--json]
-                            lists payments in the store (MOMO_DATA_DIR or MOMO_REDIS_URL)`;
+                          list payments in the store, with what to do for the stuck ones
+  momo-checkout sandbox   run the local simulator of the payment service (PORT, default 4010; HOST)`;
 
 const [command, ...args] = process.argv.slice(2);
 try {
   switch (command) {
+    case 'sandbox':
+      // Loaded only for this command: the others do not pay for the simulator's start-up.
+      await import('../sandbox/cli.js');
+      break;
     case 'doctor':
-      process.exitCode = await doctor();
+      await doctor();
       break;
     case 'payments':
       process.exitCode = await paymentsCommand(args, process.env, (line) => console.log(line));
       break;
-    default:
+    case undefined:
+    case 'help':
+    case '--help':
       console.error(usage);
+      process.exitCode = command === undefined ? 2 : 0;
+      break;
+    default:
+      console.error(`momo-checkout: unknown command ${JSON.stringify(command)}.\n${usage}`);
       process.exitCode = 2;
   }
 } catch (error) {
@@ -39,10 +57,22 @@ try {
   } else throw error;
 }
 
-async function doctor(): Promise<number> {
-  const options = companionOptionsFromEnv(process.env);
-  const checks = [...(await runSetupChecks(options)), await storeCheck(process.env)];
-  const mark = { ok: 'ok   ', warning: 'WARN ', error: 'FAIL ' } as const;
-  for (const check of checks) console.log(`${mark[check.status]} ${check.name}: ${check.message}`);
-  return checks.some((check) => check.status === 'error') ? 1 : 0;
+async function doctor(): Promise<void> {
+  let options: ReturnType<typeof companionOptionsFromEnv>;
+  try {
+    options = companionOptionsFromEnv(process.env);
+  } catch (error) {
+    if (!(error instanceof CompanionConfigError)) throw error;
+    // Every malformed variable at once: fixing them one run at a time is slow.
+    for (const problem of error.problems) console.error(`FAIL  ${problem.variable}: ${problem.message}`);
+    if (error.problems.length === 0) console.error(`FAIL  configuration: ${error.message}`);
+    process.exitCode = 1;
+    return;
+  }
+  if (options.allowInsecureLocalUrls) {
+    console.log('Local mode (MOMO_ALLOW_INSECURE_LOCAL_URLS=1): http on this machine is accepted, for a local stand-in of the service only.');
+  }
+  const checks = [...(await runSetupChecks({ ...options, allowLocalPublicUrl: options.allowInsecureLocalUrls === true })), await storeCheck(process.env)];
+  for (const line of formatSetupChecks(checks)) console.log(line);
+  process.exitCode = checks.some((check) => check.status === 'error') ? 1 : 0;
 }

@@ -21,7 +21,12 @@ describe('e2e: the demo page under a strict CSP', () => {
   });
 
   it('is served with the strict policy: self-only scripts and styles, Trusted Types for lit-html only', async () => {
-    const response = await fetch(`${env.demo.url}/`);
+    // A new order is shown at its own address, for the visitor who placed it (a cookie).
+    const placed = await fetch(`${env.demo.url}/`, { redirect: 'manual' });
+    await placed.arrayBuffer();
+    const cookie = (placed.headers.get('set-cookie') ?? '').split(';')[0]!;
+    const response = await fetch(new URL(placed.headers.get('location')!, env.demo.url), { headers: { cookie } });
+    assert.equal(response.status, 200);
     const policy = response.headers.get('content-security-policy') ?? '';
     assert.equal(policy, demoCsp());
     for (const directive of ["script-src 'self'", "style-src 'self'", "connect-src 'self'", "require-trusted-types-for 'script'", 'trusted-types lit-html', "frame-ancestors 'none'"]) {
@@ -29,6 +34,7 @@ describe('e2e: the demo page under a strict CSP', () => {
     }
     assert.doesNotMatch(policy, /unsafe-inline|unsafe-eval/);
     const html = await response.text();
+    assert.match(html, /<momo-checkout /, 'the checkout page itself');
     assert.doesNotMatch(html, /<script>|<script [^>]*>[^<]|<style|style=/, 'no inline script or style in the page');
   });
 

@@ -38,7 +38,7 @@ export function checkPayment(input: {
   if (rawAmount === undefined) return invalid('amount is required and must be a JSON number in the major unit (e.g. 5000)');
   if (typeof phoneNumber !== 'string' || phoneNumber.length === 0) return invalid('phoneNumber is required (strict E.164 without spaces, e.g. +2290196000001)');
   if (!isStrictE164(phoneNumber)) {
-    return invalid('phoneNumber must be strict E.164: + then digits, no spaces or separators (§2.2)');
+    return invalid('phoneNumber must be strict E.164: + then digits, no spaces or separators');
   }
   if (typeof currencyCode !== 'string' || currencyCode.length === 0) return invalid('currencyCode is required (e.g. XOF)');
   const amount = readRawAmount(rawAmount);

@@ -7,7 +7,7 @@ import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
 import { z } from 'zod';
-import { companionRoutes, returnQueryParam } from '../../contract/companion.js';
+import { companionRoutes, returnOrderQueryParam, returnQueryParam } from '../../contract/companion.js';
 import { normalizePhoneFull } from '../../contract/phone-full.js';
 import type { Logger } from '../log.js';
 import type { RequestContext } from './client-address.js';
@@ -257,6 +257,8 @@ export function createApp(deps: AppDeps): Hono<Env> {
       if (!returnUrl) return c.html(returnPage(confirming), 200);
       const target = new URL(returnUrl);
       target.searchParams.set(returnQueryParam, outcome);
+      // With one fixed return page for every order, this is how the page knows which order came back.
+      target.searchParams.set(returnOrderQueryParam, checkout.orderId);
       return c.redirect(target.toString(), 303);
     } catch (error) {
       deps.log.error('return route failed', { error });

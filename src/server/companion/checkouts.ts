@@ -12,12 +12,16 @@ import { reservedOrderIdPattern } from './attempt-ids.js';
 import { parseReturnUrl } from './urls.js';
 
 export interface CheckoutOrder {
-  /** The merchant's order id: the reconciliation key sent to the service (§2.3). */
+  /** The merchant's order id: the key the service reconciles payments and notifications by. */
   orderId: string;
   /** Decimal string in the major unit (`'5000'`, `'12.50'`): never a float. */
   amount: string;
   currencyCode: string;
-  /** The page to send the payer back to after an authorisation page. */
+  /**
+   * The page to send the payer back to after an approval page, for this order (default: the
+   * companion's `returnUrl`). The payer lands there with `momo_return=success|failure` and
+   * `momo_order=<orderId>` added: a way back to the order, never proof of payment.
+   */
   returnUrl?: string;
   /** Attempts allowed (a new one only after a verified failure). */
   maxAttempts?: number;
@@ -30,22 +34,48 @@ export interface CreatedCheckout {
   expiresAt: string;
 }
 
+/** Why `createCheckout` refused an order, readable by code (the message says what to do). */
+export type CheckoutErrorCode =
+  /** The order (id, amount, currency or return URL) is malformed. */
+  | 'INVALID_ORDER'
+  /** The order id already names a checkout with another amount or currency. */
+  | 'ORDER_CONFLICT'
+  /** The payment service serves no country in this currency: no payer could find an operator. */
+  | 'CURRENCY_NOT_SERVED'
+  /** The amount has more decimals than the currency allows (the service refuses it and never rounds). */
+  | 'AMOUNT_PRECISION'
+  /** The amount is below the minimum of every operator known to serve the currency. */
+  | 'AMOUNT_BELOW_MINIMUM';
+
 export class CheckoutError extends Error {
   override name = 'CheckoutError';
+  constructor(
+    message: string,
+    readonly code: CheckoutErrorCode = 'INVALID_ORDER',
+  ) {
+    super(message);
+  }
 }
 
 /** Kept long after a payment's last change: a webhook may come later and must still find the order. */
 export const checkoutRetentionMs = 7 * 24 * 3600_000;
 const unpaidGraceMs = 3600_000;
 
-// Permissive at creation: the currency's real `decimalPlaces` is known from discovery, where the
-// payer's number is known; an amount the currency cannot carry is refused there with a reason.
+// Permissive here: the currency's real `decimalPlaces` comes from discovery; `checkPayable` refuses
+// an amount the currency cannot carry once discovery has told it, and the lookup does before that.
 const maxDecimalsAtCreation = 8;
 
 export async function createCheckoutRecord(
   store: CheckoutStore,
   order: CheckoutOrder,
-  options: { ttlMs: number; maxAttempts: number; now: () => number; defaultReturnUrl: string | null },
+  options: {
+    ttlMs: number;
+    maxAttempts: number;
+    now: () => number;
+    defaultReturnUrl: string | null;
+    /** Throws a CheckoutError for an order no payer could pay, when discovery can tell (payable.ts). */
+    checkPayable?: (order: { orderId: string; amount: string; currencyCode: string }) => Promise<void>;
+  },
 ): Promise<CreatedCheckout> {
   if (typeof order.orderId !== 'string' || !/^[\w.:-]{1,100}$/.test(order.orderId)) {
     throw new CheckoutError('createCheckout: orderId must be 1 to 100 letters, digits, "-", "_", "." or ":".');
@@ -66,6 +96,11 @@ export async function createCheckoutRecord(
   const returnUrl = order.returnUrl === undefined ? options.defaultReturnUrl : parseReturnUrl(order.returnUrl);
   if (returnUrl === null && order.returnUrl !== undefined) {
     throw new CheckoutError(`createCheckout: returnUrl ${JSON.stringify(order.returnUrl)} is not an absolute http(s) URL with a host: give the merchant page, e.g. https://shop.example/checkout.`);
+  }
+  if (options.checkPayable) {
+    // An order already being paid keeps its token whatever was learnt since: its payer must see the outcome.
+    const existing = await store.getByOrderId(order.orderId);
+    if (!existing?.payment) await options.checkPayable({ orderId: order.orderId, amount: amount.amount, currencyCode: order.currencyCode });
   }
   const now = options.now();
   const token = randomId();
@@ -96,6 +131,7 @@ export async function createCheckoutRecord(
   if (stored.amount !== record.amount || stored.currencyCode !== record.currencyCode) {
     throw new CheckoutError(
       `createCheckout: order ${order.orderId} already has a checkout for ${stored.amount} ${stored.currencyCode}. An order id names one order: use a new order id for a different amount or currency.`,
+      'ORDER_CONFLICT',
     );
   }
   if (stored.expiresAt > now) return { token: stored.token, orderId: stored.orderId, expiresAt: new Date(stored.expiresAt).toISOString() };

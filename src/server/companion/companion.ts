@@ -11,6 +11,7 @@ import { listPaymentSummaries, type PaymentListQuery, type PaymentSummary } from
 import { createApp } from './app.js';
 import { createCheckoutRecord, type CheckoutOrder, type CreatedCheckout } from './checkouts.js';
 import { createDiscovery } from './discovery.js';
+import { refuseUnpayable } from './payable.js';
 import { createEventStreams } from './event-stream.js';
 import { createFileStore } from './file-store.js';
 import { storeRisk } from './store-from-env.js';
@@ -62,8 +63,9 @@ export interface Companion {
   openStreams(): number;
   /**
    * Runs the setup checks once (the service answers with this key, a webhook secret is set, the
-   * public URL is https on a public address) and logs each failure loudly with its fix. Also
-   * started in the background by the first request unless `setupChecksAtStart: false`.
+   * public URL is https on a public address) and logs each failure loudly with its fix. Started in
+   * the background when the companion is created unless `setupChecksAtStart: false`;
+   * `formatSetupChecks(await momo.ready())` gives lines for a start banner.
    */
   ready(): Promise<SetupCheck[]>;
   /**
@@ -126,7 +128,7 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
     log,
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
-  const discovery = createDiscovery(service, { ttlMs: options.discoveryCacheTtlMs ?? 5 * 60_000, checkoutTtlMs, now });
+  const discovery = createDiscovery(service, { ttlMs: options.discoveryCacheTtlMs ?? 5 * 60_000, checkoutTtlMs, now, log });
   const background = new Set<Promise<unknown>>();
   const onPaymentUpdate = options.onPaymentUpdate;
   const sinks: DeliverySink[] = onPaymentUpdate ? ['callback'] : [];
@@ -218,22 +220,27 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
       }
       return results;
     }));
-  const checkAtStart = options.setupChecksAtStart !== false;
+  // At start, in the background (listening is not delayed): a misconfiguration is said before the
+  // first payer meets it, not at that payer's request.
+  if (options.setupChecksAtStart !== false) {
+    const started = ready().catch((error: unknown) => log.error('momo-checkout setup checks could not run', { error }));
+    background.add(started);
+    void started.finally(() => background.delete(started));
+  }
 
   return {
-    fetch: (request, context) => {
-      if (checkAtStart && !checks) {
-        const started = ready().catch((error: unknown) => log.error('momo-checkout setup checks could not run', { error }));
-        background.add(started);
-        void started.finally(() => background.delete(started));
-      }
-      return Promise.resolve(app.fetch(request, context));
-    },
+    fetch: (request, context) => Promise.resolve(app.fetch(request, context)),
     ready,
     webhookPath: `${mountPath}/webhook`,
     acceptWebhook,
     createCheckout: (order) =>
-      createCheckoutRecord(store, order, { ttlMs: checkoutTtlMs, maxAttempts: options.maxAttempts ?? 3, now, defaultReturnUrl }),
+      createCheckoutRecord(store, order, {
+        ttlMs: checkoutTtlMs,
+        maxAttempts: options.maxAttempts ?? 3,
+        now,
+        defaultReturnUrl,
+        checkPayable: (payable) => refuseUnpayable(payable, discovery, log),
+      }),
     handleWebhook: inbox.handle,
     async getPayment(orderId) {
       const checkout = await store.getByOrderId(orderId);
@@ -258,11 +265,12 @@ function checkPublicUrl(options: CompanionOptions, insecureLocal: boolean): URL 
   try {
     url = new URL(options.publicUrl);
   } catch {
-    throw new CompanionConfigError(`publicUrl ${JSON.stringify(options.publicUrl)} is not a URL: give where the service reaches this companion, e.g. https://shop.example/momo.`);
+    throw new CompanionConfigError(`publicUrl ${JSON.stringify(options.publicUrl)} is not a URL: give where the service reaches this companion, e.g. https://shop.example/momo.`, 'INVALID_OPTION');
   }
   if (url.protocol !== 'https:' && !(insecureLocal && isLoopbackUrl(url.href))) {
     throw new CompanionConfigError(
-      `publicUrl must be https (§6.4: the service drops notifications to any other URL). For the local sandbox on 127.0.0.1, set allowInsecureLocalUrls: true.`,
+      `publicUrl must be https: the service posts notifications only to https URLs on public addresses and drops any other. Against a local stand-in of the service (the sandbox) on this machine, set allowInsecureLocalUrls: true (MOMO_ALLOW_INSECURE_LOCAL_URLS=1).`,
+      'INSECURE_PUBLIC_URL',
     );
   }
   return url;

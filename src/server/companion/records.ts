@@ -23,7 +23,7 @@ export interface PaymentRecord {
   useWallet: boolean;
   operator: OperatorRecord | null;
   workflow: string | null;
-  /** https only (§6.2 nextAction.authorizationUrl); null until the webhook brings it. */
+  /** https only (nextAction.authorizationUrl); null until the webhook brings it. */
   authorizationUrl: string | null;
   returned: boolean;
   /** The notification's amount differed from the checkout's: never reported as paid. */
@@ -32,7 +32,7 @@ export interface PaymentRecord {
   previewWorkflow?: string | null;
   /** The last status a verified notification carried, as written. */
   lastServiceStatus: string | null;
-  /** The service's id of this attempt (§2.5), from its pay-in answer: what support needs to re-emit a notification. */
+  /** The service's id of this attempt, from its pay-in answer: what support needs to re-emit a notification. */
   transactionId: string | null;
   /**
    * A validly signed notification refused only because its timestamp was outside the tolerance
@@ -120,7 +120,7 @@ export interface DeliveryAttempt {
 export interface InboxEntry {
   /** The notification's `_nonce`: a second notification with it is a duplicate. */
   id: string;
-  /** The body exactly as received (§6.3: the signature is over these bytes). */
+  /** The body exactly as received (the signature is over these bytes). */
   rawBody: string;
   receivedAt: number;
 }

@@ -1,7 +1,7 @@
 /**
  * Setup checks, run at start and by `npx momo-checkout doctor`. Each misconfiguration they catch
- * fails silently on the real service (§6.1: no notification ever arrives; §6.4: a private or http
- * webhook URL is dropped at emission), so they are said loudly, with the fix.
+ * fails silently on the real service (service doc §6.1: no notification ever arrives; §6.4: a
+ * private or http webhook URL is dropped at emission), so they are said loudly, with the fix.
  */
 import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
@@ -24,8 +24,9 @@ export interface SetupCheckOptions {
   fetch?: typeof fetch;
   timeoutMs?: number;
   /**
-   * The local sandbox only: a loopback http publicUrl is a warning instead of an error (the real
-   * service would drop every notification to it, §6.4).
+   * A local stand-in of the service only (`MOMO_ALLOW_INSECURE_LOCAL_URLS=1`): a loopback http
+   * publicUrl is a warning instead of an error (the real service would drop every notification to
+   * it: it posts only to https on public addresses).
    */
   allowLocalPublicUrl?: boolean;
 }
@@ -37,14 +38,16 @@ export async function runSetupChecks(options: SetupCheckOptions): Promise<SetupC
   const publicUrlCheck = await checkPublicUrl(options.publicUrl, options.resolveHost ?? resolveWithDns);
   if (publicUrlCheck.status === 'error' && options.allowLocalPublicUrl && isLoopbackUrl(options.publicUrl)) {
     publicUrlCheck.status = 'warning';
-    publicUrlCheck.message = `${options.publicUrl} is a loopback URL: fine for the local sandbox, but the real service drops every notification to it (§6.4).`;
+    publicUrlCheck.message = `${options.publicUrl} is a local URL: fine against a local stand-in such as the sandbox, but the real service drops every notification to it (it posts only to https URLs on public addresses).`;
   }
   checks.push(publicUrlCheck);
-  if (options.apiKey.startsWith('sk_test_')) {
+  // A key for a service on this machine is a stand-in's own key (the sandbox's), not a live one.
+  if (options.apiKey.startsWith('sk_test_') && !isLoopbackUrl(options.baseUrl)) {
     checks.push({
       name: 'API key mode',
       status: 'warning',
-      message: 'sk_test_ keys are live (§1.5): every pay-in is a real prompt on a real phone. Test against the sandbox (npm run sandbox), not with this key.',
+      message:
+        'sk_test_ keys are live: the service reads no test mode from the key, so every pay-in is a real prompt on a real phone. Test against the local sandbox (npx momo-checkout sandbox), not with this key.',
     });
   }
   return checks;
@@ -74,11 +77,11 @@ async function checkService(options: SetupCheckOptions): Promise<SetupCheck> {
 function checkSecrets(secrets: readonly string[]): SetupCheck {
   const name = 'webhook secrets';
   if (secrets.length === 0) {
-    return { name, status: 'error', message: 'No webhook secret: every notification will be refused. Create one with the account whose API key you use (§5.7) and set MOMO_WEBHOOK_SECRETS.' };
+    return { name, status: 'error', message: "No webhook secret: every notification will be refused. Create one (it must belong to the user whose API key creates the payments: a colleague's secret does not sign them) and set MOMO_WEBHOOK_SECRETS." };
   }
   const odd = secrets.filter((secret) => !secret.startsWith('whsec_'));
   if (odd.length > 0) return { name, status: 'error', message: `${odd.length} webhook secret(s) do not start with whsec_: is an API key in MOMO_WEBHOOK_SECRETS?` };
-  return { name, status: 'ok', message: `${secrets.length} webhook secret(s) configured (the one must belong to the user whose API key creates the payments, §5.7).` };
+  return { name, status: 'ok', message: `${secrets.length} webhook secret(s) configured (one must belong to the user whose API key creates the payments: a colleague's secret does not sign them).` };
 }
 
 export async function checkPublicUrl(publicUrl: string, resolveHost: (host: string) => Promise<string[]>): Promise<SetupCheck> {
@@ -90,7 +93,7 @@ export async function checkPublicUrl(publicUrl: string, resolveHost: (host: stri
     return { name, status: 'error', message: `MOMO_PUBLIC_URL ${JSON.stringify(publicUrl)} is not a URL.` };
   }
   if (url.protocol !== 'https:') {
-    return { name, status: 'error', message: `${publicUrl} is not https: the service drops every notification to it (§6.4). Put the companion behind https.` };
+    return { name, status: 'error', message: `${publicUrl} is not https: the service drops every notification to it (it posts only to https URLs on public addresses). Put the companion behind https; against a local stand-in such as the sandbox, set MOMO_ALLOW_INSECURE_LOCAL_URLS=1.` };
   }
   let addresses: string[];
   try {
@@ -103,7 +106,7 @@ export async function checkPublicUrl(publicUrl: string, resolveHost: (host: stri
     return {
       name,
       status: 'error',
-      message: `${url.hostname} resolves to ${notPublic.join(', ') || 'nothing'}, not a public unicast address: the service refuses private, loopback and link-local targets and drops every notification (§6.4). Use a public host name (or a tunnel) for MOMO_PUBLIC_URL.`,
+      message: `${url.hostname} resolves to ${notPublic.join(', ') || 'nothing'}, not a public unicast address: the service refuses private, loopback and link-local targets and drops every notification. Use a public host name (or a tunnel) for MOMO_PUBLIC_URL.`,
     };
   }
   return { name, status: 'ok', message: `${publicUrl} is https and resolves to public addresses (${addresses.join(', ')}).` };

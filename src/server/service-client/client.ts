@@ -1,10 +1,10 @@
 /**
- * The typed client for every endpoint an organisation API key reaches (§4.1-§4.7).
+ * The typed client for every endpoint an organisation API key reaches.
  *
- * - Bearer auth (§5.1); `X-API-Key` does not exist.
+ * - Bearer auth; `X-API-Key` does not exist.
  * - Every call has a timeout and honours the caller's AbortSignal.
  * - GETs retry with backoff on a lost answer; pay-in and pay-out never do: a lost answer is an
- *   unknown outcome (`error.outcomeUnknown`), and only the caller may re-post the same body (§7).
+ *   unknown outcome (`error.outcomeUnknown`), and only the caller may re-post the same body.
  */
 import type { z } from 'zod';
 import { jsonDecimal, stringifyJsonWithDecimals } from '../../contract/money.js';
@@ -31,7 +31,7 @@ import {
 import { silentLogger, type Logger } from '../log.js';
 import {
   AbortedError,
-  NetworkError,
+  ServiceNetworkError,
   ServiceError,
   TimeoutError,
   UnexpectedBodyError,
@@ -40,7 +40,7 @@ import {
 import { mapErrorAnswer } from './map-error.js';
 
 export interface ServiceClientOptions {
-  /** The service's base URL, e.g. `https://api.example.com` (paths carry `/v1`, §9). */
+  /** The service's base URL, e.g. `https://api.example.com` (paths carry `/v1`). */
   baseUrl: string;
   apiKey: string;
   /** Per attempt. Default 15 s. */
@@ -56,28 +56,28 @@ export interface CallOptions {
 }
 
 export interface ServiceClient {
-  /** §4.6 discovery for a number: operators per (operator, currency) pair. */
+  /** `GET /v1/corridors/available` for a number: operators per (operator, currency) pair, with bounds and decimals. */
   corridors(phone: string, options?: CallOptions): Promise<CorridorsAnswer['data']>;
-  /** §4.4 */
+  /** `GET /v1/operators`, optionally for one country (2 letters). */
   operators(country?: string, options?: CallOptions): Promise<OperatorsAnswer['data']>;
-  /** §4.5 (public) */
+  /** `GET /v1/countries` (public): the countries with an active pay-in operator, their currencies. */
   countries(options?: CallOptions): Promise<CountriesAnswer['data']>;
   /**
-   * §4.2 fee preview. It may durably assign a provider to a never-seen number: call it once per
+   * `GET /v1/pay-in/preview`, the fee preview. It may durably assign a provider to a never-seen number: call it once per
    * (number, amount, operator) and cache the answer, never per keystroke.
    */
   previewPayIn(request: PreviewRequest, options?: CallOptions): Promise<PreviewAnswer['data']>;
   /**
-   * §4.1. `200` means accepted, never paid: the outcome comes by webhook. Throws
+   * `POST /v1/pay-in`. `200` means accepted, never paid: the outcome comes by webhook. Throws
    * `OtpRequiredError`/`RedirectUrlsRequiredError` (nothing created: re-post the same orderId with
    * the missing element), `AlreadyExistsError` (409), and on a lost answer an error with
    * `outcomeUnknown: true`. This method never retries and never changes the orderId; re-posting the
    * same body is the caller's safe move.
    */
   payIn(request: PayInRequest, options?: CallOptions): Promise<PayInAnswer['data']>;
-  /** §4.3. With an API key it executes directly. Never retried, like `payIn`. */
+  /** `POST /v1/pay-out`. With an API key it executes directly. Never retried, like `payIn`. */
   payOut(request: PayOutRequest, options?: CallOptions): Promise<PayOutAnswer['data']>;
-  /** §4.7. The secret is shown once: store it at once. */
+  /** `POST /v1/webhook-secrets`. The secret is shown once: store it at once. */
   createWebhookSecret(options?: CallOptions): Promise<WebhookSecretAnswer['data']>;
 }
 
@@ -132,7 +132,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
           { cause: error, outcomeUnknown: call.creates },
         );
       }
-      return new NetworkError(
+      return new ServiceNetworkError(
         'network',
         `${call.endpoint}: the connection failed or was cut before a whole answer arrived. Check MOMO_BASE_URL and the network.${call.creates ? ' The outcome is unknown: re-post the same body (409 means it exists).' : ''}`,
         { cause: error, outcomeUnknown: call.creates },
@@ -180,7 +180,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
         return await attempt(call);
       } catch (error) {
         const retryable =
-          error instanceof NetworkError ||
+          error instanceof ServiceNetworkError ||
           error instanceof TimeoutError ||
           (error instanceof UpstreamStatusError && (error.httpStatus ?? 0) >= 500);
         if (!retryable || tried >= call.retries || call.signal?.aborted) throw error;
@@ -202,7 +202,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     },
     async operators(country, callOptions) {
       if (country !== undefined && country.length !== 2) {
-        throw new TypeError(`operators: country must be exactly 2 characters (§8), got ${JSON.stringify(country)}.`);
+        throw new TypeError(`operators: country must be exactly 2 characters (an ISO code such as BJ), got ${JSON.stringify(country)}.`);
       }
       return (await get('operators', '/v1/operators', operatorsSchema, { country }, callOptions?.signal)).data;
     },

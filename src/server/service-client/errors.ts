@@ -2,7 +2,7 @@
  * Typed errors of the service client: one class per way a call to the service can end badly, each
  * with a message that tells the reader what to do. `outcomeUnknown` marks a pay-in or pay-out whose
  * answer was lost: it may or may not exist upstream, and the only safe move is to re-post the same
- * body with the same `orderId` (assumptions.md; §7: `409` then means it exists).
+ * body with the same `orderId` (a `409` then means it exists).
  */
 export type ServiceErrorKind =
   | 'validation'
@@ -49,11 +49,11 @@ export class ServiceError extends Error {
   }
 }
 
-/** 400 VALIDATION_ERROR (§7), including an amount with more decimals than the currency allows. */
+/** 400 VALIDATION_ERROR, including an amount with more decimals than the currency allows. */
 export class ValidationError extends ServiceError {
   override name = 'ValidationError';
 }
-/** 400 AMOUNT_OUT_OF_RANGE (§7): the rejection is authoritative, not the displayed bounds (§2.1). */
+/** 400 AMOUNT_OUT_OF_RANGE: the rejection is authoritative, not the displayed bounds. */
 export class AmountOutOfRangeError extends ServiceError {
   override name = 'AmountOutOfRangeError';
 }
@@ -66,11 +66,11 @@ export class ForbiddenError extends ServiceError {
 export class NotFoundError extends ServiceError {
   override name = 'NotFoundError';
 }
-/** 409 (§7): the transaction for this `orderId` exists. Never change the `orderId`. */
+/** 409: the transaction for this `orderId` exists. Never change the `orderId`. */
 export class AlreadyExistsError extends ServiceError {
   override name = 'AlreadyExistsError';
 }
-/** 422 (§7): nothing was created; re-post with the same `orderId` and the missing element. */
+/** 422: nothing was created; re-post with the same `orderId` and the missing element. */
 export class MissingElementError extends ServiceError {
   override name = 'MissingElementError';
   constructor(
@@ -96,9 +96,13 @@ export class UpstreamStatusError extends ServiceError {
 export class UnexpectedBodyError extends ServiceError {
   override name = 'UnexpectedBodyError';
 }
-/** Connection refused, reset or cut before a whole answer arrived. */
-export class NetworkError extends ServiceError {
-  override name = 'NetworkError';
+/**
+ * Connection refused, reset or cut before a whole answer arrived from the payment service. Named
+ * apart from the browser client's `NetworkError` (`momo-checkout`): one name, one class, whichever
+ * entries a project imports.
+ */
+export class ServiceNetworkError extends ServiceError {
+  override name = 'ServiceNetworkError';
 }
 export class TimeoutError extends ServiceError {
   override name = 'TimeoutError';

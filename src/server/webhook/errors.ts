@@ -46,7 +46,7 @@ export type WebhookRefusalReason = (typeof webhookRefusalReasons)[number];
 
 /**
  * Thrown by `verifyWebhook` when a notification must not be trusted. Answer the service with a
- * 4xx (or 2xx to stop nothing: it never retries, §6.4) and log `reason`; `NO_SECRETS` is a setup
+ * 4xx (or 2xx to stop nothing: it never retries) and log `reason`; `NO_SECRETS` is a setup
  * error of this server, not of the sender.
  */
 export class WebhookVerificationError extends Error {

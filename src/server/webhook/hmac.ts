@@ -1,5 +1,5 @@
 /**
- * §6.3.4: HMAC-SHA512 in lowercase hex.
+ * HMAC-SHA512 in lowercase hex.
  *
  * The portable implementation is Web Crypto (`globalThis.crypto.subtle`): it runs on Node, Deno,
  * Bun and edge runtimes. On Node, though, every `subtle.sign` crosses WebIDL checks and the libuv
@@ -12,7 +12,7 @@ import type * as NodeCrypto from 'node:crypto';
 
 const encoder = new TextEncoder();
 
-/** Secrets are few (rotation keeps two, §5.8); the bound only stops a caller from growing it forever. */
+/** Secrets are few (rotation keeps two); the bound only stops a caller from growing it forever. */
 const KEY_CACHE_LIMIT = 64;
 
 /** importKey costs about as much as a signature: keep one CryptoKey per secret. */
@@ -86,7 +86,7 @@ export function hmacSha512Hex(secret: string, message: string): Promise<string> 
 }
 
 /**
- * Compares two strings in time that depends only on their length (§6.3.4: lengths first, then
+ * Compares two strings in time that depends only on their length (lengths first, then
  * every character, so a mismatch position leaks nothing).
  */
 export function timingSafeEqualText(a: string, b: string): boolean {

@@ -1,4 +1,4 @@
-/** Webhook verification and signing (§6.2-§6.3). */
+/** Webhook verification and signing. */
 export { verifyWebhook, readVerifiedWebhook, DEFAULT_TOLERANCE_MS, type VerifyWebhookOptions, type WebhookNotification } from './verify.js';
 export { signWebhook, rawNumber, type RawNumber, type SignWebhookOptions, type WebhookFieldList } from './sign.js';
 export {

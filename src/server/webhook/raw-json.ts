@@ -361,7 +361,7 @@ function checkKey(key: string, path: string, seen: Set<string>): void {
   if (key.includes('.')) {
     throw new RawJsonError(
       'DOTTED_KEY',
-      `the key ${quote(path)} contains a dot; §6.3 joins nested keys with dots, so it would be ambiguous`,
+      `the key ${quote(path)} contains a dot; the signed string joins nested keys with dots, so it would be ambiguous`,
     );
   }
 }

@@ -1,5 +1,5 @@
 /**
- * Signs a webhook body as the service does (§6.2-§6.3). Used by the sandbox to emit notifications
+ * Signs a webhook body as the service does. Used by the sandbox to emit notifications
  * and by tests to build signed payloads.
  */
 import { hmacSha512Hex } from './hmac.js';
@@ -8,7 +8,7 @@ import { buildSignedString, SIGNATURE_KEY } from './signed-string.js';
 
 /**
  * A number written into the body with this exact text, e.g. `rawNumber('5000.0')`: JavaScript
- * would write `5000`, and §6.3.5 signs numbers as written, so tests need both spellings.
+ * would write `5000`, and the signature covers numbers as written, so tests need both spellings.
  */
 export interface RawNumber {
   readonly rawNumber: string;
@@ -23,7 +23,7 @@ export function rawNumber(text: string): RawNumber {
 
 /**
  * Fields as `[key, value]` pairs: a JavaScript object enumerates integer-like keys (`"1"`) first
- * whatever the order they were written in, so a body whose order matters that much (§6.3.2 tests)
+ * whatever the order they were written in, so a body whose order matters that much (key-order tests)
  * is given as a list.
  */
 export type WebhookFieldList = ReadonlyArray<readonly [string, unknown]>;
@@ -37,7 +37,7 @@ export interface SignWebhookOptions {
 
 /**
  * Returns the complete JSON body text: the fields in their given order (an object's own order, or
- * a `[key, value]` list's), undefined ones skipped as §6.3.3 skips them; then `_nonce` and
+ * a `[key, value]` list's), undefined ones skipped as the service skips them; then `_nonce` and
  * `_timestamp` when absent; then `signature` last. Numbers are written as JavaScript writes them
  * unless wrapped with `rawNumber` (or given as a `{ rawNumber: '5000.0' }` object). A `signature`
  * in the fields is replaced. Throws `TypeError` for arrays, functions and non-finite numbers, and

@@ -1,14 +1,14 @@
 /**
- * §6.3: the string the service signs, built from the body's entries in text order.
+ * The string the service signs, built from the body's entries in text order.
  */
 import type { RawEntry } from './raw-json.js';
 
-/** The top-level key that carries the signature and is left out of the signed string (§6.3.1). */
+/** The top-level key that carries the signature and is left out of the signed string. */
 export const SIGNATURE_KEY = 'signature';
 
 /**
- * `path + value` for every entry but `signature`, with no separator (§6.3.3). Values as the body
- * carries them: numbers exactly as written (`5000.0` stays `5000.0`, §6.3.5), strings decoded,
+ * `path + value` for every entry but `signature`, with no separator. Values as the body
+ * carries them: numbers exactly as written (`5000.0` stays `5000.0`), strings decoded,
  * `true`/`false`, `null`. Nested keys carry their parent's path (`nextAction.authorizationUrl`).
  * Undefined values (skipped by §6.3.3) cannot occur in JSON text.
  *

@@ -1,5 +1,5 @@
 /**
- * Verifies an outgoing notification of the service (§6.2-§6.3) from its RAW request text and
+ * Verifies an outgoing notification of the service from its RAW request text and
  * returns it typed. Modelled on stripe-node's Webhooks: Web Crypto, constant-time comparison, an
  * injectable clock, one error class whose messages diagnose.
  */
@@ -13,7 +13,7 @@ import { buildSignedString, SIGNATURE_KEY } from './signed-string.js';
 export type { WebhookNotification };
 
 export interface VerifyWebhookOptions {
-  /** Every active webhook secret (`whsec_...`); a match with any one is accepted (rotation, §5.8). */
+  /** Every active webhook secret (`whsec_...`); a match with any one is accepted (during a rotation, list the old and the new). */
   secrets: readonly string[];
   /** Largest accepted gap between `_timestamp` and now, either way. Default 300_000 (5 minutes). */
   toleranceMs?: number;
@@ -23,9 +23,9 @@ export interface VerifyWebhookOptions {
 
 export const DEFAULT_TOLERANCE_MS = 300_000;
 
-/** §6.3.4: 64 bytes of HMAC-SHA512 in lowercase hex. */
+/** 64 bytes of HMAC-SHA512 in lowercase hex. */
 const SIGNATURE_PATTERN = /^[0-9a-f]{128}$/;
-/** §6.2: `_timestamp` is an integer of milliseconds, written without fraction or exponent. */
+/** `_timestamp` is an integer of milliseconds, written without fraction or exponent. */
 const TIMESTAMP_PATTERN = /^[0-9]{1,16}$/;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -33,9 +33,9 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 /**
  * Checks a webhook body's signature against the configured secrets, its freshness and its shape.
  * Pass the request text exactly as received (`await request.text()`), never a re-serialised object:
- * the signature covers the key order and the number spelling of the text (§6.3.2, §6.3.5).
+ * the signature covers the key order and the number spelling of the text.
  * Throws `WebhookVerificationError` (with a `reason`) when the notification must not be trusted.
- * Even when verified, a notification is a trigger, not an authority (§6.2: no replay protection).
+ * Even when verified, a notification is a trigger, not an authority (no replay protection).
  *
  * @example
  * const notification = await verifyWebhook(await request.text(), { secrets: [process.env.WEBHOOK_SECRET!] });
@@ -49,7 +49,7 @@ export async function verifyWebhook(
   if (secrets.length === 0) {
     throw refuse(
       'NO_SECRETS',
-      'no webhook secret is configured; create one with the API key owner account (§4.7, §5.7) and pass it in `secrets`',
+      'no webhook secret is configured; create one (POST /v1/webhook-secrets or the dashboard) with the account whose API key creates the payments, and pass it in `secrets`',
     );
   }
   const entries = readEntries(decode(rawBody));
@@ -60,7 +60,7 @@ export async function verifyWebhook(
       'SIGNATURE_MISMATCH',
       'the signature matches none of the configured secrets. Was the body parsed and re-serialised? ' +
         'Pass the raw request text. Is the secret the one of the user whose API key created the ' +
-        'transaction (§5.7)? During a rotation, pass both the old and the new secret (§5.8).',
+        'transaction (a colleague\'s secret does not sign it)? During a rotation, pass both the old and the new secret.',
     );
   }
   checkFreshness(fields.timestamp, options.now ?? Date.now, options.toleranceMs ?? DEFAULT_TOLERANCE_MS);
@@ -147,25 +147,25 @@ function findSignedFields(entries: readonly RawEntry[]): SignedFields {
     else if (entry.path === 'amount') amount = entry;
   }
   if (signature === undefined) {
-    throw refuse('MISSING_SIGNATURE', 'the body has no "signature" field; is this request a notification of the service (§6.2)?');
+    throw refuse('MISSING_SIGNATURE', 'the body has no "signature" field; is this request a notification of the service?');
   }
   if (signature.kind !== 'string' || !SIGNATURE_PATTERN.test(signature.raw)) {
     throw refuse(
       'MALFORMED_SIGNATURE',
-      '"signature" must be 128 lowercase hex characters (HMAC-SHA512, §6.3.4); the body was altered or is not from the service',
+      '"signature" must be 128 lowercase hex characters (an HMAC-SHA512); the body was altered or is not from the service',
     );
   }
   if (nonce === undefined) {
-    throw refuse('MISSING_NONCE', 'the body has no "_nonce" field, which the service always signs (§6.2)');
+    throw refuse('MISSING_NONCE', 'the body has no "_nonce" field, which the service always signs');
   }
   if (timestamp === undefined) {
-    throw refuse('MISSING_TIMESTAMP', 'the body has no "_timestamp" field, which the service always signs (§6.2)');
+    throw refuse('MISSING_TIMESTAMP', 'the body has no "_timestamp" field, which the service always signs');
   }
   const milliseconds = Number(timestamp.raw);
   if (timestamp.kind !== 'number' || !TIMESTAMP_PATTERN.test(timestamp.raw) || !Number.isSafeInteger(milliseconds)) {
     throw refuse(
       'MALFORMED_TIMESTAMP',
-      '"_timestamp" must be an integer number of milliseconds since the epoch (§6.2), written without quotes, fraction or exponent',
+      '"_timestamp" must be an integer number of milliseconds since the epoch, written without quotes, fraction or exponent',
     );
   }
   return { signature: signature.raw, timestamp: milliseconds, rawAmount: amount?.kind === 'number' ? amount.raw : undefined };
@@ -178,7 +178,7 @@ async function matchesAnySecret(signedString: string, signature: string, secrets
   return false;
 }
 
-/** §6.2: no replay protection; `_timestamp` lets an abnormally old notification be ignored. */
+/** The service has no replay protection; `_timestamp` lets an abnormally old notification be ignored. */
 function checkFreshness(timestamp: number, now: () => number, toleranceMs: number): void {
   const age = now() - timestamp;
   if (age > toleranceMs) {

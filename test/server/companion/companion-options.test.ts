@@ -97,12 +97,19 @@ describe('setup checks at start', () => {
     }
   });
 
-  it('runs them in the background at the first request unless turned off', async () => {
+  it('runs them in the background as soon as the companion is created, before any request', async () => {
     const log = recordingLogger();
     const companion = createCompanion({ ...baseOptions(), webhookSecrets: [], publicUrl: 'http://127.0.0.1:1/momo', log, setupChecksAtStart: true });
-    await (await companion.fetch(new Request('http://127.0.0.1:1/momo/nothing'))).arrayBuffer();
-    await companion.close(); // waits for background work
+    await companion.close(); // waits for background work; no request was made
     assert.ok(log.lines.some((line) => line.level === 'error' && /webhook secrets/.test(line.message)));
+  });
+
+  it('does not run them when turned off', async () => {
+    const log = recordingLogger();
+    const companion = createCompanion({ ...baseOptions(), webhookSecrets: [], publicUrl: 'http://127.0.0.1:1/momo', log, setupChecksAtStart: false });
+    await (await companion.fetch(new Request('http://127.0.0.1:1/momo/nothing'))).arrayBuffer();
+    await companion.close();
+    assert.deepEqual(log.lines.filter((line) => /setup/.test(line.message)), []);
   });
 });
 

@@ -13,9 +13,9 @@ before(async () => {
 });
 after(async () => sandbox.close());
 
-function doctor(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', cli, 'doctor'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', cli, ...args], {
       env: { PATH: process.env.PATH ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -27,14 +27,30 @@ function doctor(env: Record<string, string>): Promise<{ code: number | null; out
   });
 }
 
+const doctor = (env: Record<string, string>) => run(['doctor'], env);
+
 describe('momo-checkout doctor', () => {
   it('names the missing variables', async () => {
     const { code, output } = await doctor({});
     assert.equal(code, 1);
-    assert.match(output, /MOMO_BASE_URL, MOMO_API_KEY, MOMO_WEBHOOK_SECRETS, MOMO_PUBLIC_URL/);
+    for (const name of ['MOMO_BASE_URL', 'MOMO_API_KEY', 'MOMO_WEBHOOK_SECRETS', 'MOMO_PUBLIC_URL']) assert.match(output, new RegExp(`FAIL +${name}: ${name} is not set`));
   });
 
-  it('flags an http, loopback public URL and passes the key check, without printing the key', async () => {
+  it('reports every malformed variable in one run, with a hint for a /v1 suffix', async () => {
+    const { code, output } = await doctor({
+      MOMO_BASE_URL: 'https://api.example.com/v1',
+      MOMO_API_KEY: 'sk_live_x',
+      MOMO_WEBHOOK_SECRETS: 'whsec_a',
+      MOMO_PUBLIC_URL: 'shop.example/momo',
+      PORT: 'eighty',
+    });
+    assert.equal(code, 1);
+    assert.match(output, /FAIL +MOMO_BASE_URL: .*ends in \/v1/);
+    assert.match(output, /FAIL +MOMO_PUBLIC_URL: .*not an http\(s\) URL/);
+    assert.match(output, /FAIL +PORT: /);
+  });
+
+  it('refuses an http loopback public URL without the local switch, and says which switch', async () => {
     const { code, output } = await doctor({
       MOMO_BASE_URL: sandbox.url,
       MOMO_API_KEY: sandbox.apiKey,
@@ -42,10 +58,59 @@ describe('momo-checkout doctor', () => {
       MOMO_PUBLIC_URL: 'http://127.0.0.1:8080/momo',
     });
     assert.equal(code, 1);
-    assert.match(output, /ok +payment service/);
-    assert.match(output, /FAIL +public URL: .*https/);
-    assert.match(output, /WARN +API key mode: sk_test_ keys are live/);
+    assert.match(output, /FAIL +MOMO_PUBLIC_URL: .*MOMO_ALLOW_INSECURE_LOCAL_URLS=1/);
     assert.ok(!output.includes(sandbox.apiKey));
-    assert.ok(!output.includes(sandbox.webhookSecret));
+  });
+
+  it('local mode: passes a loopback setup against the sandbox, with a warning and no "live key" alarm', async () => {
+    const { code, output } = await doctor({
+      MOMO_BASE_URL: sandbox.url,
+      MOMO_API_KEY: sandbox.apiKey,
+      MOMO_WEBHOOK_SECRETS: sandbox.webhookSecret,
+      MOMO_PUBLIC_URL: 'http://127.0.0.1:8080/momo',
+      MOMO_ALLOW_INSECURE_LOCAL_URLS: '1',
+    });
+    assert.equal(code, 0, output);
+    assert.match(output, /ok +payment service/);
+    assert.match(output, /WARN +public URL: .*real service drops every notification/);
+    assert.doesNotMatch(output, /API key mode|npm run sandbox|§/);
+    assert.ok(!output.includes(sandbox.apiKey), 'the key is never printed');
+    assert.ok(!output.includes(sandbox.webhookSecret), 'the secret is never printed');
+  });
+});
+
+describe('momo-checkout sandbox', () => {
+  it('starts the simulator and prints the variables that point a companion at it', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', cli, 'sandbox'], {
+      env: { PATH: process.env.PATH ?? '', PORT: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      let output = '';
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (chunk) => {
+          output += chunk;
+          if (output.includes('MOMO_ALLOW_INSECURE_LOCAL_URLS=1') && output.includes('Test numbers')) resolve();
+        });
+        child.on('error', reject);
+        child.on('close', (code) => reject(new Error(`the sandbox exited (${code}): ${output}`)));
+      });
+      const baseUrl = /MOMO_BASE_URL=(\S+)/.exec(output)?.[1];
+      const apiKey = /MOMO_API_KEY=(\S+)/.exec(output)?.[1];
+      assert.ok(baseUrl && apiKey, output);
+      const answer = await fetch(`${baseUrl}/v1/operators`, { headers: { authorization: `Bearer ${apiKey}` } });
+      assert.equal(answer.status, 200, 'the printed URL and key work');
+      await answer.arrayBuffer();
+      assert.match(output, /LOCAL SIMULATOR/);
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+
+  it('lists its commands for an unknown one', async () => {
+    const { code, output } = await run(['serve-all'], {});
+    assert.equal(code, 2);
+    assert.match(output, /momo-checkout doctor/);
+    assert.match(output, /momo-checkout sandbox/);
   });
 });

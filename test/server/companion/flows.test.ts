@@ -72,11 +72,14 @@ describe('discovery for a number', () => {
   });
 
   it('names the bounds when the order is out of the operator range', async () => {
-    const token = await h.checkout(undefined, '1', 'XOF');
+    // Over every Benin ceiling (MTN and the wallet: 2,000,000). An order under every known minimum
+    // is refused earlier, by createCheckout (payable-orders.test.ts).
+    const token = await h.checkout(undefined, '2500000', 'XOF');
     const { status, body } = await h.json('/checkout/lookup', { token, body: { phoneNumber: push.approve } });
     assert.equal(status, 400);
     assert.equal(body.error.code, 'AMOUNT_OUT_OF_RANGE');
     assert.ok(body.error.details.min);
+    assert.equal(body.error.details.max, '2000000');
   });
 
   it('previews once per number and choice, whatever the number of asks', async () => {
@@ -182,7 +185,8 @@ describe('pay: redirect (the overlay wallet)', () => {
       assert.ok(returnUrl.startsWith(`${h.base}/return/`), returnUrl);
       const back = await fetch(returnUrl, { redirect: 'manual' });
       assert.equal(back.status, 303);
-      assert.equal(back.headers.get('location'), `${shopOrigin}/checkout?momo_return=${decision === 'approve' ? 'success' : 'failure'}`);
+      // The order comes back with the payer (issue 13 §5): one fixed return page finds it.
+      assert.equal(back.headers.get('location'), `${shopOrigin}/checkout?momo_return=${decision === 'approve' ? 'success' : 'failure'}&momo_order=${orderId}`);
       const final = await h.waitFor(orderId, (view) => view.state === (decision === 'approve' ? 'completed' : 'failed'));
       assert.equal(final.returned, true);
     });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.js';
-import { companionOptionsFromEnv, createCompanion, createMemoryStore, runSetupChecks } from '../../../src/server/index.js';
+import { companionOptionsFromEnv, createCompanion, createMemoryStore, formatSetupChecks, runSetupChecks } from '../../../src/server/index.js';
 import { isPublicUnicast } from '../../../src/server/companion/setup-checks.js';
 
 let sandbox: RunningSandbox;
@@ -14,10 +14,38 @@ after(async () => sandbox.close());
 const publicResolver = async () => ['41.203.64.10'];
 
 describe('setup checks (npx momo-checkout doctor)', () => {
-  it('passes a good configuration, and warns that sk_test_ keys are live', async () => {
-    const checks = await runSetupChecks({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, webhookSecrets: [sandbox.webhookSecret], publicUrl: 'https://shop.example/momo', resolveHost: publicResolver });
+  it('passes a good configuration, and warns that sk_test_ keys are live, pointing at the packaged sandbox', async () => {
+    // A service that is not on this machine (its calls reach the sandbox underneath).
+    const remote = 'https://api.example';
+    const viaSandbox: typeof fetch = (input, init) => fetch(String(input instanceof Request ? input.url : input).replace(remote, sandbox.url), init);
+    const checks = await runSetupChecks({ baseUrl: remote, apiKey: sandbox.apiKey, webhookSecrets: [sandbox.webhookSecret], publicUrl: 'https://shop.example/momo', resolveHost: publicResolver, fetch: viaSandbox });
     assert.deepEqual(checks.filter((check) => check.status === 'error'), []);
-    assert.ok(checks.some((check) => check.status === 'warning' && /live/.test(check.message)));
+    const warning = checks.find((check) => check.status === 'warning' && /live/.test(check.message));
+    assert.ok(warning, 'the sk_test_ warning');
+    assert.match(warning.message, /npx momo-checkout sandbox/);
+    assert.doesNotMatch(warning.message, /npm run sandbox|§/);
+  });
+
+  it("does not call the sandbox's own sk_test_ key live when the service is on this machine", async () => {
+    const checks = await runSetupChecks({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, webhookSecrets: [sandbox.webhookSecret], publicUrl: 'https://shop.example/momo', resolveHost: publicResolver });
+    assert.deepEqual(checks.filter((check) => check.name === 'API key mode'), []);
+  });
+
+  it('formats the checks as banner lines, one per check and a summary', async () => {
+    const lines = formatSetupChecks(
+      [
+        { name: 'payment service', status: 'ok', message: 'answers' },
+        { name: 'public URL', status: 'warning', message: 'local' },
+        { name: 'webhook secrets', status: 'error', message: 'none' },
+      ],
+      { indent: '  ' },
+    );
+    assert.deepEqual(lines, [
+      '  ok    payment service: answers',
+      '  WARN  public URL: local',
+      '  FAIL  webhook secrets: none',
+      '  Setup: 1 problem(s) to fix before a payer can pay, 1 warning(s).',
+    ]);
   });
 
   it('flags a refused key, a missing secret, an http URL', async () => {
@@ -58,7 +86,7 @@ describe('configuration', () => {
   });
 
   it('refuses an http publicUrl unless it is the local sandbox', () => {
-    const base = { baseUrl: sandbox.url, apiKey: sandbox.apiKey, webhookSecrets: [sandbox.webhookSecret], allowedOrigins: [], store: createMemoryStore() };
+    const base = { baseUrl: sandbox.url, apiKey: sandbox.apiKey, webhookSecrets: [sandbox.webhookSecret], allowedOrigins: [], store: createMemoryStore(), setupChecksAtStart: false };
     assert.throws(() => createCompanion({ ...base, publicUrl: 'http://shop.example/momo' }), /https/);
     assert.throws(() => createCompanion({ ...base, publicUrl: 'http://127.0.0.1:8080/momo' }), /allowInsecureLocalUrls/);
     assert.ok(createCompanion({ ...base, publicUrl: 'http://127.0.0.1:8080/momo', allowInsecureLocalUrls: true }));

@@ -10,7 +10,7 @@ import {
   AlreadyExistsError,
   AmountOutOfRangeError,
   createServiceClient,
-  NetworkError,
+  ServiceNetworkError,
   OtpRequiredError,
   RedirectUrlsRequiredError,
   TimeoutError,
@@ -102,7 +102,7 @@ describe('service client against the sandbox', () => {
     const request = { orderId: nextOrderId(), amount: '5000', phoneNumber: push.phoneNumber, currencyCode: currency };
     sandbox.control.injectFault({ kind: 'lost-answer', path: '/v1/pay-in', times: 1 });
     const lost = await service.payIn(request).catch((error: unknown) => error);
-    assert.ok(lost instanceof NetworkError, `got ${String(lost)}`);
+    assert.ok(lost instanceof ServiceNetworkError, `got ${String(lost)}`);
     assert.equal(lost.outcomeUnknown, true);
     await assert.rejects(service.payIn(request), AlreadyExistsError);
     assert.equal(sandbox.control.transactions().filter((entry) => entry.orderId === request.orderId).length, 1);
@@ -130,7 +130,7 @@ describe('service client against the sandbox', () => {
     assert.equal(hung.outcomeUnknown, true);
     sandbox.control.injectFault({ kind: 'reset', path: '/v1/pay-in', times: 1 });
     const reset = await quick.payIn({ orderId: nextOrderId(), amount: '5000', phoneNumber: push.phoneNumber, currencyCode: currency }).catch((caught: unknown) => caught);
-    assert.ok(reset instanceof NetworkError, `got ${String(reset)}`);
+    assert.ok(reset instanceof ServiceNetworkError, `got ${String(reset)}`);
     assert.equal(reset.outcomeUnknown, true);
   });
 

@@ -4,7 +4,7 @@ import {
   AlreadyExistsError,
   AmountOutOfRangeError,
   createServiceClient,
-  NetworkError,
+  ServiceNetworkError,
   OtpRequiredError,
   RedirectUrlsRequiredError,
   TimeoutError,
@@ -106,7 +106,7 @@ describe('service client against scripted answers', () => {
       setTimeout(() => res.socket?.destroy(), 5);
     };
     const error = await client().payIn(payIn).catch((caught: unknown) => caught);
-    assert.ok(error instanceof NetworkError, `got ${String(error)}`);
+    assert.ok(error instanceof ServiceNetworkError, `got ${String(error)}`);
     assert.equal(error.outcomeUnknown, true);
   });
 

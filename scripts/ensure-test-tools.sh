@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Checks, before any suite runs, that the programs the test suites drive are here: Chromium (the
+# browser, story and end-to-end suites), redis-server (the Redis store's suite) and PHP with curl
+# (the PHP webhook-verification example). Run by `npm test` and by `.ci/run`.
+#
+# As root with apt-get (a CI machine, a fresh container), it installs what is missing from
+# Debian's packages. Otherwise it says in one line per program what to do, and fails, so that a
+# fresh machine gets one clear sentence instead of a stack of launch errors from four suites.
+set -euo pipefail
+
+missing_packages=()
+advice=()
+
+# Where Debian puts Chromium; the variable lets this script's own test play a machine without it.
+debian_chromium="${ENSURE_TEST_TOOLS_DEBIAN_CHROMIUM:-/usr/bin/chromium}"
+chromium_path="${CHROME_PATH:-}"
+if [ -n "$chromium_path" ]; then
+  if [ ! -x "$chromium_path" ]; then
+    advice+=("CHROME_PATH=$chromium_path is not an executable file: point it at a Chrome or Chromium binary, or unset it to use Debian's /usr/bin/chromium.")
+  fi
+elif [ ! -x "$debian_chromium" ]; then
+  missing_packages+=(chromium)
+  advice+=("Chromium is missing: install Debian's chromium package (apt-get install chromium), or set CHROME_PATH to a Chrome binary.")
+fi
+
+if ! command -v redis-server >/dev/null 2>&1; then
+  missing_packages+=(redis-server)
+  advice+=("redis-server is missing: install Debian's redis-server package (apt-get install redis-server).")
+fi
+
+if ! command -v php >/dev/null 2>&1; then
+  missing_packages+=(php-cli php-curl)
+  advice+=("php is missing: install Debian's php-cli and php-curl packages (apt-get install php-cli php-curl).")
+elif ! grep -qx curl <<<"$(php -m 2>/dev/null || true)"; then
+  # (Read whole first: `php -m | grep -q` under pipefail fails when grep stops reading early.)
+  missing_packages+=(php-curl)
+  advice+=("PHP's curl extension is missing: install Debian's php-curl package (apt-get install php-curl).")
+fi
+
+if [ ${#missing_packages[@]} -gt 0 ] && [ -z "${ENSURE_TEST_TOOLS_INSTALLED:-}" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  echo "ensure-test-tools: installing ${missing_packages[*]} (Debian packages)" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq "${missing_packages[@]}" >/dev/null
+  # Check again, once: what is still missing then is said, not installed in a loop.
+  ENSURE_TEST_TOOLS_INSTALLED=1 exec bash "$0" "$@"
+fi
+
+if [ ${#advice[@]} -gt 0 ]; then
+  for line in "${advice[@]}"; do echo "npm test: $line" >&2; done
+  exit 1
+fi

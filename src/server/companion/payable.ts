@@ -1,0 +1,38 @@
+/**
+ * Refuses at `createCheckout` an order that no payer could ever pay (issue 13 §1), whenever the
+ * companion can know it from discovery: a currency the service serves nowhere, an amount with more
+ * decimals than the currency allows, an amount below every known operator's minimum for it.
+ *
+ * What is unknown is accepted: a service that cannot be reached in time never blocks a shop from
+ * creating its checkout; the lookup and the pay-in still refuse later, with a reason for the payer.
+ */
+import { compareAmounts, parseAmount } from '../../contract/money.js';
+import type { Logger } from '../log.js';
+import { CheckoutError } from './checkouts.js';
+import type { Discovery } from './discovery.js';
+
+export async function refuseUnpayable(order: { orderId: string; amount: string; currencyCode: string }, discovery: Discovery, log: Logger): Promise<void> {
+  const facts = await discovery.currencyFacts(order.currencyCode);
+  const { amount, currencyCode } = order;
+  let refusal: CheckoutError | null = null;
+  if (facts.served === false) {
+    refusal = new CheckoutError(
+      `createCheckout: the payment service serves no country in ${currencyCode} (it serves ${facts.servedCurrencies?.join(', ') || 'none right now'}): a payer would find no operator. Charge the order in a served currency.`,
+      'CURRENCY_NOT_SERVED',
+    );
+  } else if (facts.decimalPlaces !== null && !parseAmount(amount, facts.decimalPlaces).ok) {
+    refusal = new CheckoutError(
+      `createCheckout: amount ${amount} has more decimals than ${currencyCode} allows (${facts.decimalPlaces === 0 ? 'none' : `at most ${facts.decimalPlaces}`}); the service refuses it and never rounds. Correct the order's amount.`,
+      'AMOUNT_PRECISION',
+    );
+  } else if (facts.lowestMinimum !== null && compareAmounts(amount, facts.lowestMinimum) < 0) {
+    refusal = new CheckoutError(
+      `createCheckout: amount ${amount} ${currencyCode} is below the minimum of every operator known to take ${currencyCode} (the lowest is ${facts.lowestMinimum}): no payer could pay it.`,
+      'AMOUNT_BELOW_MINIMUM',
+    );
+  }
+  if (refusal) {
+    log.error(`order ${order.orderId} refused: ${refusal.message.replace(/^createCheckout: /, '')}`, { code: refusal.code });
+    throw refusal;
+  }
+}

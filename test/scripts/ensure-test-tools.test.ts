@@ -1,0 +1,53 @@
+/**
+ * Issue 11 §6: `npm test` on a machine without Chromium (or redis-server, or PHP with curl) stops
+ * before any suite, with one line per missing program saying what to do, instead of a stack of
+ * launch errors from four suites.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const script = fileURLToPath(new URL('../../scripts/ensure-test-tools.sh', import.meta.url));
+// A PATH with only what the script itself needs: no chromium, redis-server, php or apt-get.
+const bareBin = mkdtempSync(join(tmpdir(), 'bare-bin-'));
+for (const tool of ['id', 'grep']) symlinkSync(`/usr/bin/${tool}`, join(bareBin, tool));
+after(() => rmSync(bareBin, { recursive: true, force: true }));
+
+function run(env: Record<string, string>) {
+  return spawnSync('/bin/bash', [script], { env, encoding: 'utf8' });
+}
+
+describe('scripts/ensure-test-tools.sh', () => {
+  it('on a bare machine it cannot install on, says in one line per program what to do, and fails', () => {
+    const result = run({ PATH: bareBin, ENSURE_TEST_TOOLS_DEBIAN_CHROMIUM: '/nonexistent/chromium' });
+    assert.equal(result.status, 1);
+    const lines = result.stderr.trim().split('\n');
+    assert.equal(lines.length, 3, result.stderr);
+    assert.match(lines[0]!, /^npm test: Chromium is missing: install Debian's chromium package .*or set CHROME_PATH/);
+    assert.match(lines[1]!, /^npm test: redis-server is missing: .*redis-server/);
+    assert.match(lines[2]!, /^npm test: php is missing: .*php-cli and php-curl/);
+  });
+
+  it('names a CHROME_PATH that is not a program', () => {
+    const result = run({ PATH: bareBin, CHROME_PATH: '/nonexistent/chrome' });
+    assert.equal(result.status, 1);
+    assert.match(result.stderr, /CHROME_PATH=\/nonexistent\/chrome is not an executable file/);
+  });
+
+  it('passes quietly where everything is installed (this machine)', () => {
+    const result = run({ PATH: process.env.PATH ?? '' });
+    assert.equal(result.status, 0, result.stderr);
+    assert.equal(result.stderr, '');
+  });
+
+  it('runs first in npm test, and in .ci/run', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> };
+    assert.match(pkg.scripts.test!, /^bash scripts\/ensure-test-tools\.sh && /);
+    assert.match(await readFile(new URL('../../.ci/run', import.meta.url), 'utf8'), /bash scripts\/ensure-test-tools\.sh/);
+  });
+});
