@@ -27,7 +27,7 @@ import { nextDeliveryAt, type CheckoutRecord, type InboxEntry } from './records.
 import { FileStoreUnavailableError, openSqlite, type SqliteDatabase } from './sqlite-open.js';
 import { StoreConflictError, type CheckoutStore, type PaymentQuery } from './store.js';
 
-export { FileStoreUnavailableError } from './sqlite-open.js';
+export { FileStoreUnavailableError } from './file-store-error.js';
 
 export interface FileStoreOptions {
   /** The database file. Default `<dataDir>/momo-checkout.sqlite`. */

@@ -11,9 +11,9 @@ import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 
-export class FileStoreUnavailableError extends Error {
-  override name = 'FileStoreUnavailableError';
-}
+import { FileStoreUnavailableError } from './file-store-error.js';
+
+export { FileStoreUnavailableError };
 
 export type SqliteDatabase = BetterSqlite3.Database;
 
