@@ -9,7 +9,8 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -58,7 +59,10 @@ function freePort(): Promise<number> {
 
 /** Starts an example as `npx tsx server.ts` would, and resolves once it says it listens. */
 function startExample(name: keyof typeof examples, env: Record<string, string>): Promise<{ output: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(outDir, `${name}.ts`)], { cwd: root, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Each run keeps its state in a fresh folder: the default file store would otherwise find the
+  // previous run's order-42 already paid.
+  const dataDir = mkdtempSync(join(tmpdir(), 'momo-example-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', join(outDir, `${name}.ts`)], { cwd: root, env: { PATH: process.env.PATH ?? '', MOMO_DATA_DIR: dataDir, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   running.push(child);
   let output = '';
   return new Promise((resolve, reject) => {
