@@ -3,6 +3,7 @@
  * (the page runs under demoCsp()): behaviour lives in /assets/demo.js, looks in /assets/demo.css.
  * Every value is HTML-escaped: the order id and amount come from the query string.
  */
+import { formatAmount } from '../src/contract/money.js';
 import type { TestNumber } from '../src/sandbox/index.js';
 import type { DemoOrder } from './order.js';
 
@@ -11,13 +12,20 @@ export const shopName = 'Maison Adjoa';
 const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char);
 
-/** `5000 XOF` as a payer reads it (`F CFA 5,000`); a code Intl does not know stays as written. */
+/**
+ * `5000 XOF` as a payer reads it (`F CFA 5,000`); a code Intl does not know stays as written.
+ * The element's own formatter: exact decimal strings, never rounded (`12.345 USD` is `$12.345`).
+ */
 export function formatMoney(amount: string, currencyCode: string, locale = 'en'): string {
+  return formatAmount(amount, currencyCode, locale);
+}
+
+/** `BJ` as a person reads it in `lang`: `Benin` in English, `Bénin` in French (Node's ICU). */
+export function countryName(code: string, lang: string): string {
   try {
-    // Intl formats a decimal string exactly (no float on the way).
-    return new Intl.NumberFormat(locale, { style: 'currency', currency: currencyCode }).format(amount as unknown as number);
+    return new Intl.DisplayNames([lang], { type: 'region', fallback: 'code' }).of(code) ?? code;
   } catch {
-    return `${amount} ${currencyCode}`;
+    return code;
   }
 }
 
@@ -60,11 +68,11 @@ ${main}
 `;
 }
 
-function testNumbersSection(numbers: readonly TestNumber[], otp: string): string {
+function testNumbersSection(numbers: readonly TestNumber[], otp: string, lang: string): string {
   const rows = numbers
     .map(
       (entry) =>
-        `<tr><td><code>${escapeHtml(entry.phoneNumber)}</code></td><td>${escapeHtml(entry.country)}</td><td>${escapeHtml(entry.operatorCode)}</td><td>${escapeHtml(flowName(entry.workflow))}</td><td>${escapeHtml(entry.outcome)}</td></tr>`,
+        `<tr><td><code>${escapeHtml(entry.phoneNumber)}</code></td><td>${escapeHtml(countryName(entry.country, lang))}</td><td>${escapeHtml(entry.operatorCode)}</td><td>${escapeHtml(flowName(entry.workflow))}</td><td>${escapeHtml(entry.outcome)}</td></tr>`,
     )
     .join('\n');
   return `<details class="test-numbers" open>
@@ -120,7 +128,7 @@ ${lines}
 <h2 id="payment-heading">Payment</h2>
 <momo-checkout endpoint="${escapeHtml(input.endpoint)}" token="${escapeHtml(input.token)}" lang="${input.lang}"${expiry}></momo-checkout>
 </section>
-${input.testNumbers ? testNumbersSection(input.testNumbers, input.otp) : ''}
+${input.testNumbers ? testNumbersSection(input.testNumbers, input.otp, input.lang) : ''}
 </main>`;
   return layout({ title: 'Checkout', main, service: input.service });
 }

@@ -1,6 +1,7 @@
 import { companionRoutes } from '../contract/companion.js';
 import type { PaymentView } from '../contract/companion.js';
 import { CompanionRequestError, NetworkError } from './errors.js';
+import type { ClientErrorCode } from './errors.js';
 import {
   AnswerShapeError,
   checkoutView,
@@ -60,6 +61,17 @@ function documentVisibility(check: () => void, signal: AbortSignal): void {
   );
 }
 
+/**
+ * What a status says by itself when the body is not the companion's envelope: a proxy's or a load
+ * balancer's page in front of the companion (a 429 from a rate limiter, a 502/503/504 while the
+ * companion restarts). These are worth a retry, unlike a page that is not a companion at all.
+ */
+function statusCode(status: number): ClientErrorCode | null {
+  if (status === 429) return 'RATE_LIMITED';
+  if (status === 502 || status === 503 || status === 504) return 'SERVICE_UNAVAILABLE';
+  return null;
+}
+
 function isAbort(error: unknown): boolean {
   return error instanceof DOMException && error.name === 'AbortError';
 }
@@ -96,19 +108,28 @@ export function createFetchClient(options: FetchClientOptions): CompanionClient 
       });
     } catch (error) {
       if (isAbort(error)) throw error;
-      throw new NetworkError(`Could not reach the companion at ${base}: check the endpoint and the network.`);
+      throw new NetworkError(
+        `Could not reach the companion at ${base}${path}: check the element's endpoint attribute, that the companion's allowedOrigins lists this page's origin (CORS), and the network.`,
+      );
     }
     let body: unknown;
     try {
       body = await response.json();
     } catch (error) {
       if (isAbort(error)) throw error;
-      throw new NetworkError(`The companion answered HTTP ${response.status} with a body that is not JSON.`, true);
+      const known = statusCode(response.status);
+      if (known) throw new CompanionRequestError(known, response.status, `${base}${path} answered HTTP ${response.status}: ${known}.`);
+      throw new NetworkError(
+        `${base}${path} answered HTTP ${response.status} with a body that is not JSON: is the endpoint attribute the companion's mount point?`,
+        true,
+      );
     }
     if (!response.ok) {
       const envelope = companionError(body);
       if (envelope) throw new CompanionRequestError(envelope.code, response.status, envelope.message, envelope.details);
-      throw new NetworkError(`The companion answered HTTP ${response.status} without an error code.`, true);
+      const known = statusCode(response.status);
+      if (known) throw new CompanionRequestError(known, response.status, `${base}${path} answered HTTP ${response.status}: ${known}.`);
+      throw new NetworkError(`${base}${path} answered HTTP ${response.status} without an error code: is the companion the same version as the element?`, true);
     }
     try {
       return read(body);

@@ -6,12 +6,12 @@
 import type {
   CheckoutView,
   CompanionError,
-  CompanionErrorCode,
   LookupResponse,
   OperatorView,
   PaymentView,
   PreviewResponse,
 } from '../contract/companion.js';
+import type { ClientErrorCode } from './errors.js';
 
 export class AnswerShapeError extends Error {
   override readonly name = 'AnswerShapeError';
@@ -114,19 +114,19 @@ export function previewResponse(value: unknown): PreviewResponse {
   return { workflow: (value as Obj).workflow as string };
 }
 
-const errorCodes: readonly CompanionErrorCode[] = [
-  'BAD_REQUEST', 'TOKEN_MISSING', 'TOKEN_INVALID', 'TOKEN_EXPIRED', 'ORIGIN_NOT_ALLOWED',
+const errorCodes: readonly ClientErrorCode[] = [
+  'RATE_LIMITED', 'BAD_REQUEST', 'TOKEN_MISSING', 'TOKEN_INVALID', 'TOKEN_EXPIRED', 'ORIGIN_NOT_ALLOWED',
   'INVALID_PHONE', 'NO_OPERATOR', 'AMOUNT_OUT_OF_RANGE', 'OTP_REFUSED', 'PAYMENT_IN_PROGRESS',
   'ALREADY_PAID', 'SERVICE_UNAVAILABLE', 'INTERNAL',
 ];
 
 /** The error envelope, or null when the body is not one (a proxy's page, a cut connection). */
-export function companionError(value: unknown): CompanionError['error'] | null {
+export function companionError(value: unknown): (Omit<CompanionError['error'], 'code'> & { code: ClientErrorCode }) | null {
   if (!isObj(value) || !isObj(value.error)) return null;
   const e = value.error;
-  if (!str(e.code) || !errorCodes.includes(e.code as CompanionErrorCode)) return null;
+  if (!str(e.code) || !errorCodes.includes(e.code as ClientErrorCode)) return null;
   return {
-    code: e.code as CompanionErrorCode,
+    code: e.code as ClientErrorCode,
     message: str(e.message) ? e.message : e.code,
     ...(isObj(e.details) ? { details: e.details as CompanionError['error']['details'] } : {}),
   };

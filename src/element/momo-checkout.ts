@@ -37,6 +37,7 @@ import { styles } from './styles.js';
  * @fires {MomoSubmitEvent} momo-submit - The payer asked to pay. Cancelable: `preventDefault()` vetoes the pay-in.
  * @fires {MomoSucceededEvent} momo-succeeded - The payment is completed (`detail.orderId`, `detail.payment`).
  * @fires {MomoFailedEvent} momo-failed - The payment failed (`detail.payment.canRetry`).
+ * @fires {MomoErrorEvent} momo-error - Something failed or was refused: `detail.code` (stable, e.g. `TOKEN_EXPIRED`, `ENDPOINT_UNREACHABLE`, `NETWORK`), `detail.message` (for developers), `detail.httpStatus`.
  *
  * @csspart base - The card around everything.
  * @csspart phone-input - The phone number field.
@@ -85,6 +86,11 @@ export class MomoCheckout extends LitElement {
   @property({ attribute: false }) promptHelpAfterSeconds = 15;
   /** Pause after the last keystroke before the number is checked, in ms (property only). */
   @property({ attribute: false }) validationDelayMs = 800;
+  /**
+   * How long a missing `endpoint` or `token` is waited for (a framework may set it a moment after
+   * creating the element) before the payer is told and a `console.warn` names it, in ms (property only).
+   */
+  @property({ attribute: false }) setupWaitMs = 1000;
   /** How the element leaves for an authorisation page (property only; tests replace it). */
   @property({ attribute: false }) navigate: (url: string) => void = (url) => window.location.assign(url);
 

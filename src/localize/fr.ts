@@ -75,6 +75,11 @@ export const fr: Strings = {
     ALREADY_PAID: 'Cette commande est déjà payée.',
     SERVICE_UNAVAILABLE: 'Le service de paiement n’est pas disponible pour le moment. Réessayez dans un instant.',
     INTERNAL: 'Un problème est survenu de notre côté. Réessayez dans un instant.',
+    RATE_LIMITED: 'Trop de tentatives en peu de temps. Attendez une minute, puis réessayez.',
+    ENDPOINT_MISSING: 'Ce paiement est mal configuré. Contactez la boutique.',
+    ENDPOINT_UNREACHABLE:
+      'Impossible de joindre le service de paiement. Vérifiez votre connexion et réessayez. Si le problème persiste, contactez la boutique.',
+    ORDER_NOT_PAYABLE: 'Cette commande ne peut pas être payée par mobile money. Contactez la boutique.',
   },
   amountBounds: (min, max) => (max ? `Montants acceptés : de ${min} à ${max}.` : `Montant minimum : ${min}.`),
 };

@@ -1,6 +1,6 @@
 import { expect, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
-import { $, calls, e164, enterNumber, lookupAnswer, mount, operator, text, typeInto } from './fixtures.js';
+import { $, calls, checkout, e164, enterNumber, lookupAnswer, mount, operator, text, typeInto } from './fixtures.js';
 
 describe('<momo-checkout> number step', () => {
   it('shows the amount and a labelled phone field with the right autofill hints', async () => {
@@ -16,6 +16,44 @@ describe('<momo-checkout> number step', () => {
     expect(options).to.deep.equal(['BJ', 'CI'], 'only the countries the checkout serves');
     await expect(m.el).to.be.accessible();
   });
+
+  it('shows the amount exactly as the order holds it, never rounded', async () => {
+    const odd = await mount({ checkout: { ...checkout, amount: '5000.5' } });
+    expect(text(odd.root)).to.contain('5,000.5');
+    expect(text(odd.root)).not.to.contain('5,001');
+    const usd = await mount({ checkout: { ...checkout, amount: '12.345', currencyCode: 'USD', decimalPlaces: 2 } });
+    expect(text(usd.root)).to.contain('$12.345');
+    await enterNumber(usd);
+    expect($(usd.root, '[part="submit-button"]').textContent).to.contain('Pay $12.345');
+    const cents = await mount({ checkout: { ...checkout, amount: '12.5', currencyCode: 'USD', decimalPlaces: 2 } });
+    expect(text(cents.root)).to.contain('$12.50');
+  });
+
+  it('names the countries in the payer\'s language, with their calling codes', async () => {
+    const en = await mount();
+    const labels = (m: typeof en) => [...m.root.querySelectorAll('select#country option')].map((o) => o.textContent);
+    expect(labels(en)).to.deep.equal(['Benin (+229)', 'Côte d’Ivoire (+225)']);
+    const fr = await mount({}, { lang: 'fr' });
+    expect(labels(fr)).to.deep.equal(['Bénin (+229)', 'Côte d’Ivoire (+225)']);
+    const cm = await mount({ checkout: { ...checkout, countries: [{ code: 'SN', name: 'Senegal', dialCode: '+221' }, { code: 'CM', name: 'Cameroon', dialCode: '+237' }] } }, { lang: 'fr' });
+    expect(labels(cm)).to.deep.equal(['Cameroun (+237)', 'Sénégal (+221)'], 'in French alphabetical order');
+  });
+
+  for (const [lang, message] of [
+    ['en', 'This order cannot be paid with mobile money. Contact the shop.'],
+    ['fr', 'Cette commande ne peut pas être payée par mobile money. Contactez la boutique.'],
+  ] as const) {
+    it(`never leaves the payer on an empty country list (${lang})`, async () => {
+      const m = await mount({ checkout: { ...checkout, countries: [] } }, { lang, until: 'error' });
+      expect(text(m.root)).to.contain(message);
+      expect(m.root.querySelector('select')).to.equal(null);
+      expect(m.root.querySelector('input#phone')).to.equal(null);
+      const error = m.events.find((e) => e.type === 'momo-error') as Event & { detail: { code: string } };
+      expect(error.detail.code).to.equal('ORDER_NOT_PAYABLE');
+      expect(calls(m.client, 'subscribe')).to.have.length(0);
+      await expect(m.el).to.be.accessible();
+    });
+  }
 
   it('says nothing per keystroke, then explains a wrong number when the payer leaves the field', async () => {
     const m = await mount();

@@ -3,12 +3,13 @@ import type { PaymentView } from '../../contract/companion.js';
 import { CompanionRequestError, NetworkError } from '../../client/errors.js';
 import { createFetchClient } from '../../client/fetch-client.js';
 import type { CompanionClient } from '../../client/types.js';
-import { eventForPayment } from '../../machine/events.js';
+import { eventForCheckout, eventForPayment } from '../../machine/events.js';
 import type { CheckoutEvent, Problem } from '../../machine/events.js';
 import { initialState, next } from '../../machine/machine.js';
 import type { MachineState } from '../../machine/machine.js';
 import type { Status } from '../../machine/states.js';
-import { MomoFailedEvent, MomoStateChangeEvent, MomoSubmitEvent, MomoSucceededEvent } from '../events.js';
+import { en } from '../../localize/en.js';
+import { MomoErrorEvent, MomoFailedEvent, MomoStateChangeEvent, MomoSubmitEvent, MomoSucceededEvent } from '../events.js';
 import { checkPhone } from '../phone-check.js';
 import type { PhoneCheck } from '../phone-check.js';
 import { isAllowedRedirect } from '../urls.js';
@@ -23,6 +24,8 @@ export interface CheckoutHost extends ReactiveControllerHost, HTMLElement {
   promptHelpAfterSeconds: number;
   /** Pause after the last keystroke before the number is checked. */
   validationDelayMs: number;
+  /** How long to wait for a missing `endpoint`/`token` before telling the payer and the console. */
+  setupWaitMs: number;
   navigate: (url: string) => void;
   readonly renderRoot: HTMLElement | DocumentFragment;
 }
@@ -34,12 +37,21 @@ const focusSteps: readonly Status[] = [
   'succeeded', 'failed', 'expired', 'error',
 ];
 
-function problemOf(error: unknown): Problem {
+/**
+ * The problem an error stands for. `loading`: no answer has come from the companion yet, so a
+ * request that finds nothing there while the browser is online points at the endpoint (a wrong
+ * host or path, CORS), not at the payer's network.
+ */
+function problemOf(error: unknown, loading = false): Problem {
   if (error instanceof CompanionRequestError) {
-    return error.details ? { code: error.code, details: error.details } : { code: error.code };
+    const problem: Problem = { code: error.code, message: error.message, httpStatus: error.status };
+    return error.details ? { ...problem, details: error.details } : problem;
   }
-  if (error instanceof NetworkError && error.unexpectedAnswer) return { code: 'UNEXPECTED_ANSWER' };
-  return { code: 'NETWORK' };
+  const message = error instanceof Error ? error.message : String(error);
+  const offline = typeof navigator !== 'undefined' && navigator.onLine === false;
+  if (error instanceof NetworkError && loading && !offline) return { code: 'ENDPOINT_UNREACHABLE', message };
+  if (error instanceof NetworkError && error.unexpectedAnswer) return { code: 'UNEXPECTED_ANSWER', message };
+  return { code: 'NETWORK', message };
 }
 
 function isAbort(error: unknown): boolean {
@@ -70,6 +82,8 @@ export class CheckoutController implements ReactiveController {
   private run = new AbortController();
   private stream: AbortController | null = null;
   private validationTimer: ReturnType<typeof setTimeout> | undefined;
+  private setupTimer: ReturnType<typeof setTimeout> | undefined;
+  private configured = false;
   private expiryTimer: ReturnType<typeof setTimeout> | undefined;
   private ticker: ReturnType<typeof setInterval> | undefined;
   private readonly lookups = new Map<string, Promise<CheckoutEvent>>();
@@ -84,6 +98,7 @@ export class CheckoutController implements ReactiveController {
   hostConnected(): void {
     // Moved in the DOM or re-attached: start over from the token (the payment resumes from it).
     if (this.client) this.start();
+    else if (this.configured) this.awaitSetup();
   }
 
   hostDisconnected(): void {
@@ -97,13 +112,42 @@ export class CheckoutController implements ReactiveController {
     target?.focus();
   }
 
-  /** (Re)starts with the host's client or endpoint + token; does nothing until it has them. */
+  /**
+   * (Re)starts with the host's client or endpoint + token. Without them it waits `setupWaitMs`
+   * (a framework may set the token a moment after creating the element), then says what is missing.
+   */
   configure(): void {
     const { client, endpoint, token } = this.host;
+    this.configured = true;
     this.client = client ?? (endpoint && token ? createFetchClient({ endpoint, token }) : undefined);
     this.lookups.clear();
     this.previews.clear();
-    if (this.client && this.host.isConnected) this.start();
+    if (!this.host.isConnected) return;
+    if (this.client) this.start();
+    else this.awaitSetup();
+  }
+
+  private awaitSetup(): void {
+    this.stop();
+    this.state = initialState;
+    this.host.requestUpdate();
+    this.setupTimer = setTimeout(() => {
+      const problem = this.setupProblem();
+      // The page's developer reads the console; the payer reads the element.
+      console.warn(problem.message);
+      this.dispatch({ type: 'FAILED_REQUEST', problem });
+    }, this.host.setupWaitMs);
+  }
+
+  private setupProblem(): Problem {
+    const { endpoint, token } = this.host;
+    const missing = [endpoint ? '' : 'endpoint', token ? '' : 'token'].filter(Boolean);
+    return {
+      code: token ? 'ENDPOINT_MISSING' : 'TOKEN_MISSING',
+      message:
+        `<momo-checkout> has no ${missing.join(' and no ')} attribute: set endpoint to your companion's mount point ` +
+        `(e.g. "/momo") and token to the checkout token your server created with createCheckout() for this order.`,
+    };
   }
 
   private start(): void {
@@ -114,6 +158,7 @@ export class CheckoutController implements ReactiveController {
   }
 
   private stop(): void {
+    clearTimeout(this.setupTimer);
     this.run.abort();
     this.run = new AbortController();
     this.stream?.abort();
@@ -122,19 +167,29 @@ export class CheckoutController implements ReactiveController {
     this.clearWaiting();
   }
 
+  /**
+   * One step of the machine. The page hears it in the order it happens: the state change, then the
+   * error it carries (`momo-error`), then what entering the state does (an outcome event, a request,
+   * a navigation, and any state change those cause in turn).
+   */
   dispatch(event: CheckoutEvent): boolean {
     const before = this.state;
     const after = next(before, event);
     if (after === before) return false;
     this.state = after;
+    this.host.requestUpdate();
+    const problem = after.problem !== before.problem ? after.problem : null;
     if (after.status !== before.status) {
       this.focusPending = focusSteps.includes(after.status) && this.host.matches(':focus-within');
-      this.enter(after.status, before.status);
       this.host.dispatchEvent(new MomoStateChangeEvent({ status: after.status, previous: before.status }));
-    } else if (after.status === 'redirecting') {
-      this.enter(after.status, before.status);
     }
-    this.host.requestUpdate();
+    if (problem) {
+      const { code, message = en.problem[code], httpStatus } = problem;
+      this.host.dispatchEvent(new MomoErrorEvent(httpStatus === undefined ? { code, message } : { code, message, httpStatus }));
+    }
+    // A listener may already have moved the checkout on: entering this state is then moot.
+    if (this.state !== after) return true;
+    if (after.status !== before.status || after.status === 'redirecting') this.enter(after.status, before.status);
     return true;
   }
 
@@ -182,7 +237,11 @@ export class CheckoutController implements ReactiveController {
 
   private async load(): Promise<void> {
     const client = this.client;
-    if (!client) return;
+    if (!client) {
+      // "Try again" with the setup still missing: say so again (the console heard it once).
+      this.dispatch({ type: 'FAILED_REQUEST', problem: this.setupProblem() });
+      return;
+    }
     const signal = this.run.signal;
     try {
       const checkout = await client.getCheckout(signal);
@@ -190,11 +249,13 @@ export class CheckoutController implements ReactiveController {
       if (!this.country || !checkout.countries.some((c) => c.code === this.country)) {
         this.country = this.defaultCountry(checkout.countries.map((c) => c.code));
       }
-      this.dispatch({ type: 'CHECKOUT_LOADED', checkout });
+      const loaded = eventForCheckout(checkout);
+      this.dispatch(loaded);
+      if (loaded.type === 'CHECKOUT_UNPAYABLE') return;
       if (checkout.payment) this.onPayment(checkout.payment);
       this.subscribe(client);
     } catch (error) {
-      if (!signal.aborted && !isAbort(error)) this.dispatch({ type: 'FAILED_REQUEST', problem: problemOf(error) });
+      if (!signal.aborted && !isAbort(error)) this.dispatch({ type: 'FAILED_REQUEST', problem: problemOf(error, true) });
     }
   }
 

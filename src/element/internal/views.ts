@@ -4,6 +4,7 @@ import type { OperatorView } from '../../contract/companion.js';
 import { formatAmount } from '../../contract/money.js';
 import type { Strings } from '../../localize/en.js';
 import type { Problem } from '../../machine/events.js';
+import { countryOptions } from '../country-names.js';
 import { splitInstructions } from '../instructions.js';
 import { isAllowedLogo } from '../urls.js';
 import type { CheckoutController } from './checkout-controller.js';
@@ -94,8 +95,8 @@ export function numberStep(ctx: ViewContext): TemplateResult {
       <div class="phone-row">
         <select id="country" aria-label=${t.countryLabel} .value=${c.country ?? ''} ?disabled=${busy}
           @change=${(e: Event) => c.onCountryChange((e.target as HTMLSelectElement).value)}>
-          ${(checkout?.countries ?? []).map(
-            (country) => html`<option value=${country.code} ?selected=${country.code === c.country}>${country.name} (${country.dialCode})</option>`,
+          ${countryOptions(checkout?.countries ?? [], ctx.locale).map(
+            (country) => html`<option value=${country.code} ?selected=${country.code === c.country}>${country.label}</option>`,
           )}
         </select>
         <input id="phone" part="phone-input" type="tel" data-autofocus autocomplete="tel" inputmode="tel"
