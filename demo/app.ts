@@ -6,14 +6,12 @@
 import type { Companion } from '../src/server/index.js';
 import { CheckoutError } from '../src/server/index.js';
 import type { Sandbox } from '../src/sandbox/index.js';
+import { assetUrl, compressPages, serveAsset, type StaticAsset } from './assets.js';
 import { demoCsp } from './csp.js';
 import { orderFromQuery, orderQuery } from './order.js';
 import { checkoutPage, problemPage, type ServiceDescription } from './page.js';
 
-export interface StaticAsset {
-  body: Buffer;
-  contentType: string;
-}
+export type { StaticAsset };
 
 export interface DemoAppDeps {
   companion: Companion;
@@ -77,13 +75,14 @@ export function createDemoApp(deps: DemoAppDeps): (request: Request) => Promise<
         service: deps.service,
         testNumbers: deps.sandbox ? deps.sandbox.control.testNumbers() : null,
         otp: deps.sandboxOtp,
+        assetUrl: (name) => assetUrl(deps.assets, name),
       }),
     );
   }
 
   const webhookPath = `${deps.mountPath}/webhook`;
 
-  return async function demoApp(incoming: Request): Promise<Response> {
+  return compressPages(async function demoApp(incoming: Request): Promise<Response> {
     let request = incoming;
     const url = new URL(request.url);
     const path = url.pathname;
@@ -99,11 +98,7 @@ export function createDemoApp(deps: DemoAppDeps): (request: Request) => Promise<
       if (request.method !== 'GET' && request.method !== 'HEAD') return new Response('Method not allowed', { status: 405 });
       if (path === '/') return await checkout(url);
       const asset = path.startsWith('/assets/') ? deps.assets.get(path.slice('/assets/'.length)) : undefined;
-      if (asset) {
-        return new Response(new Uint8Array(asset.body), {
-          headers: { 'content-type': asset.contentType, 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' },
-        });
-      }
+      if (asset) return serveAsset(asset, request);
       // Browsers ask for it on their own; an empty answer keeps the console free of 404s.
       if (path === '/favicon.ico') return new Response(null, { status: 204 });
       return new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } });
@@ -111,5 +106,5 @@ export function createDemoApp(deps: DemoAppDeps): (request: Request) => Promise<
       deps.log(`demo: ${request.method} ${path} failed: ${error instanceof Error ? error.message : String(error)}`);
       return html(problemPage('The shop could not prepare this page. Try again in a moment.', deps.service), 500);
     }
-  };
+  });
 }

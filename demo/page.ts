@@ -35,13 +35,18 @@ export interface ServiceDescription {
   url: string;
 }
 
+/** The URL of a static file by name (versioned: `/assets/demo.css?v=…`); bare paths by default. */
+export type AssetUrl = (name: string) => string;
+const bareAssetUrl: AssetUrl = (name) => `/assets/${name}`;
+
 interface PageParts {
   title: string;
   main: string;
   service: ServiceDescription;
+  assetUrl?: AssetUrl | undefined;
 }
 
-function layout({ title, main, service }: PageParts): string {
+function layout({ title, main, service, assetUrl = bareAssetUrl }: PageParts): string {
   const serviceLine =
     service.kind === 'sandbox'
       ? 'Payments go to the <strong>local sandbox</strong>: no real money moves and no phone is contacted.'
@@ -52,9 +57,9 @@ function layout({ title, main, service }: PageParts): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)} · ${shopName}</title>
-<link rel="stylesheet" href="/assets/demo.css">
-<script src="/assets/momo-checkout.js" defer></script>
-<script src="/assets/demo.js" defer></script>
+<link rel="stylesheet" href="${escapeHtml(assetUrl('demo.css'))}">
+<script src="${escapeHtml(assetUrl('momo-checkout.js'))}" defer></script>
+<script src="${escapeHtml(assetUrl('demo.js'))}" defer></script>
 </head>
 <body>
 <header class="shop-bar">
@@ -105,6 +110,7 @@ export interface CheckoutPageInput {
   service: ServiceDescription;
   testNumbers: readonly TestNumber[] | null;
   otp: string;
+  assetUrl?: AssetUrl;
 }
 
 export function checkoutPage(input: CheckoutPageInput): string {
@@ -130,7 +136,7 @@ ${lines}
 </section>
 ${input.testNumbers ? testNumbersSection(input.testNumbers, input.otp, input.lang) : ''}
 </main>`;
-  return layout({ title: 'Checkout', main, service: input.service });
+  return layout({ title: 'Checkout', main, service: input.service, assetUrl: input.assetUrl });
 }
 
 /** A wrong query (amount, currency, order id): a clear message and a way out, never a crash. */
