@@ -164,7 +164,6 @@ export class MomoCheckout extends LitElement {
     const { status } = this.checkout.state;
     switch (status) {
       case 'loading':
-        return nothing;
       case 'entering':
       case 'looking-up':
       case 'previewing':

@@ -55,6 +55,37 @@ describe('<momo-checkout> number step', () => {
     });
   }
 
+  it('shows the number field at once: the payer types while the checkout loads, and it is looked up when it answers', async () => {
+    let answer: (view: typeof checkout) => void = () => {};
+    const held = new Promise<typeof checkout>((resolve) => (answer = resolve));
+    const { fixture, html } = await import('@open-wc/testing');
+    const { createScriptedClient } = await import('../../src/client/scripted-client.js');
+    const client = createScriptedClient({ checkout: () => held, lookup: lookupAnswer(), preview: { workflow: 'provider_auth' } });
+    const el = await fixture<import('../../src/element/momo-checkout.js').MomoCheckout>(
+      html`<momo-checkout lang="fr" country="BJ" .validationDelayMs=${20} .client=${client}></momo-checkout>`,
+    );
+    const root = el.shadowRoot!;
+    expect(el.status).to.equal('loading');
+    const input = $(root, 'input#phone') as HTMLInputElement;
+    expect(input.disabled).to.equal(false);
+    expect([...root.querySelectorAll('select#country option')].map((o) => o.textContent)).to.deep.equal(['Bénin (+229)']);
+    expect(text(root)).to.contain('Chargement du paiement');
+    await expect(el).to.be.accessible();
+    // A mistake is said while it loads (the check is local)...
+    typeInto(input, '01 97');
+    await waitUntil(() => root.querySelector('#phone-error'), 'no message while loading');
+    // ...and a good number waits for the checkout, then goes on by itself.
+    typeInto(input, '01 97 00 00 00');
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(calls(client, 'lookup')).to.have.length(0);
+    expect(root.querySelector('#phone-error')).to.equal(null);
+    answer(checkout);
+    await waitUntil(() => el.status === 'ready', `stuck in ${el.status}`);
+    expect(calls(client, 'lookup')).to.deep.equal([{ phoneNumber: e164, country: 'BJ' }]);
+    expect(text(root)).to.match(/5[\s\u202f\u00a0]000/);
+    expect(($(root, 'input#phone') as HTMLInputElement).value).to.equal('01 97 00 00 00');
+  });
+
   it('says nothing per keystroke, then explains a wrong number when the payer leaves the field', async () => {
     const m = await mount();
     m.el.validationDelayMs = 60_000;

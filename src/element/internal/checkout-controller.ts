@@ -1,5 +1,5 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { PaymentView } from '../../contract/companion.js';
+import type { CountryView, PaymentView } from '../../contract/companion.js';
 import { CompanionRequestError, NetworkError } from '../../client/errors.js';
 import { createFetchClient } from '../../client/fetch-client.js';
 import type { CompanionClient } from '../../client/types.js';
@@ -11,6 +11,7 @@ import type { Status } from '../../machine/states.js';
 import { en } from '../../localize/en.js';
 import { MomoErrorEvent, MomoFailedEvent, MomoStateChangeEvent, MomoSubmitEvent, MomoSucceededEvent } from '../events.js';
 import { checkPhone } from '../phone-check.js';
+import { metadataCountries, phoneMetadata } from '../phone-metadata.generated.js';
 import type { PhoneCheck } from '../phone-check.js';
 import { isAllowedRedirect } from '../urls.js';
 
@@ -153,8 +154,21 @@ export class CheckoutController implements ReactiveController {
   private start(): void {
     this.stop();
     this.state = initialState;
+    // The field shows at once (issue 10): a first guess at the country, until the checkout says which are served.
+    this.country ??= this.defaultCountry(metadataCountries, false);
     this.host.requestUpdate();
     void this.load();
+  }
+
+  /**
+   * The country list before the checkout has answered: the one guessed from the `country`
+   * attribute or the page's language, with its calling code from the bundled metadata.
+   */
+  provisionalCountries(): CountryView[] {
+    const code = this.country;
+    if (!code) return [];
+    const dial = Object.entries(phoneMetadata.country_calling_codes).find(([, countries]) => (countries as readonly string[]).includes(code))?.[0];
+    return dial ? [{ code, name: code, dialCode: `+${dial}` }] : [];
   }
 
   private stop(): void {
@@ -209,8 +223,9 @@ export class CheckoutController implements ReactiveController {
         void this.settle(this.previewFor(this.state.phoneNumber ?? '', this.state.useWallet));
         break;
       case 'entering':
-        // Back to the number (after "try again", or a reload): re-read what is still typed.
-        if (previous === 'failed' || previous === 'loading') this.validateNow(false);
+        // Back to the number (after "try again", or the checkout's answer): re-read what is typed,
+        // still showing a mistake the payer was already shown while it loaded.
+        if (previous === 'failed' || previous === 'loading') this.validateNow(this.phoneCheck?.kind === 'invalid');
         break;
       case 'redirecting':
         this.redirect();
@@ -259,7 +274,7 @@ export class CheckoutController implements ReactiveController {
     }
   }
 
-  private defaultCountry(served: string[]): string | undefined {
+  private defaultCountry(served: readonly string[], orFirst = true): string | undefined {
     const wanted = this.host.getAttribute('country')?.toUpperCase();
     if (wanted && served.includes(wanted)) return wanted;
     // The page's locale region (`fr-CI` → CI), then the browser's.
@@ -268,7 +283,7 @@ export class CheckoutController implements ReactiveController {
       const region = tag?.split(/[-_]/)[1]?.toUpperCase();
       if (region && served.includes(region)) return region;
     }
-    return served[0];
+    return orFirst ? served[0] : undefined;
   }
 
   private subscribe(client: CompanionClient): void {
@@ -358,7 +373,9 @@ export class CheckoutController implements ReactiveController {
   /** Leaving the field, a pause, or Enter: read the number and, when it is good, look it up. */
   validateNow(showErrors: boolean): PhoneCheck | null {
     clearTimeout(this.validationTimer);
-    if (!['entering', 'looking-up', 'previewing', 'ready'].includes(this.state.status)) return null;
+    // While loading, the number is checked here (a mistake is said at once) but looked up only
+    // once the checkout has answered (NUMBER_COMPLETE waits for `entering`).
+    if (!['loading', 'entering', 'looking-up', 'previewing', 'ready'].includes(this.state.status)) return null;
     if (!this.typed.trim()) {
       this.phoneCheck = null;
       this.host.requestUpdate();

@@ -66,12 +66,17 @@ export function instructionsView(ctx: ViewContext, text: string | null): Templat
   </p>`;
 }
 
-/** entering, looking-up, previewing, ready, and submitting from ready. */
+/**
+ * loading (the payer types while the checkout loads), entering, looking-up, previewing, ready, and
+ * submitting from ready.
+ */
 export function numberStep(ctx: ViewContext): TemplateResult {
   const { c, t } = ctx;
   const { state } = c;
   const checkout = state.checkout;
+  const countries = checkout?.countries ?? c.provisionalCountries();
   const busy = state.status === 'submitting';
+  const typing = state.status === 'entering' || state.status === 'loading';
   const phoneError =
     c.phoneCheck?.kind === 'invalid'
       ? t.phone[c.phoneCheck.code]
@@ -87,15 +92,15 @@ export function numberStep(ctx: ViewContext): TemplateResult {
   const describedBy = phoneError ? 'phone-hint phone-error' : 'phone-hint';
   return html`<form class="step" novalidate @submit=${(e: Event) => {
       e.preventDefault();
-      if (state.status === 'entering') c.validateNow(true);
+      if (typing) c.validateNow(true);
       else c.submit();
     }}>
     <div class="field">
       <label for="phone">${t.phoneLabel}</label>
       <div class="phone-row">
-        <select id="country" aria-label=${t.countryLabel} .value=${c.country ?? ''} ?disabled=${busy}
+        <select id="country" aria-label=${t.countryLabel} .value=${c.country ?? ''} ?disabled=${busy || countries.length === 0}
           @change=${(e: Event) => c.onCountryChange((e.target as HTMLSelectElement).value)}>
-          ${countryOptions(checkout?.countries ?? [], ctx.locale).map(
+          ${countryOptions(countries, ctx.locale).map(
             (country) => html`<option value=${country.code} ?selected=${country.code === c.country}>${country.label}</option>`,
           )}
         </select>
@@ -121,7 +126,7 @@ export function numberStep(ctx: ViewContext): TemplateResult {
         </fieldset>`
       : nothing}
     ${otherProblem ? html`<p class="error" part="error" role="alert">${problemText(t, otherProblem)}${boundsText(ctx, otherProblem)}</p>` : nothing}
-    ${state.status === 'entering' ? nothing : html`<button class="primary" part="submit-button" type="submit" ?disabled=${!canPay}
+    ${typing ? nothing : html`<button class="primary" part="submit-button" type="submit" ?disabled=${!canPay}
       aria-busy=${busy ? 'true' : 'false'}>${state.workflow === 'pre_authorized' ? t.continueButton : t.payButton(amountText(ctx))}</button>`}
   </form>`;
 }
