@@ -101,11 +101,16 @@ export function lookupResponse(value: unknown): LookupResponse {
   const l = value as Obj;
   need(str(l.phoneNumber), what, 'phoneNumber');
   need(str(l.country), what, 'country');
+  const preview = l.preview;
   return {
     phoneNumber: l.phoneNumber as string,
     country: l.country as string,
     operator: l.operator === null || l.operator === undefined ? null : operator(l.operator, what),
     wallet: l.wallet === null || l.wallet === undefined ? null : operator(l.wallet, what),
+    // Optional (an older companion has none): read when well-formed, else the page previews itself.
+    ...(isObj(preview) && typeof preview.useWallet === 'boolean' && str(preview.workflow)
+      ? { preview: { useWallet: preview.useWallet, workflow: preview.workflow } }
+      : {}),
   };
 }
 

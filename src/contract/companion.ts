@@ -87,6 +87,12 @@ export interface LookupResponse {
   operator: OperatorView | null;
   /** The overlay wallet, when it is offered for this number and the order's currency. */
   wallet: OperatorView | null;
+  /**
+   * The fee preview of the default choice (the operator, or the wallet when it is the only one),
+   * so the page needs no second round trip. Absent when that preview failed: the page asks
+   * `preview` itself and shows why.
+   */
+  preview?: { useWallet: boolean; workflow: Workflow | (string & {}) };
 }
 
 export interface PreviewRequest {

@@ -129,6 +129,25 @@ describe('<momo-checkout> number step', () => {
     await expect(m.el).to.be.accessible();
   });
 
+  it('goes from a number to "Pay" in one round trip when the lookup brings the preview along', async () => {
+    const m = await mount({ lookup: lookupAnswer({ preview: { useWallet: false, workflow: 'provider_auth' } }) });
+    await enterNumber(m);
+    expect(m.client.calls.map((call) => call.method).filter((method) => method !== 'subscribe')).to.deep.equal(['getCheckout', 'lookup']);
+    expect(($(m.root, '[part="submit-button"]') as HTMLButtonElement).disabled).to.equal(false);
+  });
+
+  it('previews itself a choice the lookup did not preview (the wallet)', async () => {
+    const m = await mount({
+      lookup: lookupAnswer({ wallet: operator({ code: 'wallet', name: 'Djamo Wallet' }), preview: { useWallet: false, workflow: 'provider_auth' } }),
+      preview: { workflow: 'redirect_url' },
+    });
+    await enterNumber(m);
+    expect(calls(m.client, 'preview')).to.have.length(0);
+    m.root.querySelectorAll<HTMLInputElement>('input[type="radio"]')[1]!.click();
+    await waitUntil(() => m.el.status === 'ready' && calls(m.client, 'preview').length === 1);
+    expect(calls(m.client, 'preview')).to.deep.equal([{ phoneNumber: e164, useWallet: true }]);
+  });
+
   it('sends a number of a country outside the bundled metadata as typed (the companion validates)', async () => {
     const m = await mount({ lookup: lookupAnswer({ phoneNumber: '+33612345678', country: 'FR' }) });
     await enterNumber(m, '+33 6 12 34 56 78');

@@ -305,7 +305,12 @@ export class CheckoutController implements ReactiveController {
       // Issue 4, size and speed: one corridor lookup per number, whatever the payer does meanwhile.
       pending = this.request(
         (client) => client.lookup(this.country ? { phoneNumber, country: this.country } : { phoneNumber }),
-        (lookup): CheckoutEvent => ({ type: 'LOOKUP_OK', lookup }),
+        (lookup): CheckoutEvent => {
+          // Issue 10: the companion previewed the default choice with the lookup: no second round trip.
+          const { preview } = lookup;
+          if (preview) this.previews.set(`${phoneNumber}|${preview.useWallet}`, Promise.resolve({ type: 'PREVIEW_OK', workflow: preview.workflow }));
+          return { type: 'LOOKUP_OK', lookup };
+        },
         (problem): CheckoutEvent =>
           problem.code === 'INVALID_PHONE' || problem.code === 'NO_OPERATOR'
             ? { type: 'LOOKUP_REFUSED', problem }
