@@ -45,6 +45,16 @@ const pageHeaders = (): Record<string, string> => ({
   'referrer-policy': 'no-referrer',
 });
 
+/**
+ * The checkout's public view, as the element's first request would get it, asked of the companion
+ * in-process: rendered into the page, it saves the payer that round trip (issue 10). Null (the
+ * element then asks itself) when the companion cannot answer now.
+ */
+async function embeddedView(deps: DemoAppDeps, url: URL, token: string): Promise<string | null> {
+  const response = await deps.companion.fetch(new Request(`${url.origin}${deps.mountPath}/checkout`, { headers: { authorization: `Bearer ${token}` } }));
+  return response.ok ? response.text() : null;
+}
+
 export function createDemoApp(deps: DemoAppDeps): (request: Request) => Promise<Response> {
   const html = (body: string, status = 200) => new Response(body, { status, headers: pageHeaders() });
 
@@ -70,6 +80,7 @@ export function createDemoApp(deps: DemoAppDeps): (request: Request) => Promise<
       checkoutPage({
         order,
         token,
+        checkoutView: await embeddedView(deps, url, token),
         endpoint: deps.mountPath,
         lang,
         service: deps.service,

@@ -111,6 +111,8 @@ export interface CheckoutPageInput {
   testNumbers: readonly TestNumber[] | null;
   otp: string;
   assetUrl?: AssetUrl;
+  /** The companion's `GET /checkout` answer for this token (JSON), embedded for the element; null to let it ask. */
+  checkoutView?: string | null;
 }
 
 export function checkoutPage(input: CheckoutPageInput): string {
@@ -119,6 +121,7 @@ export function checkoutPage(input: CheckoutPageInput): string {
     .map((line) => `<li><span>${escapeHtml(line.label)}</span><span>${escapeHtml(formatMoney(line.amount, order.currencyCode))}</span></li>`)
     .join('\n');
   const expiry = order.expirySeconds !== null ? ` expiry-seconds="${order.expirySeconds}"` : '';
+  const view = input.checkoutView ? ` checkout-view="${escapeHtml(input.checkoutView)}"` : '';
   const main = `<main class="checkout">
 <section class="summary" aria-labelledby="summary-heading">
 <h1 id="summary-heading">Your order</h1>
@@ -132,7 +135,7 @@ ${lines}
 </section>
 <section class="payment" aria-labelledby="payment-heading">
 <h2 id="payment-heading">Payment</h2>
-<momo-checkout endpoint="${escapeHtml(input.endpoint)}" token="${escapeHtml(input.token)}" lang="${input.lang}"${expiry}></momo-checkout>
+<momo-checkout endpoint="${escapeHtml(input.endpoint)}" token="${escapeHtml(input.token)}" lang="${input.lang}"${expiry}${view}></momo-checkout>
 </section>
 ${input.testNumbers ? testNumbersSection(input.testNumbers, input.otp, input.lang) : ''}
 </main>`;

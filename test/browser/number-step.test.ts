@@ -86,6 +86,40 @@ describe('<momo-checkout> number step', () => {
     expect(($(root, 'input#phone') as HTMLInputElement).value).to.equal('01 97 00 00 00');
   });
 
+  it('starts from a checkout view the page embedded: no first request, amount and countries at once', async () => {
+    const { fixture, html } = await import('@open-wc/testing');
+    const { createScriptedClient } = await import('../../src/client/scripted-client.js');
+    const client = createScriptedClient({ checkout, lookup: lookupAnswer(), preview: { workflow: 'provider_auth' } });
+    const el = await fixture<import('../../src/element/momo-checkout.js').MomoCheckout>(
+      html`<momo-checkout lang="en" checkout-view=${JSON.stringify(checkout)} .client=${client}></momo-checkout>`,
+    );
+    expect(el.status).to.equal('entering');
+    expect(text(el.shadowRoot!)).to.match(/5,000/);
+    expect(client.calls.map((call) => call.method)).to.deep.equal(['subscribe'], 'the stream still carries the payment');
+  });
+
+  it('ignores an embedded view that is malformed (with a console warning) or expired, and asks the companion', async () => {
+    const { fixture, html } = await import('@open-wc/testing');
+    const { createScriptedClient } = await import('../../src/client/scripted-client.js');
+    const warnings: string[] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => warnings.push(args.map(String).join(' '));
+    try {
+      for (const view of ['{"orderId":', JSON.stringify({ ...checkout, expiresAt: '2001-01-01T00:00:00Z' })]) {
+        const client = createScriptedClient({ checkout });
+        const el = await fixture<import('../../src/element/momo-checkout.js').MomoCheckout>(
+          html`<momo-checkout lang="en" checkout-view=${view} .client=${client}></momo-checkout>`,
+        );
+        await waitUntil(() => el.status === 'entering');
+        expect(calls(client, 'getCheckout')).to.have.length(1);
+      }
+      expect(warnings).to.have.length(1);
+      expect(warnings[0]).to.contain('checkout-view');
+    } finally {
+      console.warn = warn;
+    }
+  });
+
   it('says nothing per keystroke, then explains a wrong number when the payer leaves the field', async () => {
     const m = await mount();
     m.el.validationDelayMs = 60_000;

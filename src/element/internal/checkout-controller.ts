@@ -1,7 +1,8 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { CountryView, PaymentView } from '../../contract/companion.js';
+import type { CheckoutView, CountryView, PaymentView } from '../../contract/companion.js';
 import { CompanionRequestError, NetworkError } from '../../client/errors.js';
 import { createFetchClient } from '../../client/fetch-client.js';
+import { checkoutView } from '../../client/guards.js';
 import type { CompanionClient } from '../../client/types.js';
 import { eventForCheckout, eventForPayment } from '../../machine/events.js';
 import type { CheckoutEvent, Problem } from '../../machine/events.js';
@@ -19,6 +20,8 @@ import { isAllowedRedirect } from '../urls.js';
 export interface CheckoutHost extends ReactiveControllerHost, HTMLElement {
   endpoint: string;
   token: string;
+  /** The checkout's view rendered into the page (JSON), used for the first load instead of a request. */
+  checkoutView: string;
   client: CompanionClient | undefined;
   expirySeconds: number;
   /** Seconds of push waiting before "didn't get the prompt?" shows. */
@@ -85,6 +88,8 @@ export class CheckoutController implements ReactiveController {
   private validationTimer: ReturnType<typeof setTimeout> | undefined;
   private setupTimer: ReturnType<typeof setTimeout> | undefined;
   private configured = false;
+  /** The page's embedded view, until the first load uses it. */
+  private embedded = '';
   private expiryTimer: ReturnType<typeof setTimeout> | undefined;
   private ticker: ReturnType<typeof setInterval> | undefined;
   private readonly lookups = new Map<string, Promise<CheckoutEvent>>();
@@ -120,6 +125,7 @@ export class CheckoutController implements ReactiveController {
   configure(): void {
     const { client, endpoint, token } = this.host;
     this.configured = true;
+    this.embedded = this.host.checkoutView;
     this.client = client ?? (endpoint && token ? createFetchClient({ endpoint, token }) : undefined);
     this.lookups.clear();
     this.previews.clear();
@@ -259,7 +265,8 @@ export class CheckoutController implements ReactiveController {
     }
     const signal = this.run.signal;
     try {
-      const checkout = await client.getCheckout(signal);
+      // Issue 10: a view the page's server rendered saves the first round trip; "try again" asks the companion.
+      const checkout = this.takeEmbedded() ?? (await client.getCheckout(signal));
       if (signal.aborted) return;
       if (!this.country || !checkout.countries.some((c) => c.code === this.country)) {
         this.country = this.defaultCountry(checkout.countries.map((c) => c.code));
@@ -272,6 +279,21 @@ export class CheckoutController implements ReactiveController {
     } catch (error) {
       if (!signal.aborted && !isAbort(error)) this.dispatch({ type: 'FAILED_REQUEST', problem: problemOf(error, true) });
     }
+  }
+
+  private takeEmbedded(): CheckoutView | null {
+    const text = this.embedded;
+    this.embedded = '';
+    if (!text) return null;
+    try {
+      const view = checkoutView(JSON.parse(text));
+      if (Date.parse(view.expiresAt) > Date.now()) return view;
+    } catch (error) {
+      console.warn(
+        `<momo-checkout>: the checkout-view attribute is not the companion's GET /checkout answer (${error instanceof Error ? error.message : String(error)}); loading the checkout from the companion instead.`,
+      );
+    }
+    return null;
   }
 
   private defaultCountry(served: readonly string[], orFirst = true): string | undefined {
