@@ -14,6 +14,7 @@ const benches: Array<[string, () => Promise<Bench>]> = [
   ['webhook verification', async () => (await import('./webhook-verify.js')).benchWebhookVerify],
   ['companion', async () => (await import('./companion.js')).benchCompanion],
   ['script-tag and React sizes', async () => (await import('./ship-size.js')).benchShipSize],
+  ['script-tag parts', async () => (await import('./ship-parts.js')).benchShipParts],
   ['demo page on slow networks', async () => (await import('./page-load.js')).benchPageLoad],
 ];
 
