@@ -35,6 +35,11 @@ export interface FetchClientOptions {
    * Defaults to `document`'s visibilitychange when there is a document; null turns it off.
    */
   onPageVisible?: ((check: () => void, signal: AbortSignal) => void) | null;
+  /**
+   * Calls `check` when the browser comes back online: the status is re-read and a stream that was
+   * waiting to reconnect tries at once. Defaults to `window`'s `online` event; null turns it off.
+   */
+  onOnline?: ((check: () => void, signal: AbortSignal) => void) | null;
 }
 
 const defaultSleep = (ms: number, signal: AbortSignal): Promise<void> =>
@@ -72,6 +77,11 @@ function statusCode(status: number): ClientErrorCode | null {
   return null;
 }
 
+function windowOnline(check: () => void, signal: AbortSignal): void {
+  if (typeof window === 'undefined') return;
+  window.addEventListener('online', check, { signal });
+}
+
 function isAbort(error: unknown): boolean {
   return error instanceof DOMException && error.name === 'AbortError';
 }
@@ -93,6 +103,7 @@ export function createFetchClient(options: FetchClientOptions): CompanionClient 
   const pollIntervalMs = options.pollIntervalMs ?? 3000;
   const pollsBetweenStreamAttempts = options.pollsBetweenStreamAttempts ?? 10;
   const onPageVisible = options.onPageVisible === undefined ? documentVisibility : options.onPageVisible;
+  const onOnline = options.onOnline === undefined ? windowOnline : options.onOnline;
   const authorization = `Bearer ${options.token}`;
 
   async function request<T>(path: string, read: (body: unknown) => T, init: RequestInit = {}): Promise<T> {
@@ -174,6 +185,17 @@ export function createFetchClient(options: FetchClientOptions): CompanionClient 
           /* the stream or the next poll will tell */
         });
       onPageVisible?.(() => void check(), signal);
+      // A wait between reconnects ends early when the browser says the network is back.
+      let wakeUp = (): void => {};
+      const nap = (ms: number): Promise<void> =>
+        new Promise((resolve) => {
+          wakeUp = resolve;
+          void sleep(ms, signal).then(resolve);
+        });
+      onOnline?.(() => {
+        wakeUp();
+        void check();
+      }, signal);
 
       /** One stream connection; resolves when it ends. 'fatal' when retrying cannot help. */
       async function stream(): Promise<'ended' | 'failed' | 'fatal'> {
@@ -231,13 +253,13 @@ export function createFetchClient(options: FetchClientOptions): CompanionClient 
             // §1.4: status by polling when the stream fails, with a try of the stream now and then.
             for (let poll = 0; poll < pollsBetweenStreamAttempts && !signal.aborted; poll++) {
               await check();
-              await sleep(pollIntervalMs, signal);
+              await nap(pollIntervalMs);
             }
             failures = failuresBeforePolling - 1;
             continue;
           }
           const delay = reconnectDelays[Math.min(failures, reconnectDelays.length - 1)] ?? 1000;
-          await sleep(delay, signal);
+          await nap(delay);
         }
       })();
     },

@@ -54,6 +54,7 @@ export const en = {
   checkAgain: 'Check again',
   errorHeading: 'Something went wrong',
   retry: 'Try again',
+  offline: 'You are offline. This page tries again by itself when the connection is back.',
   problem: {
     NETWORK: 'We cannot reach the payment service. Check your connection and try again.',
     UNEXPECTED_ANSWER: 'The payment service answered something unexpected. Try again in a moment.',

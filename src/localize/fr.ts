@@ -57,6 +57,7 @@ export const fr: Strings = {
   checkAgain: 'Vérifier à nouveau',
   errorHeading: 'Un problème est survenu',
   retry: 'Réessayer',
+  offline: 'Vous êtes hors connexion. Cette page réessaie d’elle-même dès le retour de la connexion.',
   problem: {
     NETWORK: 'Impossible de joindre le service de paiement. Vérifiez votre connexion et réessayez.',
     UNEXPECTED_ANSWER: 'Le service de paiement a répondu de façon inattendue. Réessayez dans un instant.',

@@ -138,6 +138,24 @@ describe('<momo-checkout> momo-error', () => {
     expect(sequence(heard)).to.deep.equal(['state:error', 'error:ENDPOINT_UNREACHABLE', 'state:loading', 'state:error', 'error:ENDPOINT_UNREACHABLE']);
   });
 
+  it('back online, a request that failed for want of a network is tried again by itself; a refused token is not', async () => {
+    const { NetworkError } = await import('../../src/client/errors.js');
+    const { checkout } = await import('./fixtures.js');
+    const down = createScriptedClient({ checkout: new NetworkError('offline') });
+    const { el } = await bare(html`<momo-checkout lang="en" .client=${down}></momo-checkout>`);
+    await reach(el, 'error');
+    down.update({ checkout });
+    window.dispatchEvent(new Event('online'));
+    await reach(el, 'entering');
+    const refused = createScriptedClient({ checkout: new CompanionRequestError('TOKEN_INVALID', 401, 'no such checkout') });
+    const other = await bare(html`<momo-checkout lang="en" .client=${refused}></momo-checkout>`);
+    await reach(other.el, 'error');
+    window.dispatchEvent(new Event('online'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(refused.calls.filter((call) => call.method === 'getCheckout')).to.have.length(1);
+    expect(other.el.status).to.equal('error');
+  });
+
   it('a rate limit on lookup: RATE_LIMITED, and the payer is told to wait', async () => {
     const m = await mount({ lookup: new CompanionRequestError('RATE_LIMITED', 429, 'Too many requests.') });
     const input = $(m.root, 'input#phone');

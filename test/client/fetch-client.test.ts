@@ -217,6 +217,40 @@ describe('createFetchClient, the status stream', () => {
     assert.equal(streams, 1);
   });
 
+  it('back online: a stream waiting out a long reconnect delay tries again at once, and the status is re-read', async () => {
+    let streams = 0;
+    let statusReads = 0;
+    handler = (req, res) => {
+      if (req.url === '/momo/checkout/events') {
+        streams += 1;
+        if (streams === 1) return json(res, 503, { error: { code: 'SERVICE_UNAVAILABLE', message: 'down' } });
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(`id: 4\nevent: payment\ndata: ${JSON.stringify(view(4, 'completed'))}\n\n`);
+        return;
+      }
+      statusReads += 1;
+      json(res, 200, { payment: null });
+    };
+    let backOnline: () => void = () => {};
+    const stop = new AbortController();
+    const client = createFetchClient({
+      endpoint: base, token: 't', onPageVisible: null, onOnline: (check) => (backOnline = check), reconnectDelaysMs: [60_000],
+    });
+    const got = new Promise<PaymentView>((resolve) => client.subscribe(resolve, stop.signal));
+    while (streams < 1) await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 20)); // now waiting out the 60 s delay
+    backOnline();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stuck = new Promise<'stuck'>((resolve) => (timer = setTimeout(() => resolve('stuck'), 5000)));
+    const outcome = await Promise.race([got, stuck]);
+    clearTimeout(timer);
+    stop.abort();
+    assert.notEqual(outcome, 'stuck', 'the stream did not reconnect when the browser came back online');
+    assert.equal((outcome as PaymentView).version, 4);
+    assert.equal(streams, 2);
+    assert.equal(statusReads, 1, 'the status was re-read once on coming back');
+  });
+
   it('re-checks the status when the page becomes visible again', async () => {
     handler = (req, res) => {
       if (req.url === '/momo/checkout/events') {

@@ -34,6 +34,9 @@ export interface CheckoutHost extends ReactiveControllerHost, HTMLElement {
   readonly renderRoot: HTMLElement | DocumentFragment;
 }
 
+/** Problems that coming back online may cure: the element tries again by itself then. */
+const networkProblems: readonly string[] = ['NETWORK', 'ENDPOINT_UNREACHABLE', 'SERVICE_UNAVAILABLE'];
+
 const waitingStatuses: readonly Status[] = ['awaiting-approval', 'awaiting-redirect', 'redirecting', 'confirming', 'checking'];
 /** Steps that take focus to their heading or field when the payer was working in the element. */
 const focusSteps: readonly Status[] = [
@@ -102,14 +105,29 @@ export class CheckoutController implements ReactiveController {
   }
 
   hostConnected(): void {
+    window.addEventListener('online', this.onNetworkChange);
+    window.addEventListener('offline', this.onNetworkChange);
     // Moved in the DOM or re-attached: start over from the token (the payment resumes from it).
     if (this.client) this.start();
     else if (this.configured) this.awaitSetup();
   }
 
   hostDisconnected(): void {
+    window.removeEventListener('online', this.onNetworkChange);
+    window.removeEventListener('offline', this.onNetworkChange);
     this.stop();
   }
+
+  /**
+   * Offline: the error step says so. Back online: a request that failed for want of a network is
+   * tried again by itself. "Try again" reloads the checkout, which carries any payment already
+   * started, so it never starts a second pay-in (the companion's pay-in lock holds that too).
+   */
+  private readonly onNetworkChange = (event: Event): void => {
+    const { status, problem } = this.state;
+    if (event.type === 'online' && status === 'error' && problem && networkProblems.includes(problem.code)) this.retry();
+    else this.host.requestUpdate();
+  };
 
   hostUpdated(): void {
     if (!this.focusPending) return;

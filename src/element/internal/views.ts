@@ -225,9 +225,11 @@ export function expiredStep(ctx: ViewContext): TemplateResult {
 export function errorStep(ctx: ViewContext): TemplateResult {
   const { c, t } = ctx;
   const problem = c.state.problem ?? { code: 'NETWORK' as const };
+  const offline = typeof navigator !== 'undefined' && navigator.onLine === false;
   return html`<div class="step problem">
     ${heading(t.errorHeading)}
     <p part="error">${problemText(t, problem)}</p>
+    ${offline ? html`<p class="muted">${t.offline}</p>` : nothing}
     <button class="primary" type="button" @click=${() => c.retry()}>${t.retry}</button>
   </div>`;
 }
