@@ -1,6 +1,6 @@
 /**
  * Small hand-written checks of the companion's answers. Why not zod: the browser bundle has a
- * 30 KB gzip budget and even zod/mini costs ~6 KB; the contract is types only for that reason
+ * 25 KB gzip budget and even zod/mini costs ~6 KB; the contract is types only for that reason
  * (src/contract/companion.ts). Checks are lenient on extra fields and name the field that is wrong.
  */
 import type {
