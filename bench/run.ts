@@ -15,6 +15,8 @@ const benches: Array<[string, () => Promise<Bench>]> = [
   ['companion', async () => (await import('./companion.js')).benchCompanion],
   ['script-tag and React sizes', async () => (await import('./ship-size.js')).benchShipSize],
   ['stores (memory, file, Redis), one call at a time', async () => (await import('./stores.js')).benchStores],
+  ['script-tag parts', async () => (await import('./ship-parts.js')).benchShipParts],
+  ['demo page on slow networks', async () => (await import('./page-load.js')).benchPageLoad],
 ];
 
 const only = process.argv.slice(2);

@@ -6,15 +6,13 @@
 import type { Companion, RequestContext } from '../src/server/index.js';
 import { CheckoutError } from '../src/server/index.js';
 import { isSandboxPath, type Sandbox } from '../src/sandbox/index.js';
+import { assetUrl, compressPages, serveAsset, type StaticAsset } from './assets.js';
 import { demoCsp } from './csp.js';
 import { createOrderBook, newVisitorId, visitorFrom, visitorSetCookie, type OrderBook } from './order-book.js';
 import { orderFromQuery, orderQuery, type DemoOrder } from './order.js';
 import { checkoutPage, orderNotFoundPage, problemPage, type ServiceDescription } from './page.js';
 
-export interface StaticAsset {
-  body: Buffer;
-  contentType: string;
-}
+export type { StaticAsset };
 
 export interface DemoAppDeps {
   companion: Companion;
@@ -47,6 +45,16 @@ const pageHeaders = (): Record<string, string> => ({
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
 });
+
+/**
+ * The checkout's public view, as the element's first request would get it, asked of the companion
+ * in-process: rendered into the page, it saves the payer that round trip (issue 10). Null (the
+ * element then asks itself) when the companion cannot answer now.
+ */
+async function embeddedView(deps: DemoAppDeps, url: URL, token: string): Promise<string | null> {
+  const response = await deps.companion.fetch(new Request(`${url.origin}${deps.mountPath}/checkout`, { headers: { authorization: `Bearer ${token}` } }));
+  return response.ok ? response.text() : null;
+}
 
 export function createDemoApp(deps: DemoAppDeps): (request: Request, context?: RequestContext) => Promise<Response> {
   const html = (body: string, status = 200) => new Response(body, { status, headers: pageHeaders() });
@@ -92,11 +100,13 @@ export function createDemoApp(deps: DemoAppDeps): (request: Request, context?: R
         checkoutPage({
           order,
           token,
+          checkoutView: await embeddedView(deps, url, token),
           endpoint: deps.mountPath,
           lang,
           service: deps.service,
           testNumbers: deps.sandbox ? deps.sandbox.control.testNumbers() : null,
           otp: deps.sandboxOtp,
+          assetUrl: (name) => assetUrl(deps.assets, name),
         }),
       );
     } catch (error) {
@@ -107,7 +117,7 @@ export function createDemoApp(deps: DemoAppDeps): (request: Request, context?: R
 
   const webhookPath = `${deps.mountPath}/webhook`;
 
-  return async function demoApp(incoming: Request, context?: RequestContext): Promise<Response> {
+  return compressPages(async function demoApp(incoming: Request, context?: RequestContext): Promise<Response> {
     let request = incoming;
     const url = new URL(request.url);
     const path = url.pathname;
@@ -123,11 +133,7 @@ export function createDemoApp(deps: DemoAppDeps): (request: Request, context?: R
       if (request.method !== 'GET' && request.method !== 'HEAD') return new Response('Method not allowed', { status: 405 });
       if (path === '/') return await checkout(request, url);
       const asset = path.startsWith('/assets/') ? deps.assets.get(path.slice('/assets/'.length)) : undefined;
-      if (asset) {
-        return new Response(new Uint8Array(asset.body), {
-          headers: { 'content-type': asset.contentType, 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' },
-        });
-      }
+      if (asset) return serveAsset(asset, request);
       // Browsers ask for it on their own; an empty answer keeps the console free of 404s.
       if (path === '/favicon.ico') return new Response(null, { status: 204 });
       return new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } });
@@ -135,5 +141,5 @@ export function createDemoApp(deps: DemoAppDeps): (request: Request, context?: R
       deps.log(`demo: ${request.method} ${path} failed: ${error instanceof Error ? error.message : String(error)}`);
       return html(problemPage('The shop could not prepare this page. Try again in a moment.', deps.service), 500);
     }
-  };
+  });
 }

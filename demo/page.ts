@@ -3,6 +3,7 @@
  * (the page runs under demoCsp()): behaviour lives in /assets/demo.js, looks in /assets/demo.css.
  * Every value is HTML-escaped: the order id and amount come from the query string.
  */
+import { formatAmount } from '../src/contract/money.js';
 import type { TestNumber } from '../src/sandbox/index.js';
 import type { DemoOrder } from './order.js';
 
@@ -11,13 +12,20 @@ export const shopName = 'Maison Adjoa';
 const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char);
 
-/** `5000 XOF` as a payer reads it (`F CFA 5,000`); a code Intl does not know stays as written. */
+/**
+ * `5000 XOF` as a payer reads it (`F CFA 5,000`); a code Intl does not know stays as written.
+ * The element's own formatter: exact decimal strings, never rounded (`12.345 USD` is `$12.345`).
+ */
 export function formatMoney(amount: string, currencyCode: string, locale = 'en'): string {
+  return formatAmount(amount, currencyCode, locale);
+}
+
+/** `BJ` as a person reads it in `lang`: `Benin` in English, `Bénin` in French (Node's ICU). */
+export function countryName(code: string, lang: string): string {
   try {
-    // Intl formats a decimal string exactly (no float on the way).
-    return new Intl.NumberFormat(locale, { style: 'currency', currency: currencyCode }).format(amount as unknown as number);
+    return new Intl.DisplayNames([lang], { type: 'region', fallback: 'code' }).of(code) ?? code;
   } catch {
-    return `${amount} ${currencyCode}`;
+    return code;
   }
 }
 
@@ -27,13 +35,18 @@ export interface ServiceDescription {
   url: string;
 }
 
+/** The URL of a static file by name (versioned: `/assets/demo.css?v=…`); bare paths by default. */
+export type AssetUrl = (name: string) => string;
+const bareAssetUrl: AssetUrl = (name) => `/assets/${name}`;
+
 interface PageParts {
   title: string;
   main: string;
   service: ServiceDescription;
+  assetUrl?: AssetUrl | undefined;
 }
 
-function layout({ title, main, service }: PageParts): string {
+function layout({ title, main, service, assetUrl = bareAssetUrl }: PageParts): string {
   const serviceLine =
     service.kind === 'sandbox'
       ? 'Payments go to the <strong>local sandbox</strong>: no real money moves and no phone is contacted.'
@@ -44,9 +57,9 @@ function layout({ title, main, service }: PageParts): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)} · ${shopName}</title>
-<link rel="stylesheet" href="/assets/demo.css">
-<script src="/assets/momo-checkout.js" defer></script>
-<script src="/assets/demo.js" defer></script>
+<link rel="stylesheet" href="${escapeHtml(assetUrl('demo.css'))}">
+<script src="${escapeHtml(assetUrl('momo-checkout.js'))}" defer></script>
+<script src="${escapeHtml(assetUrl('demo.js'))}" defer></script>
 </head>
 <body>
 <header class="shop-bar">
@@ -60,11 +73,11 @@ ${main}
 `;
 }
 
-function testNumbersSection(numbers: readonly TestNumber[], otp: string): string {
+function testNumbersSection(numbers: readonly TestNumber[], otp: string, lang: string): string {
   const rows = numbers
     .map(
       (entry) =>
-        `<tr><td><code>${escapeHtml(entry.phoneNumber)}</code></td><td>${escapeHtml(entry.country)}</td><td>${escapeHtml(entry.operatorCode)}</td><td>${escapeHtml(flowName(entry.workflow))}</td><td>${escapeHtml(entry.outcome)}</td></tr>`,
+        `<tr><td><code>${escapeHtml(entry.phoneNumber)}</code></td><td>${escapeHtml(countryName(entry.country, lang))}</td><td>${escapeHtml(entry.operatorCode)}</td><td>${escapeHtml(flowName(entry.workflow))}</td><td>${escapeHtml(entry.outcome)}</td></tr>`,
     )
     .join('\n');
   return `<details class="test-numbers" open>
@@ -97,6 +110,9 @@ export interface CheckoutPageInput {
   service: ServiceDescription;
   testNumbers: readonly TestNumber[] | null;
   otp: string;
+  assetUrl?: AssetUrl;
+  /** The companion's `GET /checkout` answer for this token (JSON), embedded for the element; null to let it ask. */
+  checkoutView?: string | null;
 }
 
 export function checkoutPage(input: CheckoutPageInput): string {
@@ -105,6 +121,7 @@ export function checkoutPage(input: CheckoutPageInput): string {
     .map((line) => `<li><span>${escapeHtml(line.label)}</span><span>${escapeHtml(formatMoney(line.amount, order.currencyCode))}</span></li>`)
     .join('\n');
   const expiry = order.expirySeconds !== null ? ` expiry-seconds="${order.expirySeconds}"` : '';
+  const view = input.checkoutView ? ` checkout-view="${escapeHtml(input.checkoutView)}"` : '';
   const main = `<main class="checkout">
 <section class="summary" aria-labelledby="summary-heading">
 <h1 id="summary-heading">Your order</h1>
@@ -118,11 +135,11 @@ ${lines}
 </section>
 <section class="payment" aria-labelledby="payment-heading">
 <h2 id="payment-heading">Payment</h2>
-<momo-checkout endpoint="${escapeHtml(input.endpoint)}" token="${escapeHtml(input.token)}" lang="${input.lang}"${expiry}></momo-checkout>
+<momo-checkout endpoint="${escapeHtml(input.endpoint)}" token="${escapeHtml(input.token)}" lang="${input.lang}"${expiry}${view}></momo-checkout>
 </section>
-${input.testNumbers ? testNumbersSection(input.testNumbers, input.otp) : ''}
+${input.testNumbers ? testNumbersSection(input.testNumbers, input.otp, input.lang) : ''}
 </main>`;
-  return layout({ title: 'Checkout', main, service: input.service });
+  return layout({ title: 'Checkout', main, service: input.service, assetUrl: input.assetUrl });
 }
 
 /** A wrong query (amount, currency, order id): a clear message and a way out, never a crash. */

@@ -24,6 +24,7 @@ import { SANDBOX_OTP, type Sandbox, type SandboxOptions } from '../src/sandbox/i
 // timers and webhook attempts so that close() leaves nothing running.
 import { createSandbox } from '../src/sandbox/index.js';
 import { createDemoApp, type StaticAsset } from './app.js';
+import { staticAsset } from './assets.js';
 import { buildDemoBundle, bundleFileName, type DemoBundle } from './bundle.js';
 import type { ServiceDescription } from './page.js';
 import { recordingFetch, type UpstreamCall } from './upstream-calls.js';
@@ -98,9 +99,9 @@ const mountPath = '/momo';
 async function loadAssets(bundle: DemoBundle): Promise<Map<string, StaticAsset>> {
   const file = (name: string) => readFile(new URL(`./public/${name}`, import.meta.url));
   return new Map<string, StaticAsset>([
-    [bundleFileName, { body: bundle.code, contentType: 'text/javascript; charset=utf-8' }],
-    ['demo.js', { body: await file('demo.js'), contentType: 'text/javascript; charset=utf-8' }],
-    ['demo.css', { body: await file('demo.css'), contentType: 'text/css; charset=utf-8' }],
+    [bundleFileName, staticAsset(bundle.code, 'text/javascript; charset=utf-8')],
+    ['demo.js', staticAsset(await file('demo.js'), 'text/javascript; charset=utf-8')],
+    ['demo.css', staticAsset(await file('demo.css'), 'text/css; charset=utf-8')],
   ]);
 }
 

@@ -4,14 +4,14 @@
  * the countries where mobile money is collected (TOOLCHAIN.md, "Phone metadata size").
  *
  * Why filter by hand: the full metadata is 19-39 KB gzip, more than the element's whole budget
- * (30 KB), and libphonenumber-js's own generator downloads Google's XML, which fails offline. Keeping
+ * (25 KB), and libphonenumber-js's own generator downloads Google's XML, which fails offline. Keeping
  * the `countries` and `country_calling_codes` entries of the wanted countries from the shipped JSON
  * gives metadata that `libphonenumber-js/core` accepts as is. A number of another country is sent
  * as typed to the companion's lookup, which validates it with the full metadata.
  *
  * Why `min` and not `max`: max adds the per-type patterns (2.4 KB gzip for these countries against
  * 1 KB), which only serve to tell a landline from a mobile. That check stays with the companion
- * (full max metadata, INVALID_PHONE), and the element keeps its 30 KB budget. Validation by
+ * (full max metadata, INVALID_PHONE), and the element keeps its 25 KB budget. Validation by
  * lengths and leading digits still catches what people mistype.
  *
  * Run: node scripts/build-phone-metadata.mjs   (commit the generated file)

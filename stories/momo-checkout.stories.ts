@@ -30,3 +30,4 @@ export const Failed = checkoutStory('Failed');
 export const Expired = checkoutStory('Expired');
 export const CompanionError = checkoutStory('CompanionError');
 export const NetworkDown = checkoutStory('NetworkDown');
+export const NotPayable = checkoutStory('NotPayable');

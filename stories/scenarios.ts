@@ -208,6 +208,12 @@ export const scenarios = {
     status: 'error',
     shows: '[part="error"]',
   },
+  NotPayable: {
+    title: 'Order not payable (no country serves its currency)',
+    script: () => ({ checkout: { ...checkout, countries: [] } }),
+    status: 'error',
+    shows: '[part="error"]',
+  },
 } satisfies Record<string, Scenario>;
 
 export type ScenarioName = keyof typeof scenarios;

@@ -1,10 +1,16 @@
 import type { CompanionError, CompanionErrorCode } from '../contract/companion.js';
 
+/**
+ * The companion's error codes, plus `RATE_LIMITED`: a `429` (from the companion's own limits or a
+ * proxy in front of it), whatever its body says.
+ */
+export type ClientErrorCode = CompanionErrorCode | 'RATE_LIMITED';
+
 /** The companion answered with one of its error codes (src/contract/companion.ts). */
 export class CompanionRequestError extends Error {
   override readonly name = 'CompanionRequestError';
   constructor(
-    readonly code: CompanionErrorCode,
+    readonly code: ClientErrorCode,
     readonly status: number,
     message: string,
     readonly details?: CompanionError['error']['details'],

@@ -1,6 +1,7 @@
 import { companionRoutes } from '../contract/companion.js';
 import type { PaymentView } from '../contract/companion.js';
 import { CompanionRequestError, NetworkError } from './errors.js';
+import type { ClientErrorCode } from './errors.js';
 import {
   AnswerShapeError,
   checkoutView,
@@ -34,6 +35,11 @@ export interface FetchClientOptions {
    * Defaults to `document`'s visibilitychange when there is a document; null turns it off.
    */
   onPageVisible?: ((check: () => void, signal: AbortSignal) => void) | null;
+  /**
+   * Calls `check` when the browser comes back online: the status is re-read and a stream that was
+   * waiting to reconnect tries at once. Defaults to `window`'s `online` event; null turns it off.
+   */
+  onOnline?: ((check: () => void, signal: AbortSignal) => void) | null;
 }
 
 const defaultSleep = (ms: number, signal: AbortSignal): Promise<void> =>
@@ -60,6 +66,22 @@ function documentVisibility(check: () => void, signal: AbortSignal): void {
   );
 }
 
+/**
+ * What a status says by itself when the body is not the companion's envelope: a proxy's or a load
+ * balancer's page in front of the companion (a 429 from a rate limiter, a 502/503/504 while the
+ * companion restarts). These are worth a retry, unlike a page that is not a companion at all.
+ */
+function statusCode(status: number): ClientErrorCode | null {
+  if (status === 429) return 'RATE_LIMITED';
+  if (status === 502 || status === 503 || status === 504) return 'SERVICE_UNAVAILABLE';
+  return null;
+}
+
+function windowOnline(check: () => void, signal: AbortSignal): void {
+  if (typeof window === 'undefined') return;
+  window.addEventListener('online', check, { signal });
+}
+
 function isAbort(error: unknown): boolean {
   return error instanceof DOMException && error.name === 'AbortError';
 }
@@ -81,6 +103,7 @@ export function createFetchClient(options: FetchClientOptions): CompanionClient 
   const pollIntervalMs = options.pollIntervalMs ?? 3000;
   const pollsBetweenStreamAttempts = options.pollsBetweenStreamAttempts ?? 10;
   const onPageVisible = options.onPageVisible === undefined ? documentVisibility : options.onPageVisible;
+  const onOnline = options.onOnline === undefined ? windowOnline : options.onOnline;
   const authorization = `Bearer ${options.token}`;
 
   async function request<T>(path: string, read: (body: unknown) => T, init: RequestInit = {}): Promise<T> {
@@ -96,19 +119,28 @@ export function createFetchClient(options: FetchClientOptions): CompanionClient 
       });
     } catch (error) {
       if (isAbort(error)) throw error;
-      throw new NetworkError(`Could not reach the companion at ${base}: check the endpoint and the network.`);
+      throw new NetworkError(
+        `Could not reach the companion at ${base}${path}: check the element's endpoint attribute, that the companion's allowedOrigins lists this page's origin (CORS), and the network.`,
+      );
     }
     let body: unknown;
     try {
       body = await response.json();
     } catch (error) {
       if (isAbort(error)) throw error;
-      throw new NetworkError(`The companion answered HTTP ${response.status} with a body that is not JSON.`, true);
+      const known = statusCode(response.status);
+      if (known) throw new CompanionRequestError(known, response.status, `${base}${path} answered HTTP ${response.status}: ${known}.`);
+      throw new NetworkError(
+        `${base}${path} answered HTTP ${response.status} with a body that is not JSON: is the endpoint attribute the companion's mount point?`,
+        true,
+      );
     }
     if (!response.ok) {
       const envelope = companionError(body);
       if (envelope) throw new CompanionRequestError(envelope.code, response.status, envelope.message, envelope.details);
-      throw new NetworkError(`The companion answered HTTP ${response.status} without an error code.`, true);
+      const known = statusCode(response.status);
+      if (known) throw new CompanionRequestError(known, response.status, `${base}${path} answered HTTP ${response.status}: ${known}.`);
+      throw new NetworkError(`${base}${path} answered HTTP ${response.status} without an error code: is the companion the same version as the element?`, true);
     }
     try {
       return read(body);
@@ -153,6 +185,17 @@ export function createFetchClient(options: FetchClientOptions): CompanionClient 
           /* the stream or the next poll will tell */
         });
       onPageVisible?.(() => void check(), signal);
+      // A wait between reconnects ends early when the browser says the network is back.
+      let wakeUp = (): void => {};
+      const nap = (ms: number): Promise<void> =>
+        new Promise((resolve) => {
+          wakeUp = resolve;
+          void sleep(ms, signal).then(resolve);
+        });
+      onOnline?.(() => {
+        wakeUp();
+        void check();
+      }, signal);
 
       /** One stream connection; resolves when it ends. 'fatal' when retrying cannot help. */
       async function stream(): Promise<'ended' | 'failed' | 'fatal'> {
@@ -210,13 +253,13 @@ export function createFetchClient(options: FetchClientOptions): CompanionClient 
             // §1.4: status by polling when the stream fails, with a try of the stream now and then.
             for (let poll = 0; poll < pollsBetweenStreamAttempts && !signal.aborted; poll++) {
               await check();
-              await sleep(pollIntervalMs, signal);
+              await nap(pollIntervalMs);
             }
             failures = failuresBeforePolling - 1;
             continue;
           }
           const delay = reconnectDelays[Math.min(failures, reconnectDelays.length - 1)] ?? 1000;
-          await sleep(delay, signal);
+          await nap(delay);
         }
       })();
     },

@@ -1,17 +1,17 @@
 /**
  * Small hand-written checks of the companion's answers. Why not zod: the browser bundle has a
- * 30 KB gzip budget and even zod/mini costs ~6 KB; the contract is types only for that reason
+ * 25 KB gzip budget and even zod/mini costs ~6 KB; the contract is types only for that reason
  * (src/contract/companion.ts). Checks are lenient on extra fields and name the field that is wrong.
  */
 import type {
   CheckoutView,
   CompanionError,
-  CompanionErrorCode,
   LookupResponse,
   OperatorView,
   PaymentView,
   PreviewResponse,
 } from '../contract/companion.js';
+import type { ClientErrorCode } from './errors.js';
 
 export class AnswerShapeError extends Error {
   override readonly name = 'AnswerShapeError';
@@ -101,11 +101,16 @@ export function lookupResponse(value: unknown): LookupResponse {
   const l = value as Obj;
   need(str(l.phoneNumber), what, 'phoneNumber');
   need(str(l.country), what, 'country');
+  const preview = l.preview;
   return {
     phoneNumber: l.phoneNumber as string,
     country: l.country as string,
     operator: l.operator === null || l.operator === undefined ? null : operator(l.operator, what),
     wallet: l.wallet === null || l.wallet === undefined ? null : operator(l.wallet, what),
+    // Optional (an older companion has none): read when well-formed, else the page previews itself.
+    ...(isObj(preview) && typeof preview.useWallet === 'boolean' && str(preview.workflow)
+      ? { preview: { useWallet: preview.useWallet, workflow: preview.workflow } }
+      : {}),
   };
 }
 
@@ -114,19 +119,19 @@ export function previewResponse(value: unknown): PreviewResponse {
   return { workflow: (value as Obj).workflow as string };
 }
 
-const errorCodes: readonly CompanionErrorCode[] = [
-  'BAD_REQUEST', 'TOKEN_MISSING', 'TOKEN_INVALID', 'TOKEN_EXPIRED', 'ORIGIN_NOT_ALLOWED',
+const errorCodes: readonly ClientErrorCode[] = [
+  'RATE_LIMITED', 'TOO_MANY_NUMBERS', 'BAD_REQUEST', 'TOKEN_MISSING', 'TOKEN_INVALID', 'TOKEN_EXPIRED', 'ORIGIN_NOT_ALLOWED',
   'INVALID_PHONE', 'NO_OPERATOR', 'AMOUNT_OUT_OF_RANGE', 'AMOUNT_PRECISION', 'OTP_REFUSED', 'PAYMENT_IN_PROGRESS',
-  'ALREADY_PAID', 'SERVICE_UNAVAILABLE', 'INTERNAL', 'RATE_LIMITED', 'TOO_MANY_NUMBERS',
+  'ALREADY_PAID', 'SERVICE_UNAVAILABLE', 'INTERNAL',
 ];
 
 /** The error envelope, or null when the body is not one (a proxy's page, a cut connection). */
-export function companionError(value: unknown): CompanionError['error'] | null {
+export function companionError(value: unknown): (Omit<CompanionError['error'], 'code'> & { code: ClientErrorCode }) | null {
   if (!isObj(value) || !isObj(value.error)) return null;
   const e = value.error;
-  if (!str(e.code) || !errorCodes.includes(e.code as CompanionErrorCode)) return null;
+  if (!str(e.code) || !errorCodes.includes(e.code as ClientErrorCode)) return null;
   return {
-    code: e.code as CompanionErrorCode,
+    code: e.code as ClientErrorCode,
     message: str(e.message) ? e.message : e.code,
     ...(isObj(e.details) ? { details: e.details as CompanionError['error']['details'] } : {}),
   };

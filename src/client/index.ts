@@ -1,5 +1,6 @@
 export type { CompanionClient } from './types.js';
 export { CompanionRequestError, NetworkError } from './errors.js';
+export type { ClientErrorCode } from './errors.js';
 export { createFetchClient } from './fetch-client.js';
 export type { FetchClientOptions } from './fetch-client.js';
 export { createScriptedClient } from './scripted-client.js';

@@ -3,7 +3,7 @@
  * server and what it gets back. Shared by the element's client (browser) and the companion
  * (server), so the two cannot drift apart.
  *
- * Types only, on purpose: the browser bundle has a 30 KB budget, so the element's client checks
+ * Types only, on purpose: the browser bundle has a 25 KB budget, so the element's client checks
  * answers with small hand-written guards, and the companion validates what it receives with zod.
  *
  * Every route lives under the companion's mount point (the element's `endpoint` attribute, e.g.
@@ -87,6 +87,12 @@ export interface LookupResponse {
   operator: OperatorView | null;
   /** The overlay wallet, when it is offered for this number and the order's currency. */
   wallet: OperatorView | null;
+  /**
+   * The fee preview of the default choice (the operator, or the wallet when it is the only one),
+   * so the page needs no second round trip. Absent when that preview failed: the page asks
+   * `preview` itself and shows why.
+   */
+  preview?: { useWallet: boolean; workflow: Workflow | (string & {}) };
 }
 
 export interface PreviewRequest {

@@ -129,10 +129,16 @@ export function amountFromNumber(value: number): string {
  * (XOF and XAF show no decimals). The decimal string goes to `format` as it is: Intl formats
  * decimal strings exactly, with no float step. A code Intl does not know (`USDC`) does not throw:
  * the number is shown with the code beside it.
+ *
+ * Never rounds: an amount with more decimals than the currency has (`5000.5 XOF`, `12.345 USD`,
+ * which the service would refuse) is shown with all of them, so what the payer reads is what the
+ * order holds. Fewer decimals are padded to the currency's (`12.5 USD` is `$12.50`).
  */
 export function formatAmount(amount: string, currencyCode: string, locale: string, decimalPlaces?: number): string {
-  const digits = decimalPlaces ?? currencyDigits(currencyCode);
-  const fractionOptions = digits === undefined ? {} : { minimumFractionDigits: digits, maximumFractionDigits: digits };
+  const currency = decimalPlaces ?? currencyDigits(currencyCode);
+  // Intl accepts at most 100 fraction digits; parseAmount caps amounts far below that.
+  const digits = Math.min(100, Math.max(currency ?? 0, fractionLength(amount)));
+  const fractionOptions = currency === undefined && digits === 0 ? {} : { minimumFractionDigits: digits, maximumFractionDigits: digits };
   // Intl's types take number | bigint, but ES2023 Intl.NumberFormat formats decimal strings exactly.
   const value = amount as unknown as number;
   try {

@@ -1,4 +1,5 @@
 import type { PaymentView } from '../contract/companion.js';
+import type { ProblemCode } from '../machine/events.js';
 import type { Status } from '../machine/states.js';
 
 // Events bubble and are composed so a page listening on an ancestor hears them through the shadow root.
@@ -50,11 +51,40 @@ export class MomoFailedEvent extends Event {
   }
 }
 
+/** Why the element failed or refused, as a stable code (see {@link ProblemCode}). */
+export type MomoErrorCode = ProblemCode;
+
+export interface ErrorDetail {
+  /**
+   * Stable, for code: `TOKEN_MISSING`, `ENDPOINT_MISSING`, `TOKEN_INVALID`, `TOKEN_EXPIRED`,
+   * `ORIGIN_NOT_ALLOWED`, `ENDPOINT_UNREACHABLE`, `NETWORK`, `SERVICE_UNAVAILABLE`, `RATE_LIMITED`,
+   * `ORDER_NOT_PAYABLE`, `UNEXPECTED_ANSWER`, `UNSAFE_REDIRECT`, `INTERNAL`, `BAD_REQUEST`, and the
+   * payer's own refusals (`INVALID_PHONE`, `NO_OPERATOR`, `AMOUNT_OUT_OF_RANGE`, `OTP_REFUSED`,
+   * `PAYMENT_IN_PROGRESS`, `ALREADY_PAID`), which the element explains to the payer itself.
+   */
+  code: MomoErrorCode;
+  /** Plain English for the page's developer (what to check); the payer sees the element's own text. */
+  message: string;
+  /** The companion's HTTP status, when it answered. */
+  httpStatus?: number;
+}
+
+/**
+ * `momo-error`: something failed or was refused, with a stable `code` (as Adyen's `onError` and
+ * Stripe's error objects give one). Fired after the `momo-state-change` it caused.
+ */
+export class MomoErrorEvent extends Event {
+  constructor(readonly detail: ErrorDetail) {
+    super('momo-error', init);
+  }
+}
+
 declare global {
   interface HTMLElementEventMap {
     'momo-state-change': MomoStateChangeEvent;
     'momo-submit': MomoSubmitEvent;
     'momo-succeeded': MomoSucceededEvent;
     'momo-failed': MomoFailedEvent;
+    'momo-error': MomoErrorEvent;
   }
 }

@@ -33,11 +33,13 @@ import { styles } from './styles.js';
  * @attr lang - Language of the texts (`en`, `fr`); else the closest `[lang]` ancestor, else the document's.
  * @attr country - Default country of the number (ISO alpha-2), among the countries served.
  * @attr expiry-seconds - Seconds without an outcome before the "we haven't heard back" state. Default 180.
+ * @attr checkout-view - Optional: the checkout's public view as JSON, exactly as the companion's `GET /checkout` answers it for this token, rendered into the page by the merchant's server. Saves the element that first round trip (the amount and countries show at once); ignored when malformed or expired.
  *
  * @fires {MomoStateChangeEvent} momo-state-change - The checkout moved to another step (`detail.status`, `detail.previous`).
  * @fires {MomoSubmitEvent} momo-submit - The payer asked to pay. Cancelable: `preventDefault()` vetoes the pay-in.
  * @fires {MomoSucceededEvent} momo-succeeded - The payment is completed (`detail.orderId`, `detail.payment`).
  * @fires {MomoFailedEvent} momo-failed - The payment failed (`detail.payment.canRetry`).
+ * @fires {MomoErrorEvent} momo-error - Something failed or was refused: `detail.code` (stable, e.g. `TOKEN_EXPIRED`, `ENDPOINT_UNREACHABLE`, `NETWORK`), `detail.message` (for developers), `detail.httpStatus`.
  *
  * @csspart base - The card around everything.
  * @csspart phone-input - The phone number field.
@@ -80,12 +82,18 @@ export class MomoCheckout extends LitElement {
   @property() override lang = '';
   @property() country = '';
   @property({ type: Number, attribute: 'expiry-seconds' }) expirySeconds = 180;
+  @property({ attribute: 'checkout-view' }) checkoutView = '';
   /** A companion client (property only): overrides endpoint/token. How tests and stories drive it. */
   @property({ attribute: false }) client: CompanionClient | undefined = undefined;
   /** Seconds of waiting for a push approval before the "didn't get the prompt?" help (property only). */
   @property({ attribute: false }) promptHelpAfterSeconds = 15;
   /** Pause after the last keystroke before the number is checked, in ms (property only). */
   @property({ attribute: false }) validationDelayMs = 800;
+  /**
+   * How long a missing `endpoint` or `token` is waited for (a framework may set it a moment after
+   * creating the element) before the payer is told and a `console.warn` names it, in ms (property only).
+   */
+  @property({ attribute: false }) setupWaitMs = 1000;
   /**
    * How the element leaves for an authorisation page (property only; tests replace it).
    * @internal A test hook, not part of the public interface: it is left out of the published types.
@@ -103,7 +111,7 @@ export class MomoCheckout extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('client') || changed.has('endpoint') || changed.has('token')) this.checkout.configure();
+    if (changed.has('client') || changed.has('endpoint') || changed.has('token') || changed.has('checkoutView')) this.checkout.configure();
     if (changed.has('country') && this.country) {
       // Programmatic: sets the choice without any user event (no momo-submit, no validation message).
       this.checkout.country = this.country.toUpperCase();
@@ -162,7 +170,6 @@ export class MomoCheckout extends LitElement {
     const { status } = this.checkout.state;
     switch (status) {
       case 'loading':
-        return nothing;
       case 'entering':
       case 'looking-up':
       case 'previewing':

@@ -1,6 +1,6 @@
-import { normalizePhone } from '../contract/phone.js';
 import type { PhoneErrorCode } from '../contract/phone.js';
 import { metadataCountries, phoneMetadata } from './phone-metadata.generated.js';
+import { readPhone } from './phone-read.js';
 
 export type PhoneCheck =
   | { kind: 'valid'; phoneNumber: string }
@@ -11,12 +11,7 @@ export type PhoneCheck =
 /** Reads what the payer typed with the bundled (served-countries) metadata. */
 export function checkPhone(typed: string, country: string | undefined): PhoneCheck {
   const bundled = country !== undefined && metadataCountries.includes(country);
-  let result;
-  try {
-    result = normalizePhone(typed, { ...(bundled ? { defaultCountry: country } : {}), metadata: phoneMetadata });
-  } catch {
-    return { kind: 'elsewhere', phoneNumber: typed.trim() };
-  }
+  const result = readPhone(typed, bundled ? country : undefined, phoneMetadata as unknown as Parameters<typeof readPhone>[2]);
   if (result.ok) return { kind: 'valid', phoneNumber: result.e164 };
   const international = /^\s*(\+|00)/.test(typed);
   if (result.code === 'INVALID_COUNTRY' && (international || (country !== undefined && !bundled))) {

@@ -55,6 +55,7 @@ export const en = {
   checkAgain: 'Check again',
   errorHeading: 'Something went wrong',
   retry: 'Try again',
+  offline: 'You are offline. This page tries again by itself when the connection is back.',
   problem: {
     NETWORK: 'We cannot reach the payment service. Check your connection and try again.',
     UNEXPECTED_ANSWER: 'The payment service answered something unexpected. Try again in a moment.',
@@ -73,8 +74,11 @@ export const en = {
     ALREADY_PAID: 'This order is already paid.',
     SERVICE_UNAVAILABLE: 'The payment service is not available right now. Try again in a moment.',
     INTERNAL: 'Something went wrong on our side. Try again in a moment.',
-    RATE_LIMITED: 'Too many tries in a short time. Wait a minute, then try again.',
-    TOO_MANY_NUMBERS: 'Too many different numbers were tried for this order. Use a number you already entered, or go back to the shop to start again.',
+        TOO_MANY_NUMBERS: 'Too many different numbers were tried for this order. Use a number you already entered, or go back to the shop to start again.',
+    RATE_LIMITED: 'Too many attempts in a short time. Wait a minute, then try again.',
+    ENDPOINT_MISSING: 'This checkout is not set up correctly. Contact the shop.',
+    ENDPOINT_UNREACHABLE: 'We cannot reach the payment service. Check your connection and try again. If it keeps happening, contact the shop.',
+    ORDER_NOT_PAYABLE: 'This order cannot be paid with mobile money. Contact the shop.',
   },
   amountBounds: (min: string, max: string | null) => (max ? `Accepted amounts: ${min} to ${max}.` : `Minimum amount: ${min}.`),
 };

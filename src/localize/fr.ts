@@ -58,6 +58,7 @@ export const fr: Strings = {
   checkAgain: 'Vérifier à nouveau',
   errorHeading: 'Un problème est survenu',
   retry: 'Réessayer',
+  offline: 'Vous êtes hors connexion. Cette page réessaie d’elle-même dès le retour de la connexion.',
   problem: {
     NETWORK: 'Impossible de joindre le service de paiement. Vérifiez votre connexion et réessayez.',
     UNEXPECTED_ANSWER: 'Le service de paiement a répondu de façon inattendue. Réessayez dans un instant.',
@@ -77,9 +78,13 @@ export const fr: Strings = {
     ALREADY_PAID: 'Cette commande est déjà payée.',
     SERVICE_UNAVAILABLE: 'Le service de paiement n’est pas disponible pour le moment. Réessayez dans un instant.',
     INTERNAL: 'Un problème est survenu de notre côté. Réessayez dans un instant.',
-    RATE_LIMITED: 'Trop d’essais en peu de temps. Attendez une minute, puis réessayez.',
-    TOO_MANY_NUMBERS:
+        TOO_MANY_NUMBERS:
       'Trop de numéros différents ont été essayés pour cette commande. Utilisez un numéro déjà saisi, ou retournez à la boutique pour recommencer.',
+    RATE_LIMITED: 'Trop de tentatives en peu de temps. Attendez une minute, puis réessayez.',
+    ENDPOINT_MISSING: 'Ce paiement est mal configuré. Contactez la boutique.',
+    ENDPOINT_UNREACHABLE:
+      'Impossible de joindre le service de paiement. Vérifiez votre connexion et réessayez. Si le problème persiste, contactez la boutique.',
+    ORDER_NOT_PAYABLE: 'Cette commande ne peut pas être payée par mobile money. Contactez la boutique.',
   },
   amountBounds: (min, max) => (max ? `Montants acceptés : de ${min} à ${max}.` : `Montant minimum : ${min}.`),
 };

@@ -1,15 +1,36 @@
 import type { CheckoutView, CompanionErrorCode, LookupResponse, PaymentView } from '../contract/companion.js';
 
 /**
- * Why something went wrong, as a code the element localises. The companion's codes, plus what the
- * browser itself detects: the network is down, an answer it cannot read, a redirect that is not https.
+ * Why something went wrong, as a code the element localises and the page receives (`momo-error`).
+ * The companion's codes, plus what the browser itself detects:
+ *
+ * - `ENDPOINT_MISSING`: the element has no `endpoint` (`TOKEN_MISSING` likewise for `token`).
+ * - `ENDPOINT_UNREACHABLE`: the first request got no companion answer while the browser is online
+ *   (wrong host or path, CORS refused, TLS).
+ * - `NETWORK`: a request failed with the browser offline, or after the checkout had loaded.
+ * - `RATE_LIMITED`: a `429`.
+ * - `UNEXPECTED_ANSWER`: an answer outside the contract (the companion and element versions differ).
+ * - `UNSAFE_REDIRECT`: an authorisation URL that is not https.
+ * - `ORDER_NOT_PAYABLE`: no country serves the order's currency.
  */
-export type ProblemCode = CompanionErrorCode | 'NETWORK' | 'UNEXPECTED_ANSWER' | 'UNSAFE_REDIRECT';
+export type ProblemCode =
+  | CompanionErrorCode
+  | 'RATE_LIMITED'
+  | 'NETWORK'
+  | 'ENDPOINT_MISSING'
+  | 'ENDPOINT_UNREACHABLE'
+  | 'UNEXPECTED_ANSWER'
+  | 'UNSAFE_REDIRECT'
+  | 'ORDER_NOT_PAYABLE';
 
 export interface Problem {
   code: ProblemCode;
   /** For AMOUNT_OUT_OF_RANGE: the bounds, to say them to the payer. */
   details?: { min?: string; max?: string | null; currencyCode?: string };
+  /** For the page's developer (plain English, never shown to the payer, who gets the localised text). */
+  message?: string;
+  /** The HTTP status of the answer, when there was one. */
+  httpStatus?: number;
 }
 
 type PaymentEventType =
@@ -26,6 +47,7 @@ export type PaymentEvent = { type: PaymentEventType; payment: PaymentView };
 
 export type CheckoutEvent =
   | { type: 'CHECKOUT_LOADED'; checkout: CheckoutView }
+  | { type: 'CHECKOUT_UNPAYABLE'; checkout: CheckoutView }
   | { type: 'NUMBER_EDITED' }
   | { type: 'NUMBER_COMPLETE'; phoneNumber: string }
   | { type: 'LOOKUP_OK'; lookup: LookupResponse }
@@ -42,6 +64,15 @@ export type CheckoutEvent =
   | { type: 'FAILED_REQUEST'; problem: Problem }
   | { type: 'RETRY' }
   | { type: 'TRY_AGAIN' };
+
+/**
+ * The event a loaded checkout stands for: with no country served (no corridor takes the order's
+ * currency) and no payment, the payer could only stare at an empty list: say so instead.
+ */
+export function eventForCheckout(checkout: CheckoutView): CheckoutEvent {
+  if (checkout.countries.length === 0 && checkout.payment === null) return { type: 'CHECKOUT_UNPAYABLE', checkout };
+  return { type: 'CHECKOUT_LOADED', checkout };
+}
 
 /**
  * The event a payment view stands for. A view the payer came back to (`returned`) and that is not

@@ -49,7 +49,7 @@ const paymentNews = {
 const waiting = { ...paymentNews, TIMED_OUT: 'expired' } as const;
 
 export const transitions = {
-  loading: { CHECKOUT_LOADED: 'entering', FAILED_REQUEST: 'error', ...paymentNews },
+  loading: { CHECKOUT_LOADED: 'entering', CHECKOUT_UNPAYABLE: 'error', FAILED_REQUEST: 'error', ...paymentNews },
   entering: { NUMBER_EDITED: 'entering', NUMBER_COMPLETE: 'looking-up', ...paymentNews },
   'looking-up': {
     NUMBER_EDITED: 'entering',
@@ -126,6 +126,8 @@ function changes(state: MachineState, event: CheckoutEvent): Partial<MachineStat
   switch (event.type) {
     case 'CHECKOUT_LOADED':
       return { checkout: event.checkout, problem: null };
+    case 'CHECKOUT_UNPAYABLE':
+      return { checkout: event.checkout, problem: { code: 'ORDER_NOT_PAYABLE', message: 'No country served for the order\'s currency: the payment service has no active pay-in corridor for it. Check the currency of createCheckout, or the account\'s corridors.' } };
     case 'NUMBER_EDITED':
       return { phoneNumber: null, lookup: null, useWallet: false, workflow: null, problem: null };
     case 'NUMBER_COMPLETE':

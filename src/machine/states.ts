@@ -27,6 +27,7 @@ export type Status = (typeof statuses)[number];
 /** Every event type the machine knows. Payloads live in {@link CheckoutEvent}. */
 export const eventTypes = [
   'CHECKOUT_LOADED',
+  'CHECKOUT_UNPAYABLE',
   'NUMBER_EDITED',
   'NUMBER_COMPLETE',
   'LOOKUP_OK',

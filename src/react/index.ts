@@ -15,14 +15,15 @@
  * import { MomoCheckout } from 'momo-checkout/react';
  *
  * <MomoCheckout endpoint="/momo" token={token} lang="fr"
- *   onMomoSucceeded={(event) => router.push(`/thanks?order=${event.detail.orderId}`)} />
+ *   onMomoSucceeded={(event) => router.push(`/thanks?order=${event.detail.orderId}`)}
+ *   onMomoError={(event) => log.warn(event.detail.code, event.detail.message)} />
  * ```
  */
 import * as React from 'react';
 import { createComponent } from '@lit/react';
 import type { EventName } from '@lit/react';
 import { MomoCheckout as MomoCheckoutElement } from '../define.js';
-import type { MomoFailedEvent, MomoStateChangeEvent, MomoSubmitEvent, MomoSucceededEvent } from '../element/events.js';
+import type { MomoErrorEvent, MomoFailedEvent, MomoStateChangeEvent, MomoSubmitEvent, MomoSucceededEvent } from '../element/events.js';
 import './jsx.js';
 
 /** React prop name → the element's event, typed so handlers receive the event subclass. */
@@ -31,6 +32,7 @@ export const momoCheckoutEvents = {
   onMomoSubmit: 'momo-submit' as EventName<MomoSubmitEvent>,
   onMomoSucceeded: 'momo-succeeded' as EventName<MomoSucceededEvent>,
   onMomoFailed: 'momo-failed' as EventName<MomoFailedEvent>,
+  onMomoError: 'momo-error' as EventName<MomoErrorEvent>,
 };
 
 /** `<momo-checkout>` as a React component; `ref` gives the element. */
@@ -44,4 +46,4 @@ export const MomoCheckout = createComponent({
 
 export type MomoCheckoutProps = React.ComponentProps<typeof MomoCheckout>;
 export { MomoCheckoutElement };
-export type { MomoFailedEvent, MomoStateChangeEvent, MomoSubmitEvent, MomoSucceededEvent };
+export type { MomoErrorEvent, MomoFailedEvent, MomoStateChangeEvent, MomoSubmitEvent, MomoSucceededEvent };

@@ -50,7 +50,7 @@ export interface Mounted {
   root: ShadowRoot;
 }
 
-const eventNames = ['momo-state-change', 'momo-submit', 'momo-succeeded', 'momo-failed'] as const;
+const eventNames = ['momo-state-change', 'momo-submit', 'momo-succeeded', 'momo-failed', 'momo-error'] as const;
 
 /** Renders the element with a scripted client and waits until it shows `until`. */
 export async function mount(

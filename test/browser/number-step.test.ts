@@ -1,6 +1,6 @@
 import { expect, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
-import { $, calls, e164, enterNumber, lookupAnswer, mount, operator, text, typeInto } from './fixtures.js';
+import { $, calls, checkout, e164, enterNumber, lookupAnswer, mount, operator, text, typeInto } from './fixtures.js';
 
 describe('<momo-checkout> number step', () => {
   it('shows the amount and a labelled phone field with the right autofill hints', async () => {
@@ -15,6 +15,109 @@ describe('<momo-checkout> number step', () => {
     const options = [...m.root.querySelectorAll('select#country option')].map((o) => (o as HTMLOptionElement).value);
     expect(options).to.deep.equal(['BJ', 'CI'], 'only the countries the checkout serves');
     await expect(m.el).to.be.accessible();
+  });
+
+  it('shows the amount exactly as the order holds it, never rounded', async () => {
+    const odd = await mount({ checkout: { ...checkout, amount: '5000.5' } });
+    expect(text(odd.root)).to.contain('5,000.5');
+    expect(text(odd.root)).not.to.contain('5,001');
+    const usd = await mount({ checkout: { ...checkout, amount: '12.345', currencyCode: 'USD', decimalPlaces: 2 } });
+    expect(text(usd.root)).to.contain('$12.345');
+    await enterNumber(usd);
+    expect($(usd.root, '[part="submit-button"]').textContent).to.contain('Pay $12.345');
+    const cents = await mount({ checkout: { ...checkout, amount: '12.5', currencyCode: 'USD', decimalPlaces: 2 } });
+    expect(text(cents.root)).to.contain('$12.50');
+  });
+
+  it('names the countries in the payer\'s language, with their calling codes', async () => {
+    const en = await mount();
+    const labels = (m: typeof en) => [...m.root.querySelectorAll('select#country option')].map((o) => o.textContent);
+    expect(labels(en)).to.deep.equal(['Benin (+229)', 'Côte d’Ivoire (+225)']);
+    const fr = await mount({}, { lang: 'fr' });
+    expect(labels(fr)).to.deep.equal(['Bénin (+229)', 'Côte d’Ivoire (+225)']);
+    const cm = await mount({ checkout: { ...checkout, countries: [{ code: 'SN', name: 'Senegal', dialCode: '+221' }, { code: 'CM', name: 'Cameroon', dialCode: '+237' }] } }, { lang: 'fr' });
+    expect(labels(cm)).to.deep.equal(['Cameroun (+237)', 'Sénégal (+221)'], 'in French alphabetical order');
+  });
+
+  for (const [lang, message] of [
+    ['en', 'This order cannot be paid with mobile money. Contact the shop.'],
+    ['fr', 'Cette commande ne peut pas être payée par mobile money. Contactez la boutique.'],
+  ] as const) {
+    it(`never leaves the payer on an empty country list (${lang})`, async () => {
+      const m = await mount({ checkout: { ...checkout, countries: [] } }, { lang, until: 'error' });
+      expect(text(m.root)).to.contain(message);
+      expect(m.root.querySelector('select')).to.equal(null);
+      expect(m.root.querySelector('input#phone')).to.equal(null);
+      const error = m.events.find((e) => e.type === 'momo-error') as Event & { detail: { code: string } };
+      expect(error.detail.code).to.equal('ORDER_NOT_PAYABLE');
+      expect(calls(m.client, 'subscribe')).to.have.length(0);
+      await expect(m.el).to.be.accessible();
+    });
+  }
+
+  it('shows the number field at once: the payer types while the checkout loads, and it is looked up when it answers', async () => {
+    let answer: (view: typeof checkout) => void = () => {};
+    const held = new Promise<typeof checkout>((resolve) => (answer = resolve));
+    const { fixture, html } = await import('@open-wc/testing');
+    const { createScriptedClient } = await import('../../src/client/scripted-client.js');
+    const client = createScriptedClient({ checkout: () => held, lookup: lookupAnswer(), preview: { workflow: 'provider_auth' } });
+    const el = await fixture<import('../../src/element/momo-checkout.js').MomoCheckout>(
+      html`<momo-checkout lang="fr" country="BJ" .validationDelayMs=${20} .client=${client}></momo-checkout>`,
+    );
+    const root = el.shadowRoot!;
+    expect(el.status).to.equal('loading');
+    const input = $(root, 'input#phone') as HTMLInputElement;
+    expect(input.disabled).to.equal(false);
+    expect([...root.querySelectorAll('select#country option')].map((o) => o.textContent)).to.deep.equal(['Bénin (+229)']);
+    expect(text(root)).to.contain('Chargement du paiement');
+    await expect(el).to.be.accessible();
+    // A mistake is said while it loads (the check is local)...
+    typeInto(input, '01 97');
+    await waitUntil(() => root.querySelector('#phone-error'), 'no message while loading');
+    // ...and a good number waits for the checkout, then goes on by itself.
+    typeInto(input, '01 97 00 00 00');
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(calls(client, 'lookup')).to.have.length(0);
+    expect(root.querySelector('#phone-error')).to.equal(null);
+    answer(checkout);
+    await waitUntil(() => el.status === 'ready', `stuck in ${el.status}`);
+    expect(calls(client, 'lookup')).to.deep.equal([{ phoneNumber: e164, country: 'BJ' }]);
+    expect(text(root)).to.match(/5[\s\u202f\u00a0]000/);
+    expect(($(root, 'input#phone') as HTMLInputElement).value).to.equal('01 97 00 00 00');
+  });
+
+  it('starts from a checkout view the page embedded: no first request, amount and countries at once', async () => {
+    const { fixture, html } = await import('@open-wc/testing');
+    const { createScriptedClient } = await import('../../src/client/scripted-client.js');
+    const client = createScriptedClient({ checkout, lookup: lookupAnswer(), preview: { workflow: 'provider_auth' } });
+    const el = await fixture<import('../../src/element/momo-checkout.js').MomoCheckout>(
+      html`<momo-checkout lang="en" checkout-view=${JSON.stringify(checkout)} .client=${client}></momo-checkout>`,
+    );
+    expect(el.status).to.equal('entering');
+    expect(text(el.shadowRoot!)).to.match(/5,000/);
+    expect(client.calls.map((call) => call.method)).to.deep.equal(['subscribe'], 'the stream still carries the payment');
+  });
+
+  it('ignores an embedded view that is malformed (with a console warning) or expired, and asks the companion', async () => {
+    const { fixture, html } = await import('@open-wc/testing');
+    const { createScriptedClient } = await import('../../src/client/scripted-client.js');
+    const warnings: string[] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => warnings.push(args.map(String).join(' '));
+    try {
+      for (const view of ['{"orderId":', JSON.stringify({ ...checkout, expiresAt: '2001-01-01T00:00:00Z' })]) {
+        const client = createScriptedClient({ checkout });
+        const el = await fixture<import('../../src/element/momo-checkout.js').MomoCheckout>(
+          html`<momo-checkout lang="en" checkout-view=${view} .client=${client}></momo-checkout>`,
+        );
+        await waitUntil(() => el.status === 'entering');
+        expect(calls(client, 'getCheckout')).to.have.length(1);
+      }
+      expect(warnings).to.have.length(1);
+      expect(warnings[0]).to.contain('checkout-view');
+    } finally {
+      console.warn = warn;
+    }
   });
 
   it('says nothing per keystroke, then explains a wrong number when the payer leaves the field', async () => {
@@ -58,6 +161,25 @@ describe('<momo-checkout> number step', () => {
     expect(calls(m.client, 'lookup')).to.have.length(1);
     expect(calls(m.client, 'preview')).to.have.length(1);
     await expect(m.el).to.be.accessible();
+  });
+
+  it('goes from a number to "Pay" in one round trip when the lookup brings the preview along', async () => {
+    const m = await mount({ lookup: lookupAnswer({ preview: { useWallet: false, workflow: 'provider_auth' } }) });
+    await enterNumber(m);
+    expect(m.client.calls.map((call) => call.method).filter((method) => method !== 'subscribe')).to.deep.equal(['getCheckout', 'lookup']);
+    expect(($(m.root, '[part="submit-button"]') as HTMLButtonElement).disabled).to.equal(false);
+  });
+
+  it('previews itself a choice the lookup did not preview (the wallet)', async () => {
+    const m = await mount({
+      lookup: lookupAnswer({ wallet: operator({ code: 'wallet', name: 'Djamo Wallet' }), preview: { useWallet: false, workflow: 'provider_auth' } }),
+      preview: { workflow: 'redirect_url' },
+    });
+    await enterNumber(m);
+    expect(calls(m.client, 'preview')).to.have.length(0);
+    m.root.querySelectorAll<HTMLInputElement>('input[type="radio"]')[1]!.click();
+    await waitUntil(() => m.el.status === 'ready' && calls(m.client, 'preview').length === 1);
+    expect(calls(m.client, 'preview')).to.deep.equal([{ phoneNumber: e164, useWallet: true }]);
   });
 
   it('sends a number of a country outside the bundled metadata as typed (the companion validates)', async () => {

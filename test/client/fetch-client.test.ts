@@ -99,17 +99,35 @@ describe('createFetchClient, JSON routes', () => {
     });
   });
 
-  it('turns a proxy page, an answer off the contract and an unreachable server into NetworkError', async () => {
+  it('turns a page that is not a companion, an answer off the contract and an unreachable server into NetworkError', async () => {
     handler = (_req, res) => {
-      res.writeHead(502, { 'content-type': 'text/html' });
-      res.end('<html>Bad gateway</html>');
+      res.writeHead(404, { 'content-type': 'text/html' });
+      res.end('<html>Not found</html>');
     };
     const client = createFetchClient({ endpoint: base, token: 't', onPageVisible: null });
-    await assert.rejects(client.getCheckout(), (e: unknown) => e instanceof NetworkError && e.unexpectedAnswer);
+    await assert.rejects(
+      client.getCheckout(),
+      (e: unknown) => e instanceof NetworkError && e.unexpectedAnswer && e.message.includes(`${base}/checkout answered HTTP 404`),
+    );
     handler = (_req, res) => json(res, 200, { orderId: 'o' });
     await assert.rejects(client.getCheckout(), (e: unknown) => e instanceof NetworkError && /amount/.test(e.message));
     const down = createFetchClient({ endpoint: 'http://127.0.0.1:1/momo', token: 't', onPageVisible: null });
     await assert.rejects(down.getStatus(), (e: unknown) => e instanceof NetworkError && !e.unexpectedAnswer);
+  });
+
+  it('reads a proxy\'s 429 as RATE_LIMITED and its 502/503/504 as SERVICE_UNAVAILABLE, whatever the body', async () => {
+    const client = createFetchClient({ endpoint: base, token: 't', onPageVisible: null });
+    for (const [status, code] of [[429, 'RATE_LIMITED'], [502, 'SERVICE_UNAVAILABLE'], [503, 'SERVICE_UNAVAILABLE'], [504, 'SERVICE_UNAVAILABLE']] as const) {
+      handler = (_req, res) => {
+        res.writeHead(status, { 'content-type': 'text/html' });
+        res.end('<html>busy</html>');
+      };
+      await assert.rejects(client.getCheckout(), (e: unknown) => e instanceof CompanionRequestError && e.code === code && e.status === status);
+      handler = (_req, res) => json(res, status, { message: 'no code here' });
+      await assert.rejects(client.getCheckout(), (e: unknown) => e instanceof CompanionRequestError && e.code === code);
+    }
+    handler = (_req, res) => json(res, 429, { error: { code: 'RATE_LIMITED', message: 'Slow down.' } });
+    await assert.rejects(client.getCheckout(), (e: unknown) => e instanceof CompanionRequestError && e.message === 'Slow down.');
   });
 
   it('reads pay and status answers given as a view or as { payment }', async () => {
@@ -197,6 +215,40 @@ describe('createFetchClient, the status stream', () => {
     await new Promise((r) => setTimeout(r, 50));
     stop.abort();
     assert.equal(streams, 1);
+  });
+
+  it('back online: a stream waiting out a long reconnect delay tries again at once, and the status is re-read', async () => {
+    let streams = 0;
+    let statusReads = 0;
+    handler = (req, res) => {
+      if (req.url === '/momo/checkout/events') {
+        streams += 1;
+        if (streams === 1) return json(res, 503, { error: { code: 'SERVICE_UNAVAILABLE', message: 'down' } });
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(`id: 4\nevent: payment\ndata: ${JSON.stringify(view(4, 'completed'))}\n\n`);
+        return;
+      }
+      statusReads += 1;
+      json(res, 200, { payment: null });
+    };
+    let backOnline: () => void = () => {};
+    const stop = new AbortController();
+    const client = createFetchClient({
+      endpoint: base, token: 't', onPageVisible: null, onOnline: (check) => (backOnline = check), reconnectDelaysMs: [60_000],
+    });
+    const got = new Promise<PaymentView>((resolve) => client.subscribe(resolve, stop.signal));
+    while (streams < 1) await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 20)); // now waiting out the 60 s delay
+    backOnline();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stuck = new Promise<'stuck'>((resolve) => (timer = setTimeout(() => resolve('stuck'), 5000)));
+    const outcome = await Promise.race([got, stuck]);
+    clearTimeout(timer);
+    stop.abort();
+    assert.notEqual(outcome, 'stuck', 'the stream did not reconnect when the browser came back online');
+    assert.equal((outcome as PaymentView).version, 4);
+    assert.equal(streams, 2);
+    assert.equal(statusReads, 1, 'the status was re-read once on coming back');
   });
 
   it('re-checks the status when the page becomes visible again', async () => {

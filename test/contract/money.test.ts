@@ -160,6 +160,12 @@ describe('formatAmount', () => {
     ['12.5', 'USDC', 'en-US', 2, '12.50 USDC'],
     ['9999999999999.99', 'USD', 'en-US', 2, '$9,999,999,999,999.99'], // no float step
     ['0.07', 'USD', 'en-US', 2, '$0.07'],
+    // Never rounded: more decimals than the currency has are all shown (the order holds them).
+    ['5000.5', 'XOF', 'en-US', 0, 'F CFA 5,000.5'],
+    ['5000.5', 'XOF', 'fr-FR', 0, '5 000,5 F CFA'],
+    ['12.345', 'USD', 'en-US', 2, '$12.345'],
+    ['12.345', 'USD', 'en-US', undefined, '$12.345'],
+    ['0.001', 'USDC', 'en-US', 2, '0.001 USDC'],
   ];
   for (const [amount, currency, locale, decimals, expected] of cases) {
     it(`shows ${amount} ${currency} in ${locale} as ${expected}`, () => {

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CheckoutView, LookupResponse, PaymentState, PaymentView } from '../../src/contract/companion.js';
-import { eventForPayment } from '../../src/machine/events.js';
+import { eventForCheckout, eventForPayment } from '../../src/machine/events.js';
 import type { CheckoutEvent } from '../../src/machine/events.js';
 import { initialState, next, transitions } from '../../src/machine/machine.js';
 import type { MachineState } from '../../src/machine/machine.js';
@@ -40,6 +40,7 @@ function payment(state: PaymentState, version: number, extra: Partial<PaymentVie
 function sample(type: EventType, version = 5): CheckoutEvent {
   switch (type) {
     case 'CHECKOUT_LOADED': return { type, checkout };
+    case 'CHECKOUT_UNPAYABLE': return { type, checkout: { ...checkout, countries: [] } };
     case 'NUMBER_COMPLETE': return { type, phoneNumber: '+2290197000000' };
     case 'LOOKUP_OK': return { type, lookup };
     case 'LOOKUP_REFUSED': return { type, problem: { code: 'INVALID_PHONE' } };
@@ -154,6 +155,16 @@ describe('the checkout machine, its data', () => {
     const walletOnly = { ...lookup, operator: null, wallet: { ...lookup.operator!, code: 'wallet', name: 'Wallet' } };
     assert.equal(next(stateIn('looking-up'), { type: 'LOOKUP_OK', lookup: walletOnly }).useWallet, true);
     assert.equal(next(stateIn('looking-up'), { type: 'LOOKUP_OK', lookup: { ...walletOnly, operator: lookup.operator } }).useWallet, false);
+  });
+
+  it('reads a checkout that no country serves as "not payable", not as an empty list to choose from', () => {
+    const none = { ...checkout, countries: [] };
+    assert.equal(eventForCheckout(checkout).type, 'CHECKOUT_LOADED');
+    assert.equal(eventForCheckout(none).type, 'CHECKOUT_UNPAYABLE');
+    // A payment already started still shows, whatever the countries are now.
+    assert.equal(eventForCheckout({ ...none, payment: payment('pending', 1) }).type, 'CHECKOUT_LOADED');
+    const s = next(initialState, eventForCheckout(none));
+    assert.deepEqual([s.status, s.problem?.code, s.checkout], ['error', 'ORDER_NOT_PAYABLE', none]);
   });
 
   it('records why a redirect was refused', () => {

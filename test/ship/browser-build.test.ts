@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { readSriManifest, sriOf } from '../../scripts/sri-manifest.js';
 import type { BrowserBuild } from '../../scripts/build-browser.js';
+import { scriptTagBudgetBytes } from '../../bench/ship-size.js';
 import { builtOnce, readBuilt, removeBuild } from './built.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -105,6 +106,14 @@ describe('script-tag build (dist/browser)', () => {
       assert.doesNotMatch(text, /\n\s*(const|let|function|class|export) [\w{]/, `${file} is not minified`);
       assert.doesNotMatch(text, /process\.env/, `${file} still reads process.env: NODE_ENV is not replaced`);
     }
+  });
+
+  it('keeps the script-tag file within its budget (25 KB gzip: what a 3G payer downloads before typing)', () => {
+    const iife = build.files.find((f) => f.format === 'iife')!;
+    assert.ok(
+      iife.gzipBytes <= scriptTagBudgetBytes,
+      `${iife.file} is ${(iife.gzipBytes / 1024).toFixed(2)} KB gzip, over ${scriptTagBudgetBytes / 1024} KB: npx tsx bench/ship-parts.ts says what each part costs`,
+    );
   });
 
   it('contains no sk_/whsec_ shaped secret', async () => {

@@ -1,15 +1,18 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { PaymentView } from '../../contract/companion.js';
+import type { CheckoutView, CountryView, PaymentView } from '../../contract/companion.js';
 import { CompanionRequestError, NetworkError } from '../../client/errors.js';
 import { createFetchClient } from '../../client/fetch-client.js';
+import { checkoutView } from '../../client/guards.js';
 import type { CompanionClient } from '../../client/types.js';
-import { eventForPayment } from '../../machine/events.js';
+import { eventForCheckout, eventForPayment } from '../../machine/events.js';
 import type { CheckoutEvent, Problem } from '../../machine/events.js';
 import { initialState, next } from '../../machine/machine.js';
 import type { MachineState } from '../../machine/machine.js';
 import type { Status } from '../../machine/states.js';
-import { MomoFailedEvent, MomoStateChangeEvent, MomoSubmitEvent, MomoSucceededEvent } from '../events.js';
+import { en } from '../../localize/en.js';
+import { MomoErrorEvent, MomoFailedEvent, MomoStateChangeEvent, MomoSubmitEvent, MomoSucceededEvent } from '../events.js';
 import { checkPhone } from '../phone-check.js';
+import { metadataCountries, phoneMetadata } from '../phone-metadata.generated.js';
 import type { PhoneCheck } from '../phone-check.js';
 import { isAllowedRedirect } from '../urls.js';
 
@@ -17,15 +20,22 @@ import { isAllowedRedirect } from '../urls.js';
 export interface CheckoutHost extends ReactiveControllerHost, HTMLElement {
   endpoint: string;
   token: string;
+  /** The checkout's view rendered into the page (JSON), used for the first load instead of a request. */
+  checkoutView: string;
   client: CompanionClient | undefined;
   expirySeconds: number;
   /** Seconds of push waiting before "didn't get the prompt?" shows. */
   promptHelpAfterSeconds: number;
   /** Pause after the last keystroke before the number is checked. */
   validationDelayMs: number;
+  /** How long to wait for a missing `endpoint`/`token` before telling the payer and the console. */
+  setupWaitMs: number;
   navigate: (url: string) => void;
   readonly renderRoot: HTMLElement | DocumentFragment;
 }
+
+/** Problems that coming back online may cure: the element tries again by itself then. */
+const networkProblems: readonly string[] = ['NETWORK', 'ENDPOINT_UNREACHABLE', 'SERVICE_UNAVAILABLE'];
 
 const waitingStatuses: readonly Status[] = ['awaiting-approval', 'awaiting-redirect', 'redirecting', 'confirming', 'checking'];
 /** Steps that take focus to their heading or field when the payer was working in the element. */
@@ -34,12 +44,21 @@ const focusSteps: readonly Status[] = [
   'succeeded', 'failed', 'expired', 'error',
 ];
 
-function problemOf(error: unknown): Problem {
+/**
+ * The problem an error stands for. `loading`: no answer has come from the companion yet, so a
+ * request that finds nothing there while the browser is online points at the endpoint (a wrong
+ * host or path, CORS), not at the payer's network.
+ */
+function problemOf(error: unknown, loading = false): Problem {
   if (error instanceof CompanionRequestError) {
-    return error.details ? { code: error.code, details: error.details } : { code: error.code };
+    const problem: Problem = { code: error.code, message: error.message, httpStatus: error.status };
+    return error.details ? { ...problem, details: error.details } : problem;
   }
-  if (error instanceof NetworkError && error.unexpectedAnswer) return { code: 'UNEXPECTED_ANSWER' };
-  return { code: 'NETWORK' };
+  const message = error instanceof Error ? error.message : String(error);
+  const offline = typeof navigator !== 'undefined' && navigator.onLine === false;
+  if (error instanceof NetworkError && loading && !offline) return { code: 'ENDPOINT_UNREACHABLE', message };
+  if (error instanceof NetworkError && error.unexpectedAnswer) return { code: 'UNEXPECTED_ANSWER', message };
+  return { code: 'NETWORK', message };
 }
 
 function isAbort(error: unknown): boolean {
@@ -70,6 +89,10 @@ export class CheckoutController implements ReactiveController {
   private run = new AbortController();
   private stream: AbortController | null = null;
   private validationTimer: ReturnType<typeof setTimeout> | undefined;
+  private setupTimer: ReturnType<typeof setTimeout> | undefined;
+  private configured = false;
+  /** The page's embedded view, until the first load uses it. */
+  private embedded = '';
   private expiryTimer: ReturnType<typeof setTimeout> | undefined;
   private ticker: ReturnType<typeof setInterval> | undefined;
   private readonly lookups = new Map<string, Promise<CheckoutEvent>>();
@@ -82,13 +105,29 @@ export class CheckoutController implements ReactiveController {
   }
 
   hostConnected(): void {
+    window.addEventListener('online', this.onNetworkChange);
+    window.addEventListener('offline', this.onNetworkChange);
     // Moved in the DOM or re-attached: start over from the token (the payment resumes from it).
     if (this.client) this.start();
+    else if (this.configured) this.awaitSetup();
   }
 
   hostDisconnected(): void {
+    window.removeEventListener('online', this.onNetworkChange);
+    window.removeEventListener('offline', this.onNetworkChange);
     this.stop();
   }
+
+  /**
+   * Offline: the error step says so. Back online: a request that failed for want of a network is
+   * tried again by itself. "Try again" reloads the checkout, which carries any payment already
+   * started, so it never starts a second pay-in (the companion's pay-in lock holds that too).
+   */
+  private readonly onNetworkChange = (event: Event): void => {
+    const { status, problem } = this.state;
+    if (event.type === 'online' && status === 'error' && problem && networkProblems.includes(problem.code)) this.retry();
+    else this.host.requestUpdate();
+  };
 
   hostUpdated(): void {
     if (!this.focusPending) return;
@@ -97,23 +136,67 @@ export class CheckoutController implements ReactiveController {
     target?.focus();
   }
 
-  /** (Re)starts with the host's client or endpoint + token; does nothing until it has them. */
+  /**
+   * (Re)starts with the host's client or endpoint + token. Without them it waits `setupWaitMs`
+   * (a framework may set the token a moment after creating the element), then says what is missing.
+   */
   configure(): void {
     const { client, endpoint, token } = this.host;
+    this.configured = true;
+    this.embedded = this.host.checkoutView;
     this.client = client ?? (endpoint && token ? createFetchClient({ endpoint, token }) : undefined);
     this.lookups.clear();
     this.previews.clear();
-    if (this.client && this.host.isConnected) this.start();
+    if (!this.host.isConnected) return;
+    if (this.client) this.start();
+    else this.awaitSetup();
+  }
+
+  private awaitSetup(): void {
+    this.stop();
+    this.state = initialState;
+    this.host.requestUpdate();
+    this.setupTimer = setTimeout(() => {
+      const problem = this.setupProblem();
+      // The page's developer reads the console; the payer reads the element.
+      console.warn(problem.message);
+      this.dispatch({ type: 'FAILED_REQUEST', problem });
+    }, this.host.setupWaitMs);
+  }
+
+  private setupProblem(): Problem {
+    const { endpoint, token } = this.host;
+    const missing = [endpoint ? '' : 'endpoint', token ? '' : 'token'].filter(Boolean);
+    return {
+      code: token ? 'ENDPOINT_MISSING' : 'TOKEN_MISSING',
+      message:
+        `<momo-checkout> has no ${missing.join(' and no ')} attribute: set endpoint to your companion's mount point ` +
+        `(e.g. "/momo") and token to the checkout token your server created with createCheckout() for this order.`,
+    };
   }
 
   private start(): void {
     this.stop();
     this.state = initialState;
+    // The field shows at once (issue 10): a first guess at the country, until the checkout says which are served.
+    this.country ??= this.defaultCountry(metadataCountries, false);
     this.host.requestUpdate();
     void this.load();
   }
 
+  /**
+   * The country list before the checkout has answered: the one guessed from the `country`
+   * attribute or the page's language, with its calling code from the bundled metadata.
+   */
+  provisionalCountries(): CountryView[] {
+    const code = this.country;
+    if (!code) return [];
+    const dial = Object.entries(phoneMetadata.country_calling_codes).find(([, countries]) => (countries as readonly string[]).includes(code))?.[0];
+    return dial ? [{ code, name: code, dialCode: `+${dial}` }] : [];
+  }
+
   private stop(): void {
+    clearTimeout(this.setupTimer);
     this.run.abort();
     this.run = new AbortController();
     this.stream?.abort();
@@ -122,19 +205,29 @@ export class CheckoutController implements ReactiveController {
     this.clearWaiting();
   }
 
+  /**
+   * One step of the machine. The page hears it in the order it happens: the state change, then the
+   * error it carries (`momo-error`), then what entering the state does (an outcome event, a request,
+   * a navigation, and any state change those cause in turn).
+   */
   dispatch(event: CheckoutEvent): boolean {
     const before = this.state;
     const after = next(before, event);
     if (after === before) return false;
     this.state = after;
+    this.host.requestUpdate();
+    const problem = after.problem !== before.problem ? after.problem : null;
     if (after.status !== before.status) {
       this.focusPending = focusSteps.includes(after.status) && this.host.matches(':focus-within');
-      this.enter(after.status, before.status);
       this.host.dispatchEvent(new MomoStateChangeEvent({ status: after.status, previous: before.status }));
-    } else if (after.status === 'redirecting') {
-      this.enter(after.status, before.status);
     }
-    this.host.requestUpdate();
+    if (problem) {
+      const { code, message = en.problem[code], httpStatus } = problem;
+      this.host.dispatchEvent(new MomoErrorEvent(httpStatus === undefined ? { code, message } : { code, message, httpStatus }));
+    }
+    // A listener may already have moved the checkout on: entering this state is then moot.
+    if (this.state !== after) return true;
+    if (after.status !== before.status || after.status === 'redirecting') this.enter(after.status, before.status);
     return true;
   }
 
@@ -154,8 +247,9 @@ export class CheckoutController implements ReactiveController {
         void this.settle(this.previewFor(this.state.phoneNumber ?? '', this.state.useWallet));
         break;
       case 'entering':
-        // Back to the number (after "try again", or a reload): re-read what is still typed.
-        if (previous === 'failed' || previous === 'loading') this.validateNow(false);
+        // Back to the number (after "try again", or the checkout's answer): re-read what is typed,
+        // still showing a mistake the payer was already shown while it loaded.
+        if (previous === 'failed' || previous === 'loading') this.validateNow(this.phoneCheck?.kind === 'invalid');
         break;
       case 'redirecting':
         this.redirect();
@@ -182,23 +276,45 @@ export class CheckoutController implements ReactiveController {
 
   private async load(): Promise<void> {
     const client = this.client;
-    if (!client) return;
+    if (!client) {
+      // "Try again" with the setup still missing: say so again (the console heard it once).
+      this.dispatch({ type: 'FAILED_REQUEST', problem: this.setupProblem() });
+      return;
+    }
     const signal = this.run.signal;
     try {
-      const checkout = await client.getCheckout(signal);
+      // Issue 10: a view the page's server rendered saves the first round trip; "try again" asks the companion.
+      const checkout = this.takeEmbedded() ?? (await client.getCheckout(signal));
       if (signal.aborted) return;
       if (!this.country || !checkout.countries.some((c) => c.code === this.country)) {
         this.country = this.defaultCountry(checkout.countries.map((c) => c.code));
       }
-      this.dispatch({ type: 'CHECKOUT_LOADED', checkout });
+      const loaded = eventForCheckout(checkout);
+      this.dispatch(loaded);
+      if (loaded.type === 'CHECKOUT_UNPAYABLE') return;
       if (checkout.payment) this.onPayment(checkout.payment);
       this.subscribe(client);
     } catch (error) {
-      if (!signal.aborted && !isAbort(error)) this.dispatch({ type: 'FAILED_REQUEST', problem: problemOf(error) });
+      if (!signal.aborted && !isAbort(error)) this.dispatch({ type: 'FAILED_REQUEST', problem: problemOf(error, true) });
     }
   }
 
-  private defaultCountry(served: string[]): string | undefined {
+  private takeEmbedded(): CheckoutView | null {
+    const text = this.embedded;
+    this.embedded = '';
+    if (!text) return null;
+    try {
+      const view = checkoutView(JSON.parse(text));
+      if (Date.parse(view.expiresAt) > Date.now()) return view;
+    } catch (error) {
+      console.warn(
+        `<momo-checkout>: the checkout-view attribute is not the companion's GET /checkout answer (${error instanceof Error ? error.message : String(error)}); loading the checkout from the companion instead.`,
+      );
+    }
+    return null;
+  }
+
+  private defaultCountry(served: readonly string[], orFirst = true): string | undefined {
     const wanted = this.host.getAttribute('country')?.toUpperCase();
     if (wanted && served.includes(wanted)) return wanted;
     // The page's locale region (`fr-CI` → CI), then the browser's.
@@ -207,7 +323,7 @@ export class CheckoutController implements ReactiveController {
       const region = tag?.split(/[-_]/)[1]?.toUpperCase();
       if (region && served.includes(region)) return region;
     }
-    return served[0];
+    return orFirst ? served[0] : undefined;
   }
 
   private subscribe(client: CompanionClient): void {
@@ -229,7 +345,12 @@ export class CheckoutController implements ReactiveController {
       // Issue 4, size and speed: one corridor lookup per number, whatever the payer does meanwhile.
       pending = this.request(
         (client) => client.lookup(this.country ? { phoneNumber, country: this.country } : { phoneNumber }),
-        (lookup): CheckoutEvent => ({ type: 'LOOKUP_OK', lookup }),
+        (lookup): CheckoutEvent => {
+          // Issue 10: the companion previewed the default choice with the lookup: no second round trip.
+          const { preview } = lookup;
+          if (preview) this.previews.set(`${phoneNumber}|${preview.useWallet}`, Promise.resolve({ type: 'PREVIEW_OK', workflow: preview.workflow }));
+          return { type: 'LOOKUP_OK', lookup };
+        },
         (problem): CheckoutEvent =>
           problem.code === 'INVALID_PHONE' || problem.code === 'NO_OPERATOR'
             ? { type: 'LOOKUP_REFUSED', problem }
@@ -297,7 +418,9 @@ export class CheckoutController implements ReactiveController {
   /** Leaving the field, a pause, or Enter: read the number and, when it is good, look it up. */
   validateNow(showErrors: boolean): PhoneCheck | null {
     clearTimeout(this.validationTimer);
-    if (!['entering', 'looking-up', 'previewing', 'ready'].includes(this.state.status)) return null;
+    // While loading, the number is checked here (a mistake is said at once) but looked up only
+    // once the checkout has answered (NUMBER_COMPLETE waits for `entering`).
+    if (!['loading', 'entering', 'looking-up', 'previewing', 'ready'].includes(this.state.status)) return null;
     if (!this.typed.trim()) {
       this.phoneCheck = null;
       this.host.requestUpdate();

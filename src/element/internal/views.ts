@@ -4,6 +4,7 @@ import type { OperatorView } from '../../contract/companion.js';
 import { formatAmount } from '../../contract/money.js';
 import type { Strings } from '../../localize/en.js';
 import type { Problem } from '../../machine/events.js';
+import { countryOptions } from '../country-names.js';
 import { splitInstructions } from '../instructions.js';
 import { isAllowedLogo } from '../urls.js';
 import type { CheckoutController } from './checkout-controller.js';
@@ -65,12 +66,17 @@ export function instructionsView(ctx: ViewContext, text: string | null): Templat
   </p>`;
 }
 
-/** entering, looking-up, previewing, ready, and submitting from ready. */
+/**
+ * loading (the payer types while the checkout loads), entering, looking-up, previewing, ready, and
+ * submitting from ready.
+ */
 export function numberStep(ctx: ViewContext): TemplateResult {
   const { c, t } = ctx;
   const { state } = c;
   const checkout = state.checkout;
+  const countries = checkout?.countries ?? c.provisionalCountries();
   const busy = state.status === 'submitting';
+  const typing = state.status === 'entering' || state.status === 'loading';
   const phoneError =
     c.phoneCheck?.kind === 'invalid'
       ? t.phone[c.phoneCheck.code]
@@ -86,16 +92,16 @@ export function numberStep(ctx: ViewContext): TemplateResult {
   const describedBy = phoneError ? 'phone-hint phone-error' : 'phone-hint';
   return html`<form class="step" novalidate @submit=${(e: Event) => {
       e.preventDefault();
-      if (state.status === 'entering') c.validateNow(true);
+      if (typing) c.validateNow(true);
       else c.submit();
     }}>
     <div class="field">
       <label for="phone">${t.phoneLabel}</label>
       <div class="phone-row">
-        <select id="country" aria-label=${t.countryLabel} .value=${c.country ?? ''} ?disabled=${busy}
+        <select id="country" aria-label=${t.countryLabel} .value=${c.country ?? ''} ?disabled=${busy || countries.length === 0}
           @change=${(e: Event) => c.onCountryChange((e.target as HTMLSelectElement).value)}>
-          ${(checkout?.countries ?? []).map(
-            (country) => html`<option value=${country.code} ?selected=${country.code === c.country}>${country.name} (${country.dialCode})</option>`,
+          ${countryOptions(countries, ctx.locale).map(
+            (country) => html`<option value=${country.code} ?selected=${country.code === c.country}>${country.label}</option>`,
           )}
         </select>
         <input id="phone" part="phone-input" type="tel" data-autofocus autocomplete="tel" inputmode="tel"
@@ -120,7 +126,7 @@ export function numberStep(ctx: ViewContext): TemplateResult {
         </fieldset>`
       : nothing}
     ${otherProblem ? html`<p class="error" part="error" role="alert">${problemText(t, otherProblem)}${boundsText(ctx, otherProblem)}</p>` : nothing}
-    ${state.status === 'entering' ? nothing : html`<button class="primary" part="submit-button" type="submit" ?disabled=${!canPay}
+    ${typing ? nothing : html`<button class="primary" part="submit-button" type="submit" ?disabled=${!canPay}
       aria-busy=${busy ? 'true' : 'false'}>${state.workflow === 'pre_authorized' ? t.continueButton : t.payButton(amountText(ctx))}</button>`}
   </form>`;
 }
@@ -234,9 +240,11 @@ export function expiredStep(ctx: ViewContext): TemplateResult {
 export function errorStep(ctx: ViewContext): TemplateResult {
   const { c, t } = ctx;
   const problem = c.state.problem ?? { code: 'NETWORK' as const };
+  const offline = typeof navigator !== 'undefined' && navigator.onLine === false;
   return html`<div class="step problem">
     ${heading(t.errorHeading)}
     <p part="error">${problemText(t, problem)}</p>
+    ${offline ? html`<p class="muted">${t.offline}</p>` : nothing}
     <button class="primary" type="button" @click=${() => c.retry()}>${t.retry}</button>
   </div>`;
 }

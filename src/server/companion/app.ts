@@ -183,10 +183,8 @@ export function createApp(deps: AppDeps): Hono<Env> {
 
   app.get(companionRoutes.checkout, authenticate({ allowExpired: true }), async (c) => {
     const checkout = c.get('checkout');
-    const countries = await deps.discovery.countries(checkout.currencyCode).catch((error: unknown) => {
-      deps.log.warn('countries discovery failed; the page offers every country', { error });
-      return [];
-    });
+    // An empty list would tell the payer the order cannot be paid (issue 13): a failed discovery is "try again".
+    const countries = await withServiceErrors(deps, () => deps.discovery.countries(checkout.currencyCode));
     return c.json(checkoutView(checkout, countries), 200, noStore);
   });
 
@@ -198,7 +196,12 @@ export function createApp(deps: AppDeps): Hono<Env> {
     if (decimalPlaces !== null && checkout.decimalPlaces !== decimalPlaces) {
       await rememberDecimals(deps.store, checkout, decimalPlaces);
     }
-    return c.json(lookup, 200, noStore);
+    // Issue 10: one round trip from a number to "Pay": the default choice's preview comes along.
+    // Still one preview per number and choice (§4.2, it may assign a provider): discovery caches it.
+    // A refusal is left to the page's own preview call, which reports it.
+    const useWallet = lookup.operator === null && lookup.wallet !== null;
+    const workflow = await deps.discovery.preview(checkout, lookup.phoneNumber, useWallet).catch(() => null);
+    return c.json(workflow === null ? lookup : { ...lookup, preview: { useWallet, workflow } }, 200, noStore);
   });
 
   app.post(companionRoutes.preview, ...reachesService({ allowExpired: false }), async (c) => {

@@ -16,7 +16,8 @@ import type { PaymentState, PaymentView } from '../../../src/contract/companion.
 import type { MomoCheckout as MomoCheckoutElement } from '../../../src/element/momo-checkout.js';
 import type { Status } from '../../../src/machine/states.js';
 import { MomoCheckout } from '../../../src/react/index.js';
-import type { MomoStateChangeEvent, MomoSubmitEvent, MomoSucceededEvent } from '../../../src/react/index.js';
+import type { MomoErrorEvent, MomoStateChangeEvent, MomoSubmitEvent, MomoSucceededEvent } from '../../../src/react/index.js';
+import { CompanionRequestError } from '../../../src/client/errors.js';
 
 const e164 = '+2290197000000';
 
@@ -110,6 +111,25 @@ describe('momo-checkout/react', () => {
     expect(successes[0]!.detail.orderId).toBe('order-42');
     expect(statuses.filter((s) => s === 'awaiting-approval')).toHaveLength(1);
     expect(intrinsicProps.token).toBe('ck_x');
+  });
+
+  it('onMomoError gets the code of a failure, once, after the state change', async () => {
+    const client = createScriptedClient({ checkout: new CompanionRequestError('TOKEN_EXPIRED', 401, 'The checkout token has expired.') });
+    const heard: string[] = [];
+    host = document.createElement('div');
+    document.body.append(host);
+    root = createRoot(host);
+    root.render(
+      createElement(StrictMode, null, createElement(MomoCheckout, {
+        client,
+        onMomoStateChange: (event: MomoStateChangeEvent) => heard.push(`state:${event.detail.status}`),
+        onMomoError: (event: MomoErrorEvent) => heard.push(`error:${event.detail.code}:${event.detail.httpStatus}`),
+      })),
+    );
+    await until(() => host!.querySelector('momo-checkout') !== null, 'the element in the DOM');
+    const el = host.querySelector('momo-checkout')!;
+    await reach(el, 'error');
+    expect(heard).toEqual(['state:error', 'error:TOKEN_EXPIRED:401']);
   });
 
   it('a page veto through onMomoSubmit (preventDefault) stops the pay-in', async () => {
