@@ -36,6 +36,11 @@ export interface CheckoutHost extends ReactiveControllerHost, HTMLElement {
 
 /** Problems that coming back online may cure: the element tries again by itself then. */
 const networkProblems: readonly string[] = ['NETWORK', 'ENDPOINT_UNREACHABLE', 'SERVICE_UNAVAILABLE'];
+/**
+ * Refusals the payer answers by changing the number: back to the number step, not an error page.
+ * TOO_MANY_NUMBERS too: a number already tried for this order is still accepted.
+ */
+const numberRefusals: readonly string[] = ['INVALID_PHONE', 'NO_OPERATOR', 'TOO_MANY_NUMBERS'];
 
 const waitingStatuses: readonly Status[] = ['awaiting-approval', 'awaiting-redirect', 'redirecting', 'confirming', 'checking'];
 /** Steps that take focus to their heading or field when the payer was working in the element. */
@@ -352,7 +357,7 @@ export class CheckoutController implements ReactiveController {
           return { type: 'LOOKUP_OK', lookup };
         },
         (problem): CheckoutEvent =>
-          problem.code === 'INVALID_PHONE' || problem.code === 'NO_OPERATOR'
+          numberRefusals.includes(problem.code)
             ? { type: 'LOOKUP_REFUSED', problem }
             : { type: 'FAILED_REQUEST', problem },
       );
@@ -371,7 +376,7 @@ export class CheckoutController implements ReactiveController {
         (client) => client.preview({ phoneNumber, useWallet }),
         (preview): CheckoutEvent => ({ type: 'PREVIEW_OK', workflow: preview.workflow }),
         (problem): CheckoutEvent =>
-          problem.code === 'INVALID_PHONE' || problem.code === 'NO_OPERATOR'
+          numberRefusals.includes(problem.code)
             ? { type: 'LOOKUP_REFUSED', problem }
             : problem.code === 'AMOUNT_OUT_OF_RANGE'
               ? { type: 'REJECTED', problem }
