@@ -58,9 +58,11 @@ describe('lookup with the preview of the default choice', () => {
 
 describe('the checkout view when the countries cannot be listed', () => {
   it('is SERVICE_UNAVAILABLE (try again), not an empty list', async () => {
-    const fresh = await startHarness();
+    // Countries are cached for 1 ms here: createCheckout reads them too (to refuse unserved currencies).
+    const fresh = await startHarness({ discoveryCacheTtlMs: 1 });
     try {
       const token = await fresh.checkout();
+      await new Promise((resolve) => setTimeout(resolve, 5));
       fresh.sandbox.control.injectFault({ kind: 'status-500', path: '/v1/countries', times: 3 });
       const failed = await fresh.json('/checkout', { token });
       assert.equal(failed.status, 503);
