@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from '../adapters/node-http.js';
 import { companionRoutes } from '../contract/companion.js';
 import { createCompanion, type Companion } from './companion/companion.js';
-import type { CompanionOptions } from './companion/options.js';
+import { CompanionConfigError, type CompanionOptions } from './companion/options.js';
 import { serverApiPrefix } from './companion/server-api-routes.js';
 import { serviceOptionsFromEnv } from './companion/service-options.js';
 import type { SetupCheck } from './companion/setup-checks.js';
@@ -102,13 +102,21 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     },
     handle,
   );
-  const address = await new Promise<AddressInfo>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => {
-      server.off('error', reject);
-      resolve(server.address() as AddressInfo);
+  let address: AddressInfo;
+  try {
+    address = await new Promise<AddressInfo>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => {
+        server.off('error', reject);
+        resolve(server.address() as AddressInfo);
+      });
     });
-  });
+  } catch (error) {
+    await companion.close();
+    const code = (error as { code?: string }).code;
+    if (code === 'EADDRINUSE') throw new CompanionConfigError(`${config.host}:${config.port} is already in use: set PORT (or HOST) to a free one.`);
+    throw error;
+  }
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${address.port}`;
 
   const base = config.options.publicUrl.replace(/\/+$/, '');

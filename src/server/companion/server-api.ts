@@ -182,7 +182,7 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
     if (result.outcome === 'refused') {
       throw new ServerApiError(
         'NOTIFICATION_REFUSED',
-        `${result.message} Forward the body exactly as your endpoint received it (raw bytes, not parsed and re-encoded), and only notifications of the payment service.`,
+        `${result.message.replace(/\.?\s*$/, '.')} Forward the body exactly as your endpoint received it (raw bytes, not parsed and re-encoded), and only notifications of the payment service.`,
       );
     }
     return c.json({ outcome: result.outcome, ...(result.orderId ? { orderId: result.orderId } : {}), ...(result.state ? { state: result.state } : {}) }, 200);
