@@ -13,6 +13,7 @@ type Bench = () => Promise<Figure[]>;
 const benches: Array<[string, () => Promise<Bench>]> = [
   ['webhook verification', async () => (await import('./webhook-verify.js')).benchWebhookVerify],
   ['companion', async () => (await import('./companion.js')).benchCompanion],
+  ['service (momo-checkout serve)', async () => (await import('./service.js')).benchService],
   ['script-tag and React sizes', async () => (await import('./ship-size.js')).benchShipSize],
   ['stores (memory, file, Redis), one call at a time', async () => (await import('./stores.js')).benchStores],
   ['script-tag parts', async () => (await import('./ship-parts.js')).benchShipParts],

@@ -7,6 +7,8 @@
  *   says what to fix. Exit code 1 when a check fails.
  * - `npx momo-checkout payments [--stale] [--state S] [--older-than MIN] [--json]`: the payments in
  *   the store, with what to tell the service's support about the stuck ones.
+ * - `npx momo-checkout serve`: the companion as its own HTTP server, for a backend in any language
+ *   (docs/backends.md); stops cleanly on SIGTERM/SIGINT.
  * - `npx momo-checkout sandbox`: the local simulator of the payment service, with the variables to
  *   point a companion at it (docs/sandbox.md).
  */
@@ -15,11 +17,14 @@ import { runSetupChecks } from './companion/setup-checks.js';
 import { formatSetupChecks } from './companion/setup-report.js';
 import { paymentsCommand, UsageError } from './commands/payments.js';
 import { storeCheck } from './commands/store-check.js';
+import { runServeCommand } from './serve.js';
 
 const usage = `Usage:
   momo-checkout doctor    check the companion's configuration and store (reads MOMO_BASE_URL,
                           MOMO_API_KEY, MOMO_WEBHOOK_SECRETS, MOMO_PUBLIC_URL, MOMO_ALLOWED_ORIGINS,
                           MOMO_ALLOW_INSECURE_LOCAL_URLS, MOMO_DATA_DIR, MOMO_REDIS_URL)
+  momo-checkout serve     run the companion as an HTTP server (the same variables, plus MOMO_SERVER_SECRET,
+                          MOMO_MERCHANT_WEBHOOK_URL, MOMO_MERCHANT_WEBHOOK_SECRET, PORT, HOST; docs/backends.md)
   momo-checkout payments [--stale] [--state pending|unknown|...] [--older-than MINUTES] [--json]
                           list payments in the store, with what to do for the stuck ones
   momo-checkout sandbox   run the local simulator of the payment service (PORT, default 4010; HOST)`;
@@ -33,6 +38,9 @@ try {
       break;
     case 'doctor':
       await doctor();
+      break;
+    case 'serve':
+      await runServeCommand(process.env);
       break;
     case 'payments':
       process.exitCode = await paymentsCommand(args, process.env, (line) => console.log(line));

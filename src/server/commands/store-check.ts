@@ -16,7 +16,7 @@ export async function storeCheck(env: Record<string, string | undefined>): Promi
   }
   try {
     await opened.store.ping();
-    const risk = storeRisk(opened.kind, env);
+    const risk = storeRisk(opened.kind ?? 'custom', env);
     if (risk) return { name, status: 'error', message: risk };
     return { name, status: 'ok', message: `state is kept in ${opened.describe}` };
   } catch (error) {

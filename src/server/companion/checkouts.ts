@@ -57,6 +57,11 @@ export class CheckoutError extends Error {
   }
 }
 
+/** The order id already names a checkout with another amount or currency (the server API's 409). */
+export class CheckoutConflictError extends CheckoutError {
+  override name = 'CheckoutConflictError';
+}
+
 /** Kept long after a payment's last change: a webhook may come later and must still find the order. */
 export const checkoutRetentionMs = 7 * 24 * 3600_000;
 const unpaidGraceMs = 3600_000;
@@ -129,7 +134,7 @@ export async function createCheckoutRecord(
   if (created) return { token, orderId: record.orderId, expiresAt: new Date(record.expiresAt).toISOString() };
 
   if (stored.amount !== record.amount || stored.currencyCode !== record.currencyCode) {
-    throw new CheckoutError(
+    throw new CheckoutConflictError(
       `createCheckout: order ${order.orderId} already has a checkout for ${stored.amount} ${stored.currencyCode}. An order id names one order: use a new order id for a different amount or currency.`,
       'ORDER_CONFLICT',
     );

@@ -28,6 +28,8 @@ import { defaultStaleMinutes } from './payments-list.js';
 import { reportStale } from './stale-report.js';
 import type { WebhookResult } from './webhook-handler.js';
 import type { DeliverySink } from './records.js';
+import { createMerchantWebhookSink } from './merchant-webhook.js';
+import { createServerApi } from './server-api.js';
 
 export interface Companion {
   /**
@@ -131,19 +133,27 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
   const discovery = createDiscovery(service, { ttlMs: options.discoveryCacheTtlMs ?? 5 * 60_000, checkoutTtlMs, now, log });
   const background = new Set<Promise<unknown>>();
   const onPaymentUpdate = options.onPaymentUpdate;
-  const sinks: DeliverySink[] = onPaymentUpdate ? ['callback'] : [];
+  // Service mode: transitions also go to the merchant backend's endpoint, from the same queue.
+  const merchantWebhook =
+    options.merchantWebhookUrl !== undefined || options.merchantWebhookSecret !== undefined
+      ? createMerchantWebhookSink({ url: options.merchantWebhookUrl ?? '', secret: options.merchantWebhookSecret ?? '', now, timeoutMs: options.deliveryTimeoutMs ?? 10_000 })
+      : undefined;
+  const sinks: DeliverySink[] = [...(onPaymentUpdate ? (['callback'] as const) : []), ...(merchantWebhook ? (['webhook'] as const) : [])];
   const deliveries = createDeliveryWorker({
     store,
     log,
     now,
-    sinks: onPaymentUpdate
-      ? {
-          callback: async (delivery) => {
-            await onPaymentUpdate(delivery.update);
-            return { ok: true };
-          },
-        }
-      : {},
+    sinks: {
+      ...(onPaymentUpdate
+        ? {
+            callback: async (delivery) => {
+              await onPaymentUpdate(delivery.update);
+              return { ok: true };
+            },
+          }
+        : {}),
+      ...(merchantWebhook ? { webhook: merchantWebhook } : {}),
+    },
     ...(options.deliveryTimeoutMs !== undefined ? { timeoutMs: options.deliveryTimeoutMs } : {}),
     ...(options.deliveryRetryDelaysMs !== undefined ? { retryDelaysMs: options.deliveryRetryDelaysMs } : {}),
   });
@@ -204,6 +214,21 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
     },
   });
 
+  const createCheckout = (order: CheckoutOrder) =>
+    createCheckoutRecord(store, order, {
+      ttlMs: checkoutTtlMs,
+      maxAttempts: options.maxAttempts ?? 3,
+      now,
+      defaultReturnUrl,
+      checkPayable: (payable) => refuseUnpayable(payable, discovery, log),
+    });
+  const listPayments = (query: PaymentListQuery = {}) => listPaymentSummaries(store, query, now());
+  // The server API (merchant backend → companion) exists only with a server secret.
+  const serverApi =
+    options.serverSecret !== undefined
+      ? createServerApi({ mountPath, publicBase: base, secret: options.serverSecret, store, createCheckout, handleWebhook: inbox.handle, listPayments, log, now })
+      : undefined;
+
   let checks: Promise<SetupCheck[]> | undefined;
   const ready = () =>
     (checks ??= runSetupChecks({
@@ -229,24 +254,20 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
   }
 
   return {
-    fetch: (request, context) => Promise.resolve(app.fetch(request, context)),
+    fetch: (request, context) => {
+      if (serverApi?.handles(new URL(request.url).pathname)) return serverApi.fetch(request);
+      return Promise.resolve(app.fetch(request, context));
+    },
     ready,
     webhookPath: `${mountPath}/webhook`,
     acceptWebhook,
-    createCheckout: (order) =>
-      createCheckoutRecord(store, order, {
-        ttlMs: checkoutTtlMs,
-        maxAttempts: options.maxAttempts ?? 3,
-        now,
-        defaultReturnUrl,
-        checkPayable: (payable) => refuseUnpayable(payable, discovery, log),
-      }),
+    createCheckout,
     handleWebhook: inbox.handle,
     async getPayment(orderId) {
       const checkout = await store.getByOrderId(orderId);
       return checkout ? paymentView(checkout) : null;
     },
-    listPayments: (query = {}) => listPaymentSummaries(store, query, now()),
+    listPayments,
     resumed: maintenance.first,
     service,
     openStreams: () => streams.size(),

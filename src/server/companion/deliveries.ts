@@ -127,6 +127,7 @@ export function createDeliveryWorker(options: DeliveryOptions): DeliveryWorker {
         const heads = checkout ? dueHeads(checkout) : [];
         if (heads.length === 0) return;
         // Sinks are independent: a merchant endpoint that is down does not hold up the callback.
+        attempted += heads.length;
         await Promise.all(heads.map(async (delivery) => record(orderId, delivery, await deliverOne(delivery))));
       }
     } finally {
@@ -148,10 +149,18 @@ export function createDeliveryWorker(options: DeliveryOptions): DeliveryWorker {
     running.set(orderId, work);
   };
 
+  let attempted = 0;
   const runDue = async () => {
-    const due = await store.dueDeliveries(now(), 200);
-    for (const orderId of due) kick(orderId);
-    await Promise.allSettled(due.map((orderId) => running.get(orderId)));
+    // A full batch that got somewhere means more may be due: go on, so a backlog (the merchant's
+    // endpoint back after an outage) drains at the endpoint's speed, not 200 per poll (bench/service.ts).
+    // A batch that attempted nothing (locked by another process) waits for the next poll.
+    for (let batch = 0; batch < 50; batch++) {
+      const before = attempted;
+      const due = await store.dueDeliveries(now(), 200);
+      for (const orderId of due) kick(orderId);
+      await Promise.allSettled(due.map((orderId) => running.get(orderId)));
+      if (due.length < 200 || attempted === before) return;
+    }
   };
 
   return {

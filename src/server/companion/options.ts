@@ -120,6 +120,20 @@ export interface CompanionOptions {
    * false: such a host can imitate another one letter for letter, and the payer is sent there.
    */
   allowIdnAuthorizationUrls?: boolean;
+  /**
+   * Opens the server API (`<publicUrl>/server/...`: create checkouts, read payments and their
+   * deliveries, relay notifications) to `Authorization: Bearer <serverSecret>`. At least 32
+   * characters, e.g. `openssl rand -hex 32`. Unset: the server API does not exist.
+   */
+  serverSecret?: string;
+  /**
+   * The merchant backend's endpoint for payment transitions (service mode): each one is POSTed
+   * there, signed as Standard Webhooks says, and retried with backoff until a 2xx. Needs
+   * `merchantWebhookSecret`.
+   */
+  merchantWebhookUrl?: string;
+  /** `whsec_` + base64 of 24 to 64 random bytes: signs what goes to `merchantWebhookUrl`. */
+  merchantWebhookSecret?: string;
 }
 
 /**

@@ -21,7 +21,7 @@ export interface OpenedStore {
   store: CheckoutStore;
   /** Set with Redis: status streams must hear transitions applied by other processes. */
   hub?: StatusHub & { close(): Promise<void> };
-  kind: StoreKind;
+  kind?: StoreKind;
   /** For banners and logs, without credentials: `the file ./.momo-checkout/momo-checkout.sqlite`. */
   describe: string;
 }

@@ -1,0 +1,21 @@
+<?php
+// checkout.php: the order page. Creates the checkout on the companion, server side, and puts
+// its token in the page; the payer's browser never sees the server secret.
+require __DIR__ . '/momo.php';
+
+// In a shop these come from the order in your database, never from the browser.
+$orderId = $_GET['order'] ?? 'order-42';
+$amount = $_GET['amount'] ?? '5000';
+$checkout = momo_create_checkout($orderId, $amount, 'XOF', getenv('SHOP_URL') . "/checkout.php?order=$orderId");
+
+$script = getenv('MOMO_ELEMENT_SCRIPT') ?: 'https://unpkg.com/momo-checkout@0.1.0/dist/browser/momo-checkout-0.1.0.js';
+$e = fn (string $text) => htmlspecialchars($text, ENT_QUOTES);
+?>
+<!doctype html>
+<html lang="en">
+<meta charset="utf-8">
+<title>Order <?= $e($orderId) ?></title>
+<script src="<?= $e($script) ?>" defer></script>
+<h1>Order <?= $e($orderId) ?>: <?= $e($amount) ?> XOF</h1>
+<momo-checkout endpoint="<?= $e(getenv('MOMO_ENDPOINT')) ?>" token="<?= $e($checkout['token']) ?>" country="BJ"></momo-checkout>
+</html>

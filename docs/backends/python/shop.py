@@ -1,0 +1,72 @@
+"""shop.py: a minimal shop on the standard library's http.server.
+
+GET /checkout?order=...  the order page with <momo-checkout> (the checkout created server side)
+POST /webhook            each payment transition from the companion (MOMO_MERCHANT_WEBHOOK_URL)
+"""
+import html
+import json
+import os
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlparse
+
+import momo
+
+SCRIPT = os.environ.get("MOMO_ELEMENT_SCRIPT") or "https://unpkg.com/momo-checkout@0.1.0/dist/browser/momo-checkout-0.1.0.js"
+
+
+class Shop(BaseHTTPRequestHandler):
+    def do_GET(self):
+        url = urlparse(self.path)
+        if url.path != "/checkout":
+            return self.send_error(404)
+        query = parse_qs(url.query)
+        # In a shop these come from the order in your database, never from the browser.
+        order_id = query.get("order", ["order-42"])[0]
+        amount = query.get("amount", ["5000"])[0]
+        checkout = momo.create_checkout(order_id, amount, "XOF", os.environ["SHOP_URL"] + "/checkout?order=" + order_id)
+        e = lambda text: html.escape(text, quote=True)
+        page = f"""<!doctype html>
+<html lang="en">
+<meta charset="utf-8">
+<title>Order {e(order_id)}</title>
+<script src="{e(SCRIPT)}" defer></script>
+<h1>Order {e(order_id)}: {e(amount)} XOF</h1>
+<momo-checkout endpoint="{e(os.environ['MOMO_ENDPOINT'])}" token="{e(checkout['token'])}" country="BJ"></momo-checkout>
+</html>"""
+        self.answer(200, page.encode(), "text/html; charset=utf-8")
+
+    def do_POST(self):
+        if self.path != "/webhook":
+            return self.send_error(404)
+        payload = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        headers = {name.lower(): value for name, value in self.headers.items()}
+        try:
+            event = momo.verify_webhook(payload, headers, os.environ["MOMO_MERCHANT_WEBHOOK_SECRET"])
+        except Exception as error:
+            self.log_message("momo webhook refused: %s", error)
+            return self.answer(400, b"", "text/plain")
+        update = event["data"]
+        # At least once, in order per order: skip an idempotencyKey (= webhook-id) already handled.
+        if update["payment"]["state"] == "completed" and not update["amountMismatch"]:
+            pass  # fulfil_order(update["orderId"])  -- your code: mark the order paid, ship it.
+        # Here: one line per update in a file (MOMO_EVENTS_FILE); in a shop, your database.
+        with open(os.environ["MOMO_EVENTS_FILE"], "a") as events:
+            events.write(json.dumps({
+                "webhookId": headers["webhook-id"],
+                "orderId": update["orderId"],
+                "state": update["payment"]["state"],
+                "amount": update["amount"],
+            }) + "\n")
+        # Answer 2xx once recorded: anything else is retried, with backoff, for 72 hours.
+        self.answer(204, b"", "text/plain")
+
+    def answer(self, status, body, content_type):
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+if __name__ == "__main__":
+    ThreadingHTTPServer(("127.0.0.1", int(os.environ.get("PORT", "8000"))), Shop).serve_forever()

@@ -1,0 +1,34 @@
+/**
+ * docs/backends/python run for real: shop.py (http.server) creates the checkout with urllib and
+ * verifies each notification with hmac, `momo-checkout serve` runs as a child process, a payer
+ * pays in Chromium. Fails (never skips) without python3.
+ */
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { provesIntegration, requireRuntime, root, startScenario, type Backend, type Scenario } from './harness.js';
+
+const backend: Backend = {
+  start: (port, env) =>
+    spawn('python3', [join(root, 'docs/backends/python/shop.py')], {
+      cwd: join(root, 'docs/backends/python'),
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PYTHONDONTWRITEBYTECODE: '1', PYTHONUNBUFFERED: '1', PORT: String(port), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    }),
+  checkoutPath: (orderId, amount) => `/checkout?order=${encodeURIComponent(orderId)}&amount=${amount}`,
+  webhookPath: '/webhook',
+};
+
+describe('Python backend (docs/backends/python)', () => {
+  let scenario: Scenario;
+  before(async () => {
+    requireRuntime('python3', ['--version'], 'apt-get install -y python3 (3.9 or newer)');
+    scenario = await startScenario(backend);
+  });
+  after(async () => scenario?.close());
+
+  it('creates the checkout, the payer pays in Chromium, the shop verifies every notification and refuses tampered ones', async () => {
+    await provesIntegration(scenario, backend);
+  });
+});
