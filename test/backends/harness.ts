@@ -114,7 +114,8 @@ export async function startScenario(backend: Backend): Promise<Scenario> {
       MOMO_PUBLIC_URL: publicUrl,
       MOMO_ALLOWED_ORIGINS: shopUrl,
       MOMO_ALLOW_INSECURE_LOCAL_URLS: '1',
-      MOMO_STORE: 'memory',
+      // The service's default store, a file, in a folder of this run's own.
+      MOMO_DATA_DIR: await mkdtemp(join(tmpdir(), 'momo-serve-data-')),
       MOMO_SERVER_SECRET: serverSecret,
       MOMO_MERCHANT_WEBHOOK_URL: webhookUrl,
       MOMO_MERCHANT_WEBHOOK_SECRET: merchantSecret,

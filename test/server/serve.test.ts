@@ -4,6 +4,9 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { connect, createServer as createNetServer, type AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -60,9 +63,15 @@ describe('serve: configuration', () => {
     );
   });
 
-  it('says the durable store is not in this build unless MOMO_STORE=memory', async () => {
-    await assert.rejects(openStoreFromEnv({}), (error: unknown) => error instanceof CompanionConfigError && /not available in this build.*MOMO_STORE=memory/.test(error.message));
+  it('keeps state in a file by default, in memory only when asked, and names a wrong store setting', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'momo-serve-store-'));
+    const file = await openStoreFromEnv({ MOMO_DATA_DIR: dataDir });
+    assert.equal(file.kind, 'file');
+    assert.match(file.describe, /momo-checkout\.sqlite/);
+    await file.store.close?.();
     assert.match((await openStoreFromEnv({ MOMO_STORE: 'memory' })).describe, /memory/);
+    await assert.rejects(openStoreFromEnv({ MOMO_STORE: 'postgres' }), (error: unknown) => error instanceof CompanionConfigError && /MOMO_STORE=postgres/.test(error.message));
+    await assert.rejects(openStoreFromEnv({ MOMO_STORE: 'redis' }), (error: unknown) => error instanceof CompanionConfigError && /MOMO_REDIS_URL/.test(error.message));
   });
 });
 
