@@ -11,4 +11,8 @@ if (checkout && banner) {
   checkout.addEventListener('momo-state-change', (event) => {
     document.body.dataset.checkoutStatus = event.detail.status;
   });
+  // An element that started from the page's embedded checkout view (a reload after paying) may
+  // have reached its state before this script ran: read it as well as listening.
+  if (checkout.status === 'succeeded') banner.hidden = false;
+  if (checkout.status) document.body.dataset.checkoutStatus = checkout.status;
 }
