@@ -7,7 +7,6 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +15,8 @@ import { Webhook } from 'standardwebhooks';
 import { buildDemoBundle } from '../../demo/bundle.js';
 import { chromiumArgs, chromiumPath } from '../../scripts/chromium.mjs';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { freePort } from '../support/free-port.js';
+export { freePort };
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
 const cli = join(root, 'src/server/cli.ts');
@@ -31,13 +32,6 @@ export function requireRuntime(command: string, versionArgs: string[], hint: str
   if (problem) assert.fail(problem);
 }
 
-export async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const port = (probe.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 async function until(what: string, predicate: () => boolean | Promise<boolean>, ms: number, logs: () => string): Promise<void> {
   const end = Date.now() + ms;

@@ -1,24 +1,15 @@
 /** Starting, killing and restarting a companion child process (companion-child.ts) for crash tests. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCheckoutRecord } from '../../src/server/companion/checkouts.js';
 import type { CheckoutStore } from '../../src/server/index.js';
+import { freePort } from '../support/free-port.js';
+export { freePort };
 
 const childScript = new URL('./companion-child.ts', import.meta.url).pathname;
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export function tempDir(prefix: string): string {
   return mkdtempSync(join(tmpdir(), prefix));

@@ -11,11 +11,11 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { freePort } from '../support/free-port.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const outDir = join(root, 'test-output', 'doc-examples');
@@ -46,16 +46,6 @@ after(async () => {
   rmSync(outDir, { recursive: true, force: true });
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** Starts an example as `npx tsx server.ts` would, and resolves once it says it listens. */
 function startExample(name: keyof typeof examples, env: Record<string, string>): Promise<{ output: () => string }> {

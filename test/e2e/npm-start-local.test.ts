@@ -5,11 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { startBanner } from '../../demo/banner.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { freePort } from '../support/free-port.js';
 
 const server = fileURLToPath(new URL('../../demo/server.ts', import.meta.url));
 
@@ -19,16 +19,6 @@ before(async () => {
 });
 after(async () => sandbox.close());
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** Runs `npm start`'s script until `until` matches its output or it exits. */
 function npmStart(env: Record<string, string>, until: RegExp): Promise<{ output: string; code: number | null; child: ChildProcess }> {

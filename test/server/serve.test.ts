@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connect, createServer as createNetServer, type AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
@@ -15,6 +15,7 @@ import { CompanionConfigError, createMemoryStore, type CheckoutStore } from '../
 import { silentLogger } from '../../src/server/log.js';
 import { openStoreFromEnv } from '../../src/server/companion/store-from-env.js';
 import { startService, type RunningService } from '../../src/server/serve.js';
+import { freePort } from '../support/free-port.js';
 
 const cli = fileURLToPath(new URL('../../src/server/cli.ts', import.meta.url));
 const serverSecret = 'serve-test-server-secret-0123456789abcdef';
@@ -26,13 +27,6 @@ before(async () => {
 });
 after(async () => sandbox.close());
 
-async function freePort(): Promise<number> {
-  const probe = createNetServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const port = (probe.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 async function envFor(port: number): Promise<Record<string, string>> {
   return {

@@ -6,9 +6,10 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './free-port.js';
 
 export interface RedisServer {
   /** `redis://127.0.0.1:<port>` */
@@ -31,17 +32,6 @@ function assertInstalled(): void {
   }
 }
 
-/** A port nobody listens on right now: the OS picks it for a listener on port 0, which is then closed. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 /** One PING over a raw socket: true when the server answers +PONG. */
 function answersPing(port: number): Promise<boolean> {
