@@ -74,6 +74,9 @@ export interface Discovery {
 
 type CountriesData = Awaited<ReturnType<ServiceClient['countries']>>;
 
+/** How long createCheckout stops waiting for the countries after a failed or late read. */
+const countriesRetryMs = 30_000;
+
 export function createDiscovery(service: ServiceClient, options: { ttlMs: number; checkoutTtlMs: number; now: () => number; log?: Logger }): Discovery {
   const log = options.log ?? silentLogger;
   const corridorCache = new TtlCache<CorridorOperator[]>(options.ttlMs, options.now);
@@ -99,6 +102,7 @@ export function createDiscovery(service: ServiceClient, options: { ttlMs: number
       learn(operators);
       return operators;
     });
+  let skipCountriesUntil = 0;
   const readCountries = () =>
     countryCache.get('all', async () => {
       const answer = await service.countries();
@@ -129,16 +133,22 @@ export function createDiscovery(service: ServiceClient, options: { ttlMs: number
     },
 
     async currencyFacts(currencyCode, { budgetMs = 3000 } = {}) {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const late = new Promise<null>((resolve) => {
-        timer = setTimeout(() => resolve(null), budgetMs);
-      });
-      const countries = await Promise.race([readCountries(), late])
-        .catch((error: unknown) => {
-          log.warn('countries discovery failed; checkouts are accepted on what was learnt before', { error });
-          return null;
-        })
-        .finally(() => clearTimeout(timer));
+      let countries: CountriesData | null = null;
+      // After a failed or late read, checkouts are created on what was learnt before for a while,
+      // without waiting again: a service that is down must not add seconds to every checkout.
+      if (options.now() >= skipCountriesUntil) {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const late = new Promise<null>((resolve) => {
+          timer = setTimeout(() => resolve(null), budgetMs);
+        });
+        countries = await Promise.race([readCountries(), late])
+          .catch((error: unknown) => {
+            log.warn('countries discovery failed; checkouts are accepted on what was learnt before', { error });
+            return null;
+          })
+          .finally(() => clearTimeout(timer));
+        if (countries === null) skipCountriesUntil = options.now() + countriesRetryMs;
+      }
       const known = countries ?? lastCountries;
       const minimums = [...minimumOf].filter(([key]) => key.endsWith(`|${currencyCode}`)).map(([, minimum]) => minimum);
       const lowestMinimum = minimums.reduce<string | null>((lowest, minimum) => (lowest === null || compareAmounts(minimum, lowest) < 0 ? minimum : lowest), null);

@@ -142,3 +142,21 @@ function closedPort(): Promise<number> {
     });
   });
 }
+
+describe('createCheckout while the service cannot be reached', () => {
+  it('waits for the countries once, then creates checkouts at once for a while', async () => {
+    const h = await startHarness({ setupChecksAtStart: false, discoveryCacheTtlMs: 1 });
+    try {
+      h.sandbox.control.injectFault({ kind: 'hang', path: '/v1/countries', times: 100 });
+      const first = Date.now();
+      await h.checkout();
+      const firstMs = Date.now() - first;
+      assert.ok(firstMs >= 2_500, `the first waited its budget (${firstMs} ms)`);
+      const next = Date.now();
+      for (let i = 0; i < 5; i++) await h.checkout();
+      assert.ok(Date.now() - next < 2_000, 'the next ones did not wait again');
+    } finally {
+      await h.close();
+    }
+  });
+});
