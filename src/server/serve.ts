@@ -73,6 +73,9 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
       return { ready: false, reason: `store unreachable (${opened.describe}): ${error instanceof Error ? error.message : String(error)}` };
     }
     if (!checks) return { ready: false, reason: 'setup checks are still running' };
+    // A failed round is run again by the companion (at most every 30 s): readiness recovers
+    // once the service or the configuration is fixed, without a restart.
+    if (checks.some((check) => check.status === 'error')) checks = await companion.ready().catch(() => checks!);
     const failed = checks.filter((check) => check.status === 'error');
     if (failed.length > 0) return { ready: false, reason: `setup checks failed: ${failed.map((check) => `${check.name}: ${check.message}`).join(' ')}` };
     return { ready: true };

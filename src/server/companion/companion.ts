@@ -230,8 +230,12 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
       : undefined;
 
   let checks: Promise<SetupCheck[]> | undefined;
-  const ready = () =>
-    (checks ??= runSetupChecks({
+  // A failed round is run again when asked after `setupRecheckMs` (the service was down at start,
+  // a secret was added): readiness recovers without a restart. A passed round is kept.
+  let recheckAfter = Number.POSITIVE_INFINITY;
+  const ready = () => {
+    if (checks && now() >= recheckAfter) checks = undefined;
+    return (checks ??= runSetupChecks({
       baseUrl: options.baseUrl,
       apiKey: options.apiKey,
       webhookSecrets: options.webhookSecrets,
@@ -243,8 +247,10 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
         if (check.status === 'error') log.error(`momo-checkout setup: ${check.name}: ${check.message}`);
         else if (check.status === 'warning') log.warn(`momo-checkout setup: ${check.name}: ${check.message}`);
       }
+      recheckAfter = results.some((check) => check.status === 'error') ? now() + (options.setupRecheckMs ?? 30_000) : Number.POSITIVE_INFINITY;
       return results;
     }));
+  };
   // At start, in the background (listening is not delayed): a misconfiguration is said before the
   // first payer meets it, not at that payer's request.
   if (options.setupChecksAtStart !== false) {

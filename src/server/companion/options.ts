@@ -95,6 +95,8 @@ export interface CompanionOptions {
    * results (and runs them if they were turned off here).
    */
   setupChecksAtStart?: boolean;
+  /** After a round of setup checks with a failure, `ready()` runs them again once this has passed. Default 30 s. */
+  setupRecheckMs?: number;
   log?: Logger;
   now?: () => number;
   /** fetch used to reach the service (tests, proxies). */

@@ -97,6 +97,22 @@ describe('setup checks at start', () => {
     }
   });
 
+  it('runs a failed round again after setupRecheckMs, and keeps a passed one', async () => {
+    const failing = createCompanion({ ...baseOptions(), webhookSecrets: [], publicUrl: 'http://127.0.0.1:1/momo', setupRecheckMs: 0 });
+    const passing = createCompanion({ ...baseOptions(), publicUrl: 'http://127.0.0.1:1/momo', setupRecheckMs: 0 });
+    try {
+      const first = await failing.ready();
+      assert.ok(first.some((check) => check.status === 'error'));
+      assert.notEqual(await failing.ready(), first, 'a failed round is run again (readiness can recover)');
+      const passed = await passing.ready();
+      assert.ok(passed.every((check) => check.status !== 'error'));
+      assert.equal(await passing.ready(), passed, 'a passed round is kept');
+    } finally {
+      await failing.close();
+      await passing.close();
+    }
+  });
+
   it('runs them in the background as soon as the companion is created, before any request', async () => {
     const log = recordingLogger();
     const companion = createCompanion({ ...baseOptions(), webhookSecrets: [], publicUrl: 'http://127.0.0.1:1/momo', log, setupChecksAtStart: true });
