@@ -13,7 +13,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { PaymentState } from '../contract/companion.js';
-import type { CheckoutRecord, DeliveryRecord } from './companion/records.js';
+import type { CheckoutRecord, DeliveryRecord, PaymentRecord } from './companion/records.js';
 import { StoreConflictError, transitionCheckout, type CheckoutStore } from './companion/store.js';
 
 export interface StoreContractOptions {
@@ -53,26 +53,29 @@ export function sampleRecord(overrides: Partial<CheckoutRecord> = {}): CheckoutR
   };
 }
 
-function withPayment(record: CheckoutRecord, serviceOrderId: string, attempt = 1, state: PaymentState = 'pending', updatedAt = 0): CheckoutRecord {
+/** A payment as the pay flow writes it before its pay-in, for store tests. */
+export function samplePayment(serviceOrderId: string, overrides: Partial<PaymentRecord> = {}): PaymentRecord {
   return {
-    ...record,
-    revision: record.revision + 1,
-    payment: {
-      state,
-      attempt,
-      serviceOrderId,
-      phoneNumber: '+2290196000001',
-      useWallet: false,
-      operator: null,
-      workflow: 'provider_auth',
-      authorizationUrl: null,
-      returned: false,
-      amountMismatch: false,
-      lastServiceStatus: null,
-      transactionId: null,
-      updatedAt,
-    },
+    state: 'pending',
+    attempt: 1,
+    serviceOrderId,
+    phoneNumber: '+2290196000001',
+    useWallet: false,
+    operator: null,
+    workflow: 'provider_auth',
+    authorizationUrl: null,
+    returned: false,
+    amountMismatch: false,
+    lastServiceStatus: null,
+    transactionId: null,
+    updatedAt: 0,
+    ...overrides,
   };
+}
+
+/** `record` with a payment attempt and the next revision, as a compare-and-set would write it. */
+export function withPayment(record: CheckoutRecord, serviceOrderId: string, attempt = 1, state: PaymentState = 'pending', updatedAt = 0): CheckoutRecord {
+  return { ...record, revision: record.revision + 1, payment: samplePayment(serviceOrderId, { attempt, state, updatedAt }) };
 }
 
 function delivery(orderId: string, version: number, sink: DeliveryRecord['sink'], nextAttemptAt: number): DeliveryRecord {

@@ -16,7 +16,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { createFileStore, FileStoreUnavailableError } from '../../../src/server/index.js';
 import type { CheckoutRecord } from '../../../src/server/companion/records.js';
 import { StoreConflictError } from '../../../src/server/companion/store.js';
-import { runStoreContract, sampleRecord } from '../../../src/server/store-contract.js';
+import { runStoreContract, sampleRecord, withPayment as withPaymentAt } from '../../../src/server/store-contract.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'momo-file-store-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -26,27 +26,8 @@ const Database = createRequire(import.meta.url)('better-sqlite3') as typeof Bett
 
 runStoreContract('file store', ({ now }) => createFileStore({ path: newPath(), now }));
 
-function withPayment(record: CheckoutRecord, serviceOrderId: string): CheckoutRecord {
-  return {
-    ...record,
-    revision: record.revision + 1,
-    payment: {
-      state: 'pending',
-      attempt: 1,
-      serviceOrderId,
-      phoneNumber: '+2290196000001',
-      useWallet: false,
-      operator: null,
-      workflow: 'provider_auth',
-      authorizationUrl: null,
-      returned: false,
-      amountMismatch: false,
-      lastServiceStatus: null,
-      transactionId: null,
-      updatedAt: 1,
-    },
-  };
-}
+/** Written with updatedAt 1, as these tests expect. */
+const withPayment = (record: CheckoutRecord, serviceOrderId: string): CheckoutRecord => withPaymentAt(record, serviceOrderId, 1, 'pending', 1);
 
 describe('file store: durability', () => {
   it('finds everything again after it is closed and reopened', async () => {

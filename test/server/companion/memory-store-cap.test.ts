@@ -5,23 +5,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createMemoryStore, StoreFullError, transitionCheckout } from '../../../src/server/index.js';
-import { sampleRecord } from '../../../src/server/store-contract.js';
+import { samplePayment, sampleRecord } from '../../../src/server/store-contract.js';
 
-const paid = (orderId: string) => ({
-  state: 'pending' as const,
-  attempt: 1,
-  serviceOrderId: orderId,
-  phoneNumber: '+2290196000001',
-  useWallet: false,
-  operator: null,
-  workflow: 'provider_auth',
-  authorizationUrl: null,
-  returned: false,
-  amountMismatch: false,
-  lastServiceStatus: null,
-  transactionId: null,
-  updatedAt: 0,
-});
+const paid = (orderId: string) => samplePayment(orderId);
 
 describe('memory store maxRecords', () => {
   it('drops the oldest checkout without a payment to make room, never one with a payment', async () => {

@@ -12,7 +12,7 @@ import type { AnyRedisClient } from '../../../src/server/companion/redis-client.
 import { StoreConflictError, transitionCheckout } from '../../../src/server/companion/store.js';
 import type { CheckoutRecord } from '../../../src/server/companion/records.js';
 import { createLogger } from '../../../src/server/log.js';
-import { runStoreContract, sampleRecord } from '../../../src/server/store-contract.js';
+import { runStoreContract, sampleRecord, withPayment as withPaymentAt } from '../../../src/server/store-contract.js';
 import { startRedisServer, type RedisServer } from '../../support/redis-server.js';
 
 let server: RedisServer;
@@ -37,27 +37,7 @@ after(async () => {
 // Redis keeps time by itself (TTLs), hence realClock; the expiry cases are below, against Redis.
 runStoreContract('redis store', () => createRedisStore({ client: shared, keyPrefix: newPrefix(), log: quiet }), { realClock: true });
 
-function withPayment(record: CheckoutRecord, serviceOrderId: string, updatedAt = 1): CheckoutRecord {
-  return {
-    ...record,
-    revision: record.revision + 1,
-    payment: {
-      state: 'pending',
-      attempt: 1,
-      serviceOrderId,
-      phoneNumber: '+2290196000001',
-      useWallet: false,
-      operator: null,
-      workflow: 'provider_auth',
-      authorizationUrl: null,
-      returned: false,
-      amountMismatch: false,
-      lastServiceStatus: null,
-      transactionId: null,
-      updatedAt,
-    },
-  };
-}
+const withPayment = (record: CheckoutRecord, serviceOrderId: string, updatedAt = 1): CheckoutRecord => withPaymentAt(record, serviceOrderId, 1, 'pending', updatedAt);
 
 describe('redis store: two instances on one server (as two processes)', () => {
   it('see each other’s writes, and exactly one of their racing creations and compare-and-sets wins', async () => {
