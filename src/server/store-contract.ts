@@ -12,7 +12,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { PaymentState } from '../contract/companion.js';
+import type { PaymentState, PaymentView } from '../contract/companion.js';
 import type { CheckoutRecord, DeliveryRecord, PaymentRecord } from './companion/records.js';
 import { StoreConflictError, transitionCheckout, type CheckoutStore } from './companion/store.js';
 
@@ -78,7 +78,25 @@ export function withPayment(record: CheckoutRecord, serviceOrderId: string, atte
   return { ...record, revision: record.revision + 1, payment: samplePayment(serviceOrderId, { attempt, state, updatedAt }) };
 }
 
-function delivery(orderId: string, version: number, sink: DeliveryRecord['sink'], nextAttemptAt: number): DeliveryRecord {
+/** A payment as the page sees it, for store and status-hub tests. */
+export function samplePaymentView(orderId: string, version: number): PaymentView {
+  return {
+    state: 'pending',
+    version,
+    orderId,
+    phoneNumberMasked: '+229 •• •• •• •• 01',
+    operator: null,
+    workflow: null,
+    instructions: null,
+    authorizationUrl: null,
+    returned: false,
+    canRetry: false,
+    updatedAt: new Date(0).toISOString(),
+  };
+}
+
+/** A queued delivery of an order's transition `version` to `sink`, for store tests. */
+export function sampleDelivery(orderId: string, version: number, sink: DeliveryRecord['sink'], nextAttemptAt: number): DeliveryRecord {
   return {
     id: `${orderId}.${version}`,
     sink,
@@ -92,19 +110,7 @@ function delivery(orderId: string, version: number, sink: DeliveryRecord['sink']
       currencyCode: 'XOF',
       previousState: null,
       amountMismatch: false,
-      payment: {
-        state: 'pending',
-        version,
-        orderId,
-        phoneNumberMasked: '+229 •• •• •• •• 01',
-        operator: null,
-        workflow: null,
-        instructions: null,
-        authorizationUrl: null,
-        returned: false,
-        canRetry: false,
-        updatedAt: new Date(0).toISOString(),
-      },
+      payment: samplePaymentView(orderId, version),
     },
   };
 }
@@ -290,12 +296,12 @@ export function runStoreContract(name: string, makeStore: MakeStore, options: St
         const none = sampleRecord();
         for (const record of [early, late, none]) await store.createIfAbsent(record);
         const at = clock.at;
-        await store.compareAndSet(late.orderId, 0, { ...late, revision: 1, deliveries: [delivery(late.orderId, 1, 'callback', at - 10)] });
+        await store.compareAndSet(late.orderId, 0, { ...late, revision: 1, deliveries: [sampleDelivery(late.orderId, 1, 'callback', at - 10)] });
         await store.compareAndSet(early.orderId, 0, {
           ...early,
           revision: 1,
           // The webhook sink's first delivery waits: its due time is what counts for that sink.
-          deliveries: [delivery(early.orderId, 1, 'webhook', at + 50_000), delivery(early.orderId, 2, 'callback', at - 20), delivery(early.orderId, 3, 'webhook', at - 30)],
+          deliveries: [sampleDelivery(early.orderId, 1, 'webhook', at + 50_000), sampleDelivery(early.orderId, 2, 'callback', at - 20), sampleDelivery(early.orderId, 3, 'webhook', at - 30)],
         });
         assert.deepEqual(await store.dueDeliveries(at, 10), [early.orderId, late.orderId]);
         assert.deepEqual(await store.dueDeliveries(at, 1), [early.orderId]);

@@ -10,6 +10,7 @@ import type { PaymentView } from '../../../src/contract/companion.js';
 import { createRedisStatusHub, type RedisStatusHub } from '../../../src/server/index.js';
 import type { AnyRedisClient } from '../../../src/server/companion/redis-client.js';
 import { createLogger } from '../../../src/server/log.js';
+import { samplePaymentView as view } from '../../../src/server/store-contract.js';
 import { startRedisServer, type RedisServer } from '../../support/redis-server.js';
 
 let server: RedisServer;
@@ -34,21 +35,6 @@ after(async () => {
   await server?.stop();
 });
 
-function view(orderId: string, version: number): PaymentView {
-  return {
-    state: 'pending',
-    version,
-    orderId,
-    phoneNumberMasked: '+229 •• •• •• •• 01',
-    operator: null,
-    workflow: null,
-    instructions: null,
-    authorizationUrl: null,
-    returned: false,
-    canRetry: false,
-    updatedAt: new Date(0).toISOString(),
-  };
-}
 
 async function until(condition: () => boolean, what: string): Promise<void> {
   const deadline = Date.now() + 5_000;

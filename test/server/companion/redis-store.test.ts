@@ -12,7 +12,7 @@ import type { AnyRedisClient } from '../../../src/server/companion/redis-client.
 import { StoreConflictError, transitionCheckout } from '../../../src/server/companion/store.js';
 import type { CheckoutRecord } from '../../../src/server/companion/records.js';
 import { createLogger } from '../../../src/server/log.js';
-import { runStoreContract, sampleRecord, withPayment as withPaymentAt } from '../../../src/server/store-contract.js';
+import { runStoreContract, sampleDelivery, sampleRecord, withPayment as withPaymentAt } from '../../../src/server/store-contract.js';
 import { startRedisServer, type RedisServer } from '../../support/redis-server.js';
 
 let server: RedisServer;
@@ -112,7 +112,7 @@ describe('redis store: expiry', () => {
     const store = await createRedisStore({ client: shared, keyPrefix, log: quiet });
     const record = sampleRecord({ retainUntil: Date.now() + 150 });
     await store.createIfAbsent(record);
-    const withDelivery = { ...withPayment(record, `${record.orderId}-svc`), deliveries: [{ ...deliveryFor(record.orderId), nextAttemptAt: 10 }] };
+    const withDelivery = { ...withPayment(record, `${record.orderId}-svc`), deliveries: [sampleDelivery(record.orderId, 1, 'callback', 10)] };
     assert.equal(await store.compareAndSet(record.orderId, 0, withDelivery), true);
     assert.deepEqual(await store.dueDeliveries(Date.now(), 10), [record.orderId]);
     await sleep(300);
@@ -222,33 +222,3 @@ describe('redis store: connection', () => {
   });
 });
 
-function deliveryFor(orderId: string) {
-  return {
-    id: `${orderId}.1`,
-    sink: 'callback' as const,
-    createdAt: 0,
-    attempts: 0,
-    nextAttemptAt: 0,
-    update: {
-      orderId,
-      idempotencyKey: `${orderId}.1`,
-      amount: '5000',
-      currencyCode: 'XOF',
-      previousState: null,
-      amountMismatch: false,
-      payment: {
-        state: 'pending' as const,
-        version: 1,
-        orderId,
-        phoneNumberMasked: '+229 •• •• •• •• 01',
-        operator: null,
-        workflow: null,
-        instructions: null,
-        authorizationUrl: null,
-        returned: false,
-        canRetry: false,
-        updatedAt: new Date(0).toISOString(),
-      },
-    },
-  };
-}
