@@ -18,6 +18,7 @@ const benches: Array<[string, () => Promise<Bench>]> = [
   ['stores (memory, file, Redis), one call at a time', async () => (await import('./stores.js')).benchStores],
   ['script-tag parts', async () => (await import('./ship-parts.js')).benchShipParts],
   ['demo page on slow networks', async () => (await import('./page-load.js')).benchPageLoad],
+  ['soak (momo-checkout serve, default store)', async () => (await import('./soak.js')).benchSoak],
 ];
 
 const only = process.argv.slice(2);

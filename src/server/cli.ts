@@ -16,6 +16,7 @@ import { companionOptionsFromEnv, CompanionConfigError } from './companion/optio
 import { runSetupChecks } from './companion/setup-checks.js';
 import { formatSetupChecks } from './companion/setup-report.js';
 import { paymentsCommand, UsageError } from './commands/payments.js';
+import { nodeCheck } from './commands/node-check.js';
 import { storeCheck } from './commands/store-check.js';
 import { runServeCommand } from './serve.js';
 
@@ -66,11 +67,14 @@ try {
 }
 
 async function doctor(): Promise<void> {
+  // Said whatever else fails: on too old a Node the store cannot be trusted to stay up.
+  const node = nodeCheck();
   let options: ReturnType<typeof companionOptionsFromEnv>;
   try {
     options = companionOptionsFromEnv(process.env);
   } catch (error) {
     if (!(error instanceof CompanionConfigError)) throw error;
+    console.log(formatSetupChecks([node])[0]);
     // Every malformed variable at once: fixing them one run at a time is slow.
     for (const problem of error.problems) console.error(`FAIL  ${problem.variable}: ${problem.message}`);
     if (error.problems.length === 0) console.error(`FAIL  configuration: ${error.message}`);
@@ -80,7 +84,7 @@ async function doctor(): Promise<void> {
   if (options.allowInsecureLocalUrls) {
     console.log('Local mode (MOMO_ALLOW_INSECURE_LOCAL_URLS=1): http on this machine is accepted, for a local stand-in of the service only.');
   }
-  const checks = [...(await runSetupChecks({ ...options, allowLocalPublicUrl: options.allowInsecureLocalUrls === true })), await storeCheck(process.env)];
+  const checks = [node, ...(await runSetupChecks({ ...options, allowLocalPublicUrl: options.allowInsecureLocalUrls === true })), await storeCheck(process.env)];
   for (const line of formatSetupChecks(checks)) console.log(line);
   process.exitCode = checks.some((check) => check.status === 'error') ? 1 : 0;
 }

@@ -17,6 +17,7 @@ import { serverApiPrefix } from './companion/server-api-routes.js';
 import { serviceOptionsFromEnv } from './companion/service-options.js';
 import type { SetupCheck } from './companion/setup-checks.js';
 import { openStoreFromEnv, type OpenedStore } from './companion/store-from-env.js';
+import { nodeCheck } from './commands/node-check.js';
 import { createLogger, type Logger } from './log.js';
 
 export interface StartServiceOptions {
@@ -172,6 +173,12 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
 /** The CLI: starts, stops on SIGTERM/SIGINT with exit code 0, exits 1 on a configuration error. */
 export async function runServeCommand(env: Record<string, string | undefined>): Promise<void> {
   const log = createLogger();
+  const node = nodeCheck();
+  if (node.status === 'error') {
+    log.error(`momo-checkout serve could not start: ${node.message}`);
+    process.exitCode = 1;
+    return;
+  }
   let service: RunningService;
   try {
     service = await startService({ env, log });

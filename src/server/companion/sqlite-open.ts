@@ -1,8 +1,15 @@
 /**
- * Opens the file store's SQLite database through better-sqlite3, loaded only when a file store is
- * asked for: it is a native module, and a machine where it cannot load (no build tools when it was
- * installed, another Node version since) must still run a companion on Redis or in memory. Whatever
- * goes wrong becomes one {@link FileStoreUnavailableError} that says what to do.
+ * Opens the file store's SQLite database through better-sqlite3 13, loaded only when a file store
+ * is asked for: it is a native module, and a machine where it cannot load (an unusual platform, a
+ * Node older than 22) must still run a companion on Redis or in memory. Whatever goes wrong becomes
+ * one {@link FileStoreUnavailableError} that says what to do.
+ *
+ * Why better-sqlite3 13 and not Node's built-in `node:sqlite` (docs/durability.md has the figures):
+ * both ran the store's benchmarks alike on Node 22 and 24 (fsync-bound), but `node:sqlite` is
+ * experimental on Node 22 (a warning at every start, an API that may change) and its SQLite
+ * differs by Node release; better-sqlite3 13 is Node-API (no abort on Node 24, unlike 12), ships
+ * its binaries for Linux (glibc, musl), macOS and Windows on x64 and arm64 inside the package, and
+ * runs no install script, so nothing is compiled or downloaded at install.
  *
  * `createRequire` rather than `import()`: loading stays synchronous, so `createFileStore` does too.
  */
@@ -18,9 +25,9 @@ export { FileStoreUnavailableError };
 export type SqliteDatabase = BetterSqlite3.Database;
 
 const nativeAdvice =
-  'Install build tools (python3, make and a C++ compiler: `apt-get install -y build-essential python3`) and reinstall it ' +
-  '(`npm rebuild better-sqlite3`, or delete node_modules and run `npm ci`) with the Node version that runs the companion; ' +
-  'or set MOMO_REDIS_URL to keep state in Redis; or, for tests only, pass `store: createMemoryStore()` (nothing survives a restart).';
+  'Its binary ships inside the package for Node 22 or newer on Linux, macOS and Windows (x64 and arm64): check `node --version`, ' +
+  'then reinstall (delete node_modules and run `npm ci`); if a bundler moved the binary, pass the file store its `nativeBinding`. ' +
+  'Or set MOMO_REDIS_URL to keep state in Redis; or, for tests only, pass `store: createMemoryStore()` (nothing survives a restart).';
 
 /** The first line: Node's module errors go on with a require stack that helps nobody here. */
 function messageOf(error: unknown): string {

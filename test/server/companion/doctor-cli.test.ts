@@ -33,6 +33,8 @@ describe('momo-checkout doctor', () => {
   it('names the missing variables', async () => {
     const { code, output } = await doctor({});
     assert.equal(code, 1);
+    // The Node line comes even when the configuration cannot be read.
+    assert.match(output, new RegExp(`ok +node: Node ${process.versions.node.replaceAll('.', '\\.')} \\(needs 22 or newer\\)`));
     for (const name of ['MOMO_BASE_URL', 'MOMO_API_KEY', 'MOMO_WEBHOOK_SECRETS', 'MOMO_PUBLIC_URL']) assert.match(output, new RegExp(`FAIL +${name}: ${name} is not set`));
   });
 
