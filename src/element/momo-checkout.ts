@@ -114,7 +114,7 @@ export class MomoCheckout extends LitElement {
     if (changed.has('client') || changed.has('endpoint') || changed.has('token') || changed.has('checkoutView')) this.checkout.configure();
     if (changed.has('country') && this.country) {
       // Programmatic: sets the choice without any user event (no momo-submit, no validation message).
-      this.checkout.country = this.country.toUpperCase();
+      this.checkout.number.country = this.country.toUpperCase();
     }
   }
 

@@ -1,5 +1,5 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { CheckoutView, CountryView, PaymentView } from '../../contract/companion.js';
+import type { CheckoutView, PaymentView } from '../../contract/companion.js';
 import { CompanionRequestError, NetworkError } from '../../client/errors.js';
 import { createFetchClient } from '../../client/fetch-client.js';
 import { checkoutView } from '../../client/guards.js';
@@ -11,23 +11,19 @@ import type { MachineState } from '../../machine/machine.js';
 import type { Status } from '../../machine/states.js';
 import { en } from '../../localize/en.js';
 import { MomoErrorEvent, MomoFailedEvent, MomoStateChangeEvent, MomoSubmitEvent, MomoSucceededEvent } from '../events.js';
-import { checkPhone } from '../phone-check.js';
-import { metadataCountries, phoneMetadata } from '../phone-metadata.generated.js';
-import type { PhoneCheck } from '../phone-check.js';
 import { isAllowedRedirect } from '../urls.js';
+import { NumberStep, type NumberStepHost } from './number-step.js';
+import { WaitingClock, type WaitingClockHost } from './waiting-clock.js';
 
 /** What the controller needs from the element (kept small so the element stays a thin shell). */
-export interface CheckoutHost extends ReactiveControllerHost, HTMLElement {
+export interface CheckoutHost extends ReactiveControllerHost, HTMLElement, NumberStepHost, WaitingClockHost {
   endpoint: string;
   token: string;
   /** The checkout's view rendered into the page (JSON), used for the first load instead of a request. */
   checkoutView: string;
   client: CompanionClient | undefined;
-  expirySeconds: number;
   /** Seconds of push waiting before "didn't get the prompt?" shows. */
   promptHelpAfterSeconds: number;
-  /** Pause after the last keystroke before the number is checked. */
-  validationDelayMs: number;
   /** How long to wait for a missing `endpoint`/`token` before telling the payer and the console. */
   setupWaitMs: number;
   navigate: (url: string) => void;
@@ -71,35 +67,25 @@ function isAbort(error: unknown): boolean {
 }
 
 /**
- * The one controller of `<momo-checkout>`: holds the machine state, runs the effects each state
- * asks for (requests, timers, the status stream, navigation) and calls `requestUpdate()`.
- * Results of a superseded run are dropped: every run has an AbortSignal and a run id.
+ * The controller of `<momo-checkout>`: holds the machine state, runs the effects each state asks
+ * for (requests, the status stream, navigation) and calls `requestUpdate()`. Results of a
+ * superseded run are dropped: every run has an AbortSignal. Two sibling controllers hold the rest:
+ * the number step (what is typed, its country, the payer's mistake) and the waiting clock.
  */
 export class CheckoutController implements ReactiveController {
   state: MachineState = initialState;
-  /** What the payer typed, exactly. */
-  typed = '';
   otp = '';
-  country: string | undefined;
-  /** The payer's own phone error, shown after a pause or on leaving the field, never per keystroke. */
-  phoneCheck: PhoneCheck | null = null;
-  /** Epoch ms when an outcome is overdue ("expired"); null when not waiting. */
-  deadline: number | null = null;
-  /** Epoch ms when waiting for a push approval began. */
-  pushSince: number | null = null;
-  now = Date.now();
   otpSent = false;
+  readonly number: NumberStep;
+  readonly clock: WaitingClock;
 
   private client: CompanionClient | undefined;
   private run = new AbortController();
   private stream: AbortController | null = null;
-  private validationTimer: ReturnType<typeof setTimeout> | undefined;
   private setupTimer: ReturnType<typeof setTimeout> | undefined;
   private configured = false;
   /** The page's embedded view, until the first load uses it. */
   private embedded = '';
-  private expiryTimer: ReturnType<typeof setTimeout> | undefined;
-  private ticker: ReturnType<typeof setInterval> | undefined;
   private readonly lookups = new Map<string, Promise<CheckoutEvent>>();
   private readonly previews = new Map<string, Promise<CheckoutEvent>>();
   private focusPending = false;
@@ -107,6 +93,8 @@ export class CheckoutController implements ReactiveController {
 
   constructor(private readonly host: CheckoutHost) {
     host.addController(this);
+    this.number = new NumberStep(host, this);
+    this.clock = new WaitingClock(host, () => this.dispatch({ type: 'TIMED_OUT' }));
   }
 
   hostConnected(): void {
@@ -183,21 +171,9 @@ export class CheckoutController implements ReactiveController {
   private start(): void {
     this.stop();
     this.state = initialState;
-    // The field shows at once (issue 10): a first guess at the country, until the checkout says which are served.
-    this.country ??= this.defaultCountry(metadataCountries, false);
+    this.number.guessCountry();
     this.host.requestUpdate();
     void this.load();
-  }
-
-  /**
-   * The country list before the checkout has answered: the one guessed from the `country`
-   * attribute or the page's language, with its calling code from the bundled metadata.
-   */
-  provisionalCountries(): CountryView[] {
-    const code = this.country;
-    if (!code) return [];
-    const dial = Object.entries(phoneMetadata.country_calling_codes).find(([, countries]) => (countries as readonly string[]).includes(code))?.[0];
-    return dial ? [{ code, name: code, dialCode: `+${dial}` }] : [];
   }
 
   private stop(): void {
@@ -206,8 +182,8 @@ export class CheckoutController implements ReactiveController {
     this.run = new AbortController();
     this.stream?.abort();
     this.stream = null;
-    clearTimeout(this.validationTimer);
-    this.clearWaiting();
+    this.number.cancelPause();
+    this.clock.stop();
   }
 
   /**
@@ -238,8 +214,8 @@ export class CheckoutController implements ReactiveController {
 
   /** Effects of entering a status. */
   private enter(status: Status, previous: Status): void {
-    if (waitingStatuses.includes(status)) this.startWaiting(status);
-    else this.clearWaiting();
+    if (waitingStatuses.includes(status)) this.clock.start(status);
+    else this.clock.stop();
     if (status !== 'submitting' && previous === 'submitting' && status !== 'needs-otp') this.otpSent = false;
     switch (status) {
       case 'loading':
@@ -254,7 +230,7 @@ export class CheckoutController implements ReactiveController {
       case 'entering':
         // Back to the number (after "try again", or the checkout's answer): re-read what is typed,
         // still showing a mistake the payer was already shown while it loaded.
-        if (previous === 'failed' || previous === 'loading') this.validateNow(this.phoneCheck?.kind === 'invalid');
+        if (previous === 'failed' || previous === 'loading') this.number.validateNow(this.number.phoneCheck?.kind === 'invalid');
         break;
       case 'redirecting':
         this.redirect();
@@ -291,9 +267,7 @@ export class CheckoutController implements ReactiveController {
       // Issue 10: a view the page's server rendered saves the first round trip; "try again" asks the companion.
       const checkout = this.takeEmbedded() ?? (await client.getCheckout(signal));
       if (signal.aborted) return;
-      if (!this.country || !checkout.countries.some((c) => c.code === this.country)) {
-        this.country = this.defaultCountry(checkout.countries.map((c) => c.code));
-      }
+      this.number.servedCountries(checkout.countries.map((c) => c.code));
       const loaded = eventForCheckout(checkout);
       this.dispatch(loaded);
       if (loaded.type === 'CHECKOUT_UNPAYABLE') return;
@@ -319,18 +293,6 @@ export class CheckoutController implements ReactiveController {
     return null;
   }
 
-  private defaultCountry(served: readonly string[], orFirst = true): string | undefined {
-    const wanted = this.host.getAttribute('country')?.toUpperCase();
-    if (wanted && served.includes(wanted)) return wanted;
-    // The page's locale region (`fr-CI` → CI), then the browser's.
-    const tags = [this.host.closest('[lang]')?.getAttribute('lang'), document.documentElement.lang, ...(navigator.languages ?? [])];
-    for (const tag of tags) {
-      const region = tag?.split(/[-_]/)[1]?.toUpperCase();
-      if (region && served.includes(region)) return region;
-    }
-    return orFirst ? served[0] : undefined;
-  }
-
   private subscribe(client: CompanionClient): void {
     this.stream?.abort();
     this.stream = new AbortController();
@@ -344,12 +306,13 @@ export class CheckoutController implements ReactiveController {
   }
 
   private lookupFor(phoneNumber: string): Promise<CheckoutEvent> {
-    const key = `${phoneNumber}|${this.country ?? ''}`;
+    const country = this.number.country;
+    const key = `${phoneNumber}|${country ?? ''}`;
     let pending = this.lookups.get(key);
     if (!pending) {
       // Issue 4, size and speed: one corridor lookup per number, whatever the payer does meanwhile.
       pending = this.request(
-        (client) => client.lookup(this.country ? { phoneNumber, country: this.country } : { phoneNumber }),
+        (client) => client.lookup(country ? { phoneNumber, country } : { phoneNumber }),
         (lookup): CheckoutEvent => {
           // Issue 10: the companion previewed the default choice with the lookup: no second round trip.
           const { preview } = lookup;
@@ -404,47 +367,6 @@ export class CheckoutController implements ReactiveController {
   }
 
   // ----- the payer's actions -----
-
-  /** Typing: nothing is said until a pause or leaving the field (issue 4 §1, phone number). */
-  onPhoneInput(value: string): void {
-    this.typed = value;
-    if (this.state.status !== 'entering') this.dispatch({ type: 'NUMBER_EDITED' });
-    clearTimeout(this.validationTimer);
-    this.validationTimer = setTimeout(() => this.validateNow(true), this.host.validationDelayMs);
-  }
-
-  onCountryChange(country: string): void {
-    this.country = country;
-    if (this.state.status !== 'entering') this.dispatch({ type: 'NUMBER_EDITED' });
-    if (this.typed.trim()) this.validateNow(true);
-    else this.host.requestUpdate();
-  }
-
-  /** Leaving the field, a pause, or Enter: read the number and, when it is good, look it up. */
-  validateNow(showErrors: boolean): PhoneCheck | null {
-    clearTimeout(this.validationTimer);
-    // While loading, the number is checked here (a mistake is said at once) but looked up only
-    // once the checkout has answered (NUMBER_COMPLETE waits for `entering`).
-    if (!['loading', 'entering', 'looking-up', 'previewing', 'ready'].includes(this.state.status)) return null;
-    if (!this.typed.trim()) {
-      this.phoneCheck = null;
-      this.host.requestUpdate();
-      return null;
-    }
-    const check = checkPhone(this.typed, this.country);
-    if (check.kind === 'invalid') {
-      this.phoneCheck = showErrors ? check : null;
-      this.host.requestUpdate();
-      return check;
-    }
-    this.phoneCheck = check;
-    if (this.state.phoneNumber !== check.phoneNumber || this.state.status === 'entering') {
-      if (this.state.status !== 'entering') this.dispatch({ type: 'NUMBER_EDITED' });
-      this.dispatch({ type: 'NUMBER_COMPLETE', phoneNumber: check.phoneNumber });
-    }
-    this.host.requestUpdate();
-    return check;
-  }
 
   chooseWallet(useWallet: boolean): void {
     if (useWallet !== this.state.useWallet) this.dispatch({ type: 'CHOICE_CHANGED', useWallet });
@@ -509,12 +431,11 @@ export class CheckoutController implements ReactiveController {
 
   tryAgain(): void {
     this.otp = '';
-    this.typed = '';
-    this.phoneCheck = null;
+    this.number.clear();
     if (this.dispatch({ type: 'TRY_AGAIN' })) this.focusPending = true;
   }
 
-  // ----- redirect and waiting -----
+  // ----- redirect -----
 
   private redirect(): void {
     const url = this.state.payment?.authorizationUrl;
@@ -527,25 +448,5 @@ export class CheckoutController implements ReactiveController {
     if (this.navigatedTo === url) return; // the same news twice: one navigation
     this.navigatedTo = url;
     this.host.navigate(url);
-  }
-
-  private startWaiting(status: Status): void {
-    this.now = Date.now();
-    if (status === 'awaiting-approval') this.pushSince ??= this.now;
-    if (this.deadline !== null) return;
-    this.deadline = this.now + this.host.expirySeconds * 1000;
-    this.expiryTimer = setTimeout(() => this.dispatch({ type: 'TIMED_OUT' }), this.host.expirySeconds * 1000);
-    // The visible countdown; a second is the finest anyone reads.
-    this.ticker = setInterval(() => {
-      this.now = Date.now();
-      this.host.requestUpdate();
-    }, 1000);
-  }
-
-  private clearWaiting(): void {
-    clearTimeout(this.expiryTimer);
-    clearInterval(this.ticker);
-    this.deadline = null;
-    this.pushSince = null;
   }
 }

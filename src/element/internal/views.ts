@@ -74,12 +74,12 @@ export function numberStep(ctx: ViewContext): TemplateResult {
   const { c, t } = ctx;
   const { state } = c;
   const checkout = state.checkout;
-  const countries = checkout?.countries ?? c.provisionalCountries();
+  const countries = checkout?.countries ?? c.number.provisionalCountries();
   const busy = state.status === 'submitting';
   const typing = state.status === 'entering' || state.status === 'loading';
   const phoneError =
-    c.phoneCheck?.kind === 'invalid'
-      ? t.phone[c.phoneCheck.code]
+    c.number.phoneCheck?.kind === 'invalid'
+      ? t.phone[c.number.phoneCheck.code]
       : state.problem && (state.problem.code === 'INVALID_PHONE' || state.problem.code === 'NO_OPERATOR')
         ? problemText(t, state.problem)
         : null;
@@ -92,22 +92,22 @@ export function numberStep(ctx: ViewContext): TemplateResult {
   const describedBy = phoneError ? 'phone-hint phone-error' : 'phone-hint';
   return html`<form class="step" novalidate @submit=${(e: Event) => {
       e.preventDefault();
-      if (typing) c.validateNow(true);
+      if (typing) c.number.validateNow(true);
       else c.submit();
     }}>
     <div class="field">
       <label for="phone">${t.phoneLabel}</label>
       <div class="phone-row">
-        <select id="country" aria-label=${t.countryLabel} .value=${c.country ?? ''} ?disabled=${busy || countries.length === 0}
-          @change=${(e: Event) => c.onCountryChange((e.target as HTMLSelectElement).value)}>
+        <select id="country" aria-label=${t.countryLabel} .value=${c.number.country ?? ''} ?disabled=${busy || countries.length === 0}
+          @change=${(e: Event) => c.number.onCountryChange((e.target as HTMLSelectElement).value)}>
           ${countryOptions(countries, ctx.locale).map(
-            (country) => html`<option value=${country.code} ?selected=${country.code === c.country}>${country.label}</option>`,
+            (country) => html`<option value=${country.code} ?selected=${country.code === c.number.country}>${country.label}</option>`,
           )}
         </select>
         <input id="phone" part="phone-input" type="tel" data-autofocus autocomplete="tel" inputmode="tel"
-          .value=${c.typed} ?disabled=${busy} aria-describedby=${describedBy} aria-invalid=${phoneError ? 'true' : 'false'}
-          @input=${(e: Event) => c.onPhoneInput((e.target as HTMLInputElement).value)}
-          @blur=${() => c.validateNow(true)} />
+          .value=${c.number.typed} ?disabled=${busy} aria-describedby=${describedBy} aria-invalid=${phoneError ? 'true' : 'false'}
+          @input=${(e: Event) => c.number.onInput((e.target as HTMLInputElement).value)}
+          @blur=${() => c.number.validateNow(true)} />
       </div>
       <p id="phone-hint" class="hint">${t.phoneHint}</p>
       ${phoneError ? html`<p id="phone-error" class="error" part="error">${phoneError}</p>` : nothing}
@@ -181,8 +181,8 @@ function formatRemaining(ms: number): string {
 export function approvalStep(ctx: ViewContext, promptHelpAfterSeconds: number): TemplateResult {
   const { c, t } = ctx;
   const payment = c.state.payment;
-  const remaining = c.deadline === null ? 0 : c.deadline - c.now;
-  const showHelp = c.pushSince !== null && c.now - c.pushSince >= promptHelpAfterSeconds * 1000;
+  const remaining = c.clock.deadline === null ? 0 : c.clock.deadline - c.clock.now;
+  const showHelp = c.clock.pushSince !== null && c.clock.now - c.clock.pushSince >= promptHelpAfterSeconds * 1000;
   return html`<div class="step">
     ${heading(t.approveHeading)}
     ${payment?.operator ? operatorRow(ctx, payment.operator) : nothing}
