@@ -46,7 +46,7 @@ async function runServer(): Promise<void> {
   const { createServer } = await import('node:http');
   const { createCompanion, toNodeHandler, transitionCheckout } = await import('../src/server/index.js');
   const { silentLogger } = await import('../src/server/log.js');
-  const { openStoreFromEnv } = await import('../src/server/companion/store-from-env.js');
+  const { openStoreFromEnv } = await import('../src/server/stores/store-from-env.js');
   // MOMO_STORE / MOMO_DATA_DIR / MOMO_REDIS_URL, as the parent set them for this run.
   const opened = await openStoreFromEnv(process.env);
   const store = opened.store;

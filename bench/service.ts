@@ -42,7 +42,7 @@ type FromChild = { id: number; result: unknown } | { ready: true; port: number }
 
 // ---------------------------------------------------------------- child: momo-checkout serve
 async function runService(): Promise<void> {
-  const { startService } = await import('../src/server/serve.js');
+  const { startService } = await import('../src/server/commands/serve.js');
   const { createMemoryStore, transitionCheckout } = await import('../src/server/index.js');
   const { silentLogger } = await import('../src/server/log.js');
   const store = createMemoryStore();

@@ -12,11 +12,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createFileStore } from '../src/server/companion/file-store.js';
-import { createMemoryStore } from '../src/server/companion/memory-store.js';
-import type { CheckoutRecord } from '../src/server/companion/records.js';
-import { createRedisStore } from '../src/server/companion/redis-store.js';
-import { transitionCheckout, type CheckoutStore } from '../src/server/companion/store.js';
+import { createFileStore } from '../src/server/stores/sqlite/sqlite-store.js';
+import { createMemoryStore } from '../src/server/stores/memory-store.js';
+import type { CheckoutRecord } from '../src/server/model/records.js';
+import { createRedisStore } from '../src/server/stores/redis/redis-store.js';
+import { transitionCheckout, type CheckoutStore } from '../src/server/stores/store.js';
 import { createLogger } from '../src/server/log.js';
 import { startRedisServer } from '../test/support/redis-server.js';
 

@@ -1,11 +1,11 @@
 /**
  * `npm run openapi`: writes docs/openapi.json, the OpenAPI 3.1 document of the server API, from
- * the zod schemas the server validates with (src/server/companion/server-api-routes.ts). A test
+ * the zod schemas the server validates with (src/server/server-api/server-api-schemas.ts). A test
  * fails when the committed copy is stale.
  */
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { serverApiDocument } from '../src/server/companion/server-api-routes.js';
+import { serverApiDocument } from '../src/server/server-api/server-api-schemas.js';
 
 export const openApiFile = fileURLToPath(new URL('../docs/openapi.json', import.meta.url));
 

@@ -12,7 +12,7 @@
  */
 import { getRequestListener } from '@hono/node-server';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { maxWebhookBytes } from '../server/companion/inbox.js';
+import { maxWebhookBytes } from '../server/notifications/inbox.js';
 
 export interface FetchHandler {
   fetch(request: Request, context?: { clientAddress?: string | undefined }): Promise<Response>;

@@ -12,13 +12,13 @@
  * - `npx momo-checkout sandbox`: the local simulator of the payment service, with the variables to
  *   point a companion at it (docs/sandbox.md).
  */
-import { companionOptionsFromEnv, CompanionConfigError } from './companion/options.js';
-import { runSetupChecks } from './companion/setup-checks.js';
-import { formatSetupChecks } from './companion/setup-report.js';
+import { companionOptionsFromEnv, CompanionConfigError } from './options.js';
+import { runSetupChecks } from './setup/setup-checks.js';
+import { formatSetupChecks } from './setup/setup-report.js';
 import { paymentsCommand, UsageError } from './commands/payments.js';
 import { nodeCheck } from './commands/node-check.js';
 import { storeCheck } from './commands/store-check.js';
-import { runServeCommand } from './serve.js';
+import { runServeCommand } from './commands/serve.js';
 
 const usage = `Usage:
   momo-checkout doctor    check the companion's configuration and store (reads MOMO_BASE_URL,

@@ -16,7 +16,7 @@ import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs
 import { createServer } from 'node:http';
 import { createCompanion, toNodeHandler, type CheckoutStore } from '../../src/server/index.js';
 import { silentLogger } from '../../src/server/log.js';
-import { openStoreFromEnv } from '../../src/server/companion/store-from-env.js';
+import { openStoreFromEnv } from '../../src/server/stores/store-from-env.js';
 
 const env = process.env;
 const port = Number(env.PORT);

@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { openStoreFromEnv } from '../../src/server/companion/store-from-env.js';
+import { openStoreFromEnv } from '../../src/server/stores/store-from-env.js';
 import type { CheckoutStore } from '../../src/server/index.js';
 import { createCheckoutIn, freePort, readUpdates, startChild, streamUntil, tempDir, until, type Child } from './support.js';
 

@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createCheckoutRecord } from '../../src/server/companion/checkouts.js';
+import { createCheckoutRecord } from '../../src/server/payments/checkouts.js';
 import type { CheckoutStore } from '../../src/server/index.js';
 import { freePort } from '../support/free-port.js';
 export { freePort };

@@ -8,7 +8,7 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { openStoreFromEnv, type OpenedStore } from '../../src/server/companion/store-from-env.js';
+import { openStoreFromEnv, type OpenedStore } from '../../src/server/stores/store-from-env.js';
 import { signWebhook } from '../../src/server/index.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { createCheckoutIn, freePort, readUpdates, startChild, streamUntil, tempDir, until, type Child } from './support.js';

@@ -88,8 +88,8 @@ describe('the published declarations', () => {
 
   it('state rules in words: no bare "§" citation of a document merchants do not have, on the public surface', () => {
     const publicFiles = [
-      'server/index.d.ts', 'server/companion/companion.d.ts', 'server/companion/options.d.ts', 'server/companion/checkouts.d.ts',
-      'server/companion/setup-checks.d.ts', 'server/companion/setup-report.d.ts', 'server/companion/records.d.ts',
+      'server/index.d.ts', 'server/companion.d.ts', 'server/options.d.ts', 'server/payments/checkouts.d.ts',
+      'server/setup/setup-checks.d.ts', 'server/setup/setup-report.d.ts', 'server/model/records.d.ts',
       'server/service-client/client.d.ts', 'server/service-client/errors.d.ts', 'server/webhook/verify.d.ts', 'server/webhook/sign.d.ts',
       'server/webhook/errors.d.ts', 'adapters/express.d.ts', 'adapters/hono.d.ts', 'adapters/node-http.d.ts', 'contract/companion.d.ts',
       'contract/money.d.ts', 'sandbox/index.d.ts', 'sandbox/types.d.ts', 'react/index.d.ts',

@@ -6,7 +6,7 @@
  * companion that cannot open its store, or dies later, loses the notifications the service sends
  * only once.
  */
-import type { SetupCheck } from '../companion/setup-checks.js';
+import type { SetupCheck } from '../setup/setup-checks.js';
 
 export const minimumNodeMajor = 22;
 /** The Node merchants are advised to run: the active LTS, on which the project is developed and tested. */

@@ -5,8 +5,8 @@
  */
 import { parseArgs } from 'node:util';
 import type { PaymentState } from '../../contract/companion.js';
-import { listPaymentSummaries, type PaymentSummary } from '../companion/payments-list.js';
-import { openStoreFromEnv } from '../companion/store-from-env.js';
+import { listPaymentSummaries, type PaymentSummary } from '../payments/payments-list.js';
+import { openStoreFromEnv } from '../stores/store-from-env.js';
 
 export async function paymentsCommand(args: string[], env: Record<string, string | undefined>, out: (line: string) => void): Promise<number> {
   const { values } = parseArgs({

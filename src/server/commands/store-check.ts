@@ -3,8 +3,8 @@
  * answers, and would not lose payments here (a memory store in production, a file on a platform
  * whose disk does not last).
  */
-import type { SetupCheck } from '../companion/setup-checks.js';
-import { openStoreFromEnv, storeRisk } from '../companion/store-from-env.js';
+import type { SetupCheck } from '../setup/setup-checks.js';
+import { openStoreFromEnv, storeRisk } from '../stores/store-from-env.js';
 
 export async function storeCheck(env: Record<string, string | undefined>): Promise<SetupCheck> {
   const name = 'store';

@@ -1,0 +1,132 @@
+/**
+ * The `'webhook'` delivery sink (service mode): each payment transition POSTed to the merchant
+ * backend's endpoint, signed as the Standard Webhooks specification says, so any language checks
+ * it with one HMAC-SHA256 (docs/backends.md). The delivery worker (deliveries.ts) calls it from the
+ * durable queue and retries it with backoff; this file only makes one attempt and says how it went.
+ */
+import { Webhook } from 'standardwebhooks';
+import type { DeliverFunction, DeliveryResult } from './delivery-worker.js';
+import type { PaymentUpdate } from '../model/payment-update.js';
+import { CompanionConfigError } from '../options.js';
+import type { DeliveryRecord } from '../model/records.js';
+
+/** The `type` of every event this companion sends (Standard Webhooks payload structure). */
+export const paymentUpdatedEvent = 'payment.updated';
+
+/** What the merchant's endpoint receives as the body. */
+export interface MerchantWebhookEvent {
+  type: typeof paymentUpdatedEvent;
+  /** ISO 8601 time of the transition (the same on every retry; the `webhook-timestamp` header is the attempt's). */
+  timestamp: string;
+  data: PaymentUpdate;
+}
+
+export interface MerchantWebhookOptions {
+  url: string;
+  /** `whsec_` + base64 of the key. */
+  secret: string;
+  /** Default 10 s: an attempt without an answer by then is failed and retried later. */
+  timeoutMs?: number;
+  now?: () => number;
+  fetch?: typeof fetch;
+}
+
+/** The body of a delivery: built from the stored record, so every retry sends the same bytes. */
+export function merchantWebhookBody(delivery: DeliveryRecord): string {
+  const event: MerchantWebhookEvent = { type: paymentUpdatedEvent, timestamp: new Date(delivery.createdAt).toISOString(), data: delivery.update };
+  return JSON.stringify(event);
+}
+
+/** Throws a CompanionConfigError saying what to fix in the URL or the secret. */
+export function checkMerchantWebhookOptions(url: string | undefined, secret: string | undefined): void {
+  if (url === undefined && secret === undefined) return;
+  if (!url || !secret) {
+    throw new CompanionConfigError('merchantWebhookUrl and merchantWebhookSecret go together (MOMO_MERCHANT_WEBHOOK_URL and MOMO_MERCHANT_WEBHOOK_SECRET): set both, or neither.');
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new CompanionConfigError(`merchantWebhookUrl ${JSON.stringify(url)} is not a URL: give your backend's endpoint, e.g. https://shop.example/momo-events.`);
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
+    throw new CompanionConfigError('merchantWebhookUrl must be an http(s) URL of your backend.');
+  }
+  if (parsed.username || parsed.password) {
+    throw new CompanionConfigError('merchantWebhookUrl must not carry a user name or password: the signature (webhook-signature) is what authenticates each notification.');
+  }
+  const key = secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : '';
+  let bytes = 0;
+  if (/^[A-Za-z0-9+/]+={0,2}$/.test(key)) {
+    try {
+      bytes = atob(key).length;
+    } catch {
+      bytes = 0;
+    }
+  }
+  if (bytes < 24 || bytes > 64) {
+    throw new CompanionConfigError(
+      'merchantWebhookSecret must be "whsec_" followed by the base64 of 24 to 64 random bytes (Standard Webhooks). ' +
+        'Generate one with: echo "whsec_$(openssl rand -base64 32)"',
+    );
+  }
+}
+
+/**
+ * @example
+ * const deliver = createMerchantWebhookSink({ url: 'https://shop.example/momo-events', secret: 'whsec_...' });
+ * const result = await deliver(delivery); // { ok: true, status: 204 } or { ok: false, error: 'HTTP 500' }
+ */
+export function createMerchantWebhookSink(options: MerchantWebhookOptions): DeliverFunction {
+  checkMerchantWebhookOptions(options.url, options.secret);
+  const signer = new Webhook(options.secret);
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const now = options.now ?? Date.now;
+  const send = options.fetch ?? fetch;
+
+  return async (delivery): Promise<DeliveryResult> => {
+    const body = merchantWebhookBody(delivery);
+    const at = new Date(now());
+    let response: Response;
+    try {
+      response = await send(options.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'momo-checkout',
+          // The delivery id (`<orderId>.<version>`) is the same on every retry: the receiver's
+          // idempotency key, as the specification intends.
+          'webhook-id': delivery.id,
+          'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+          'webhook-signature': signer.sign(delivery.id, at, body),
+        },
+        body,
+        // A redirect is a failure, not followed: the signature was made for this URL's receiver.
+        redirect: 'manual',
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (error) {
+      return { ok: false, error: describeFailure(error, timeoutMs) };
+    }
+    // Read (and drop) the answer so the connection is reused; an endless body is cut by the timeout.
+    await response.arrayBuffer().catch(() => undefined);
+    if (response.status >= 200 && response.status < 300) return { ok: true, status: response.status };
+    if (response.status >= 300 && response.status < 400) {
+      const location = response.headers.get('location');
+      return {
+        ok: false,
+        status: response.status,
+        error: `redirected (HTTP ${response.status}${location ? ` to ${location.slice(0, 200)}` : ''}); redirects are not followed: set the final URL in merchantWebhookUrl`,
+      };
+    }
+    return { ok: false, status: response.status, error: `HTTP ${response.status}: answer 2xx once the update is recorded` };
+  };
+}
+
+function describeFailure(error: unknown, timeoutMs: number): string {
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return `no answer within ${timeoutMs} ms`;
+  const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
+  if (cause?.code) return `could not reach the endpoint: ${cause.code}`;
+  if (cause?.message) return `could not reach the endpoint: ${cause.message}`;
+  return `could not reach the endpoint: ${error instanceof Error ? error.message : String(error)}`;
+}

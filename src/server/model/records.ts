@@ -1,0 +1,142 @@
+/**
+ * What the companion keeps per checkout. Plain JSON-serialisable data, so a persistent or shared
+ * store (Redis) can hold it as it is.
+ */
+import type { PaymentState } from '../../contract/companion.js';
+import type { PaymentUpdate } from './payment-update.js';
+
+export interface OperatorRecord {
+  code: string;
+  name: string;
+  logoUrl: string;
+  instructions: string | null;
+}
+
+export interface PaymentRecord {
+  state: PaymentState;
+  /** 1 for the first attempt; a new attempt only after a verified final `failed`. */
+  attempt: number;
+  /** The `orderId` sent to the service: the checkout's for attempt 1, `<orderId>-a<N>` after (attempt-ids.ts). */
+  serviceOrderId: string;
+  /** E.164. Server-side only: the page sees it masked. */
+  phoneNumber: string;
+  useWallet: boolean;
+  operator: OperatorRecord | null;
+  workflow: string | null;
+  /** https only (nextAction.authorizationUrl); null until the webhook brings it. */
+  authorizationUrl: string | null;
+  returned: boolean;
+  /** The notification's amount differed from the checkout's: never reported as paid. */
+  amountMismatch: boolean;
+  /** The workflow the fee preview announced, if the page asked for one. */
+  previewWorkflow?: string | null;
+  /** The last status a verified notification carried, as written. */
+  lastServiceStatus: string | null;
+  /** The service's id of this attempt, from its pay-in answer: what support needs to re-emit a notification. */
+  transactionId: string | null;
+  /**
+   * A validly signed notification refused only because its timestamp was outside the tolerance
+   * (this server's clock is off?): the service never sends it again, so the payment is listed as stuck.
+   */
+  refusedNotification?: { status: string; sentAt: number; receivedAt: number } | null;
+  /** When `onStale` was told about this payment (it is told once). */
+  staleReportedAt?: number | null;
+  updatedAt: number;
+  /**
+   * The service answered 409 to this attempt's order id without our having posted it before: the
+   * transaction there is someone else's. Held as `unknown` for support; never re-posted, and no
+   * notification for that id is applied to this order.
+   */
+  orderIdConflict?: boolean;
+}
+
+export interface CheckoutRecord {
+  orderId: string;
+  /** Canonical decimal string (contract/money.ts). Set by the merchant's server only. */
+  amount: string;
+  currencyCode: string;
+  /** Learned from discovery; null until then. */
+  decimalPlaces: number | null;
+  /**
+   * The checkout token, kept so that creating the same order again returns the same token; looked
+   * up by its SHA-256 (`tokenHash`), so store keys never contain a token.
+   */
+  token: string;
+  tokenHash: string;
+  /** Unguessable id of the return route (`/return/<returnId>`). */
+  returnId: string;
+  returnUrl: string | null;
+  maxAttempts: number;
+  createdAt: number;
+  expiresAt: number;
+  /** Increases at every write; the store's compare-and-set compares it. */
+  revision: number;
+  /** Increases at every change the page should see; the status stream's event id. */
+  version: number;
+  /**
+   * Epoch ms until which the store keeps this record (the store's TTL follows it on every write):
+   * the token's expiry for a checkout that never started a payment, a week after the last change
+   * once one did, so a late notification still finds its order.
+   */
+  retainUntil: number;
+  payment: PaymentRecord | null;
+  /**
+   * Transitions not yet acknowledged by the merchant (callback or HTTP notification), oldest first.
+   * Written in the same compare-and-set as the transition itself, so a transition and its delivery
+   * are stored together or not at all: nothing is reported twice or lost by a crash in between.
+   */
+  deliveries: DeliveryRecord[];
+  /** The last delivery attempts (newest last, bounded), for the server API and support. */
+  deliveryLog: DeliveryAttempt[];
+}
+
+/** Where a transition is reported: the in-process `onPaymentUpdate`, or the merchant's HTTP endpoint. */
+export type DeliverySink = 'callback' | 'webhook';
+
+export interface DeliveryRecord {
+  /** `<orderId>.<version>`: the same on every retry (the Standard Webhooks `webhook-id`). */
+  id: string;
+  sink: DeliverySink;
+  /** What is reported, as it was at the transition. */
+  update: PaymentUpdate;
+  createdAt: number;
+  attempts: number;
+  /** Epoch ms of the next try. Deliveries of one order and sink go out in order: only the first is due. */
+  nextAttemptAt: number;
+}
+
+export interface DeliveryAttempt {
+  deliveryId: string;
+  sink: DeliverySink;
+  at: number;
+  ok: boolean;
+  /** HTTP status of the merchant's answer, when there was one. */
+  status?: number;
+  /** Why it failed (a timeout, a thrown error's message, a non-2xx), never a secret. */
+  error?: string;
+}
+
+/** Notification kept by the store before the webhook route answers (the inbox). */
+export interface InboxEntry {
+  /** The notification's `_nonce`: a second notification with it is a duplicate. */
+  id: string;
+  /** The body exactly as received (the signature is over these bytes). */
+  rawBody: string;
+  receivedAt: number;
+}
+
+/**
+ * When the store must next look at this record for deliveries: the earliest `nextAttemptAt` among
+ * the first pending delivery of each sink (later ones wait for it), or null when none is pending.
+ * Stores index records by it (`dueDeliveries`).
+ */
+export function nextDeliveryAt(record: CheckoutRecord): number | null {
+  let earliest: number | null = null;
+  const seen = new Set<DeliverySink>();
+  for (const delivery of record.deliveries ?? []) {
+    if (seen.has(delivery.sink)) continue;
+    seen.add(delivery.sink);
+    if (earliest === null || delivery.nextAttemptAt < earliest) earliest = delivery.nextAttemptAt;
+  }
+  return earliest;
+}

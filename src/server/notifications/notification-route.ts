@@ -1,0 +1,134 @@
+/**
+ * Notifications from the service (§6): verified over the raw body, duplicates dropped by `_nonce`,
+ * matched by `orderId` (the body has no currency), applied monotonically whatever the arrival
+ * order. A notification is a trigger, not an authority (§6.2): a differing amount is flagged and
+ * never reported as paid.
+ */
+import { compareAmounts } from '../../contract/money.js';
+import type { PaymentState } from '../../contract/companion.js';
+import type { WebhookNotification } from '../../contract/upstream/index.js';
+import type { Logger } from '../log.js';
+import { verifyWebhook, WebhookVerificationError } from '../webhook/index.js';
+import { transitionCheckout, type CheckoutStore } from '../stores/store.js';
+import { isFinal, movesForward, type Transitions } from '../payments/transitions.js';
+
+export type WebhookResult =
+  | { status: 200; outcome: 'applied' | 'duplicate' | 'ignored'; orderId?: string; state?: PaymentState }
+  | { status: 400 | 401; outcome: 'refused'; reason: string; message: string };
+
+export interface WebhookDeps {
+  store: CheckoutStore;
+  transitions: Transitions;
+  log: Logger;
+  secrets: readonly string[];
+  toleranceMs: number;
+  now: () => number;
+  /** Whether an authorisation URL may be sent to a payer's browser. */
+  isAllowedAuthorizationUrl: (url: string) => boolean;
+}
+
+/** Verifies; throws nothing. A refusal carries 401 (signature, secrets) or 400 (the body). */
+export async function verifyNotification(deps: WebhookDeps, rawBody: string | Uint8Array): Promise<{ ok: true; notification: WebhookNotification } | { ok: false; result: WebhookResult }> {
+  try {
+    const notification = await verifyWebhook(rawBody, { secrets: deps.secrets, toleranceMs: deps.toleranceMs, now: deps.now });
+    return { ok: true, notification };
+  } catch (error) {
+    if (!(error instanceof WebhookVerificationError)) throw error;
+    const status = error.reason === 'SIGNATURE_MISMATCH' || error.reason === 'NO_SECRETS' ? 401 : 400;
+    if (error.reason === 'TIMESTAMP_TOO_OLD' || error.reason === 'TIMESTAMP_IN_FUTURE') {
+      await keepRefusedButGenuine(deps, rawBody, error);
+    } else {
+      deps.log.warn('webhook refused', { reason: error.reason, message: error.message });
+    }
+    return { ok: false, result: { status, outcome: 'refused', reason: error.reason, message: error.message } };
+  }
+}
+
+/**
+ * A validly signed notification refused only for its age is most likely genuine and the one the
+ * service will never send again: name its order in the log and keep it on the payment, so the
+ * stuck-payments list tells the merchant (and this server's clock can be fixed).
+ */
+async function keepRefusedButGenuine(deps: WebhookDeps, rawBody: string | Uint8Array, error: WebhookVerificationError): Promise<void> {
+  let notification: WebhookNotification;
+  try {
+    notification = await verifyWebhook(rawBody, { secrets: deps.secrets, toleranceMs: Number.POSITIVE_INFINITY, now: deps.now });
+  } catch {
+    deps.log.warn('webhook refused', { reason: error.reason, message: error.message });
+    return;
+  }
+  deps.log.error('validly signed webhook refused for its timestamp: check this server clock (NTP); the payment is listed as stuck', {
+    orderId: notification.orderId,
+    status: notification.status,
+    reason: error.reason,
+    skewSeconds: Math.round((deps.now() - notification._timestamp) / 1000),
+  });
+  const checkout = await deps.store.getByServiceOrderId(notification.orderId);
+  if (!checkout) return;
+  await transitionCheckout(deps.store, checkout.orderId, (current) => {
+    const payment = current.payment;
+    if (!payment || payment.serviceOrderId !== notification.orderId) return null;
+    return { ...current, payment: { ...payment, refusedNotification: { status: notification.status, sentAt: notification._timestamp, receivedAt: deps.now() } } };
+  });
+}
+
+/** Applies a verified notification: idempotent (applying it again changes nothing). */
+export async function applyNotification(deps: WebhookDeps, notification: WebhookNotification): Promise<WebhookResult> {
+  const checkout = await deps.store.getByServiceOrderId(notification.orderId);
+  if (!checkout || checkout.payment?.serviceOrderId !== notification.orderId) {
+    // An order this companion does not hold, or an earlier attempt already failed and replaced.
+    deps.log.warn('webhook for no current payment ignored', { orderId: notification.orderId, status: notification.status });
+    return { status: 200, outcome: 'ignored', orderId: notification.orderId };
+  }
+  if (checkout.payment.orderIdConflict) {
+    // The service's transaction under this id is not ours (pay-flow.ts): never applied to this order.
+    deps.log.error('webhook for an order id another client created: not applied; needs support', { orderId: checkout.orderId, status: notification.status });
+    return { status: 200, outcome: 'ignored', orderId: notification.orderId };
+  }
+
+  const amountMatches = sameAmount(notification.rawAmount, checkout.amount);
+  if (!amountMatches) {
+    deps.log.error('webhook amount differs from the order: not reported as paid', {
+      orderId: checkout.orderId,
+      expected: checkout.amount,
+      received: notification.rawAmount,
+      status: notification.status,
+    });
+  }
+  const authorizationUrl = notification.nextAction?.authorizationUrl;
+  if (authorizationUrl !== undefined && !deps.isAllowedAuthorizationUrl(authorizationUrl)) {
+    deps.log.error('webhook authorizationUrl refused: only https URLs are sent to a payer', { orderId: checkout.orderId });
+  }
+
+  const { changed, checkout: after } = await deps.transitions.update(checkout.orderId, (payment) => {
+    if (!payment || payment.serviceOrderId !== notification.orderId) return null;
+    if (isFinal(payment.state)) return null;
+    const next = { ...payment, lastServiceStatus: notification.status };
+    if (!amountMatches) {
+      // One truth for the payer and the merchant: a payment whose amount differs is never paid. It
+      // fails at once, final and without a retry (view.ts), so no later notification changes it.
+      return { ...next, amountMismatch: true, state: 'failed' as const };
+    }
+    if (notification.status === 'completed') return { ...next, state: 'completed' as const };
+    if (notification.status === 'failed') return { ...next, state: 'failed' as const };
+    if (authorizationUrl !== undefined && deps.isAllowedAuthorizationUrl(authorizationUrl) && movesForward(payment.state, 'redirect-ready')) {
+      return { ...next, state: 'redirect-ready' as const, authorizationUrl };
+    }
+    if (notification.status !== 'pending') {
+      // assumptions.md: an unknown status is non-final; keep it monotone and log it.
+      deps.log.warn('webhook with an unknown status treated as non-final', { orderId: checkout.orderId, status: notification.status });
+    }
+    if (movesForward(payment.state, 'pending')) return { ...next, state: 'pending' as const };
+    return null;
+  });
+  const state = after?.payment?.state;
+  return { status: 200, outcome: changed ? 'applied' : 'ignored', orderId: checkout.orderId, ...(state ? { state } : {}) };
+}
+
+function sameAmount(raw: string, expected: string): boolean {
+  try {
+    return compareAmounts(raw, expected) === 0;
+  } catch {
+    return false; // an exponent or a sign: not the digits we sent
+  }
+}

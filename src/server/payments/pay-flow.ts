@@ -1,0 +1,225 @@
+/**
+ * The pay-in, as §4.1's canonical protocol wants it:
+ *
+ * 1. post without `otp` and `redirectUrls` (unless the payer already typed a code);
+ * 2. `422 OTP_REQUIRED`: nothing was created; ask the payer for the code, re-post the same orderId;
+ * 3. `422 REDIRECT_URLS_REQUIRED`: nothing was created; re-post at once with our own return URLs;
+ * 4. `409`: it exists; never invent a new orderId. It is ours only when an earlier post of the same
+ *    order id by us had a lost answer; otherwise someone else created it (another system posting
+ *    with the same key, a store that lost our record): the payment is held as `unknown`, logged for
+ *    support, never `pending` or `completed`, and no notification for that id is applied to it;
+ * 5. a lost answer: re-post the same body once; if still unknown, say "checking" (a webhook or a
+ *    later 409 decides). Never a second payment.
+ *
+ * One pay-in in flight per checkout (the store's lock): a double click, Enter plus click, or a
+ * second tab produce one upstream call. The amount is always the checkout's.
+ */
+import type { OperatorView, PaymentState, PaymentView, PayRequest } from '../../contract/companion.js';
+import type { PayInRequest } from '../../contract/upstream/index.js';
+import type { Logger } from '../log.js';
+import {
+  AlreadyExistsError,
+  AmountOutOfRangeError,
+  OtpRequiredError,
+  RedirectUrlsRequiredError,
+  ServiceError,
+  ValidationError,
+  type ServiceClient,
+} from '../service-client/index.js';
+import { checkAmount, type Discovery } from './discovery.js';
+import { CompanionHttpError } from '../page-routes/http-errors.js';
+import type { CheckoutRecord, PaymentRecord } from '../model/records.js';
+import { StoreConflictError, type CheckoutStore } from '../stores/store.js';
+import { attemptOrderId } from './attempt-ids.js';
+import { isFinal, movesForward, type Transitions } from './transitions.js';
+import { paymentView } from '../model/payment-view.js';
+import { randomId } from './tokens.js';
+
+export interface PayFlowDeps {
+  service: ServiceClient;
+  store: CheckoutStore;
+  discovery: Discovery;
+  transitions: Transitions;
+  log: Logger;
+  /** `<publicUrl>/webhook` */
+  webhookUrl: string;
+  /** `<publicUrl>/return/<returnId>` */
+  returnBase: (checkout: CheckoutRecord) => string;
+}
+
+type Outcome =
+  | { kind: 'accepted'; redirect: boolean; transactionId: string | null }
+  | { kind: 'needs-otp' }
+  | { kind: 'exists'; redirect: boolean }
+  | { kind: 'unknown' }
+  /** A 409 for an order id we do not know we created. */
+  | { kind: 'not-ours' };
+
+/** States in which the payment is under way: a new pay call only reports it. */
+const underWay: readonly PaymentState[] = ['pending', 'awaiting-redirect', 'redirect-ready'];
+const lockTtlMs = 60_000;
+
+export async function payCheckout(deps: PayFlowDeps, checkoutAtStart: CheckoutRecord, body: PayRequest): Promise<PaymentView> {
+  const orderId = checkoutAtStart.orderId;
+  const lockKey = `pay:${orderId}`;
+  const lockOwner = randomId(12);
+  if (!(await deps.store.claimLock(lockKey, lockOwner, lockTtlMs))) {
+    const view = paymentView((await deps.store.getByOrderId(orderId)) ?? checkoutAtStart);
+    if (view && view.state !== 'needs-otp') return view;
+    throw new CompanionHttpError('PAYMENT_IN_PROGRESS', 'This payment is already being sent. Wait a moment.');
+  }
+  try {
+    const checkout = (await deps.store.getByOrderId(orderId)) ?? checkoutAtStart;
+    const current = checkout.payment;
+    if (current && (underWay.includes(current.state) || current.state === 'completed')) return paymentView(checkout)!;
+    if (current?.state === 'failed' && !paymentView(checkout)!.canRetry) return paymentView(checkout)!;
+    // Someone else's transaction holds this attempt's order id: only support can settle it.
+    if (current?.orderIdConflict) return paymentView(checkout)!;
+
+    const lookup = await deps.discovery.lookup(checkout, body.phoneNumber, undefined);
+    // Still waiting for the code on the same number and choice: another post without it would only
+    // meet the same 422. A new number or the other operator is a new question for the service.
+    const sameQuestion = lookup.phoneNumber === current?.phoneNumber && body.useWallet === current.useWallet;
+    if (current?.state === 'needs-otp' && body.otp === undefined && sameQuestion) return paymentView(checkout)!;
+
+    // A new attempt only after a verified final failure; otherwise the same orderId is re-posted
+    // (after a 422 or an unknown outcome nothing new may be invented, §7).
+    const attempt = current?.state === 'failed' ? current.attempt + 1 : current?.attempt ?? 1;
+    const serviceOrderId = attemptOrderId(orderId, attempt);
+    // The one case where a 409 is ours: we posted this very order id before and lost the answer
+    // (the outcome stayed unknown, or the process stopped before the answer was written).
+    const postedBefore = current?.serviceOrderId === serviceOrderId && current.state === 'unknown';
+    if (body.useWallet && !lookup.wallet) throw new CompanionHttpError('BAD_REQUEST', 'The wallet is not offered for this number. Choose the operator instead.');
+    const operator = body.useWallet ? lookup.wallet : lookup.operator;
+    if (!operator) throw new CompanionHttpError('NO_OPERATOR', `No mobile money operator of this number takes payments in ${checkout.currencyCode}.`);
+    // The lookup refuses only when no entry takes the amount: the chosen one must.
+    checkAmount(checkout, operator);
+
+    const base: PaymentRecord = {
+      state: current?.state === 'needs-otp' || current?.state === 'unknown' ? current.state : 'unknown',
+      attempt,
+      serviceOrderId,
+      phoneNumber: lookup.phoneNumber,
+      useWallet: body.useWallet,
+      operator: { code: operator.code, name: operator.name, logoUrl: operator.logoUrl, instructions: operator.instructions },
+      workflow: current?.attempt === attempt ? current.workflow : null,
+      authorizationUrl: null,
+      returned: false,
+      amountMismatch: false,
+      previewWorkflow: current?.attempt === attempt ? current.previewWorkflow ?? null : null,
+      lastServiceStatus: null,
+      transactionId: current?.serviceOrderId === serviceOrderId ? current.transactionId : null,
+      updatedAt: 0,
+    };
+    // Written before the call: a webhook can arrive before the answer, and must find the attempt.
+    try {
+      await deps.transitions.update(orderId, () => base, { silent: true });
+    } catch (error) {
+      if (!(error instanceof StoreConflictError)) throw error;
+      // The store refused to give this order id to this order (another order holds it): nothing was
+      // written and nothing posted, so nothing is lost; the payer is told, support is.
+      deps.log.error('pay-in not sent: its order id already belongs to another order in the store; needs support', { orderId, serviceOrderId });
+      throw new CompanionHttpError('INTERNAL', 'This payment cannot be sent for this order. Nothing was sent to the payment service: contact the shop with your order reference.');
+    }
+
+    const request: PayInRequest = {
+      orderId: serviceOrderId,
+      amount: checkout.amount,
+      phoneNumber: lookup.phoneNumber,
+      currencyCode: checkout.currencyCode,
+      webhookUrl: deps.webhookUrl,
+      ...(body.useWallet ? { operatorCode: 'wallet' as const } : {}),
+      // §2.3: the code exactly as typed, never checked here.
+      ...(body.otp !== undefined ? { otp: body.otp } : {}),
+    };
+
+    let outcome: Outcome;
+    try {
+      outcome = await postPayIn(deps, request, checkout, operator, postedBefore);
+    } catch (error) {
+      // Nothing was created: put the payment back as it was, so the payer can correct and retry.
+      await deps.transitions.update(orderId, (payment) => (payment?.serviceOrderId === serviceOrderId && payment.lastServiceStatus === null ? current ?? null : null), { silent: true });
+      throw error;
+    }
+
+    if (outcome.kind === 'not-ours') return holdForSupport(deps, orderId, serviceOrderId, checkout);
+    const redirect = outcome.kind === 'accepted' || outcome.kind === 'exists' ? outcome.redirect : false;
+    const state: PaymentState =
+      outcome.kind === 'needs-otp' ? 'needs-otp' : outcome.kind === 'unknown' ? 'unknown' : redirect ? 'awaiting-redirect' : 'pending';
+    const workflow = outcome.kind === 'needs-otp' ? 'pre_authorized' : redirect ? 'redirect_url' : base.previewWorkflow ?? operator.workflowHint;
+    const { checkout: after } = await deps.transitions.update(orderId, (payment) => {
+      if (!payment || payment.serviceOrderId !== serviceOrderId) return null;
+      // A webhook may already have moved it further: never go back (§3).
+      if (payment.lastServiceStatus !== null && !movesForward(payment.state, state)) return null;
+      if (isFinal(payment.state)) return null;
+      const transactionId = outcome.kind === 'accepted' ? outcome.transactionId : payment.transactionId;
+      return { ...payment, state, workflow, transactionId };
+    });
+    return paymentView(after ?? checkout)!;
+  } finally {
+    await deps.store.releaseLock(lockKey, lockOwner);
+  }
+}
+
+/**
+ * A 409 we did not cause: the transaction under this order id is someone else's. The payment is
+ * held as `unknown` with the conflict flag (set whatever happened meanwhile), so nothing for that
+ * id is applied to this order any more and nothing is re-posted.
+ */
+async function holdForSupport(deps: PayFlowDeps, orderId: string, serviceOrderId: string, checkout: CheckoutRecord): Promise<PaymentView> {
+  const { checkout: after } = await deps.transitions.update(orderId, (payment) => {
+    if (!payment || payment.serviceOrderId !== serviceOrderId || payment.orderIdConflict) return null;
+    return { ...payment, orderIdConflict: true, state: isFinal(payment.state) ? payment.state : 'unknown' };
+  });
+  const applied = after?.payment?.lastServiceStatus ?? null;
+  deps.log.error('pay-in answered 409 for an order id this companion did not create: held as unknown, never reported as paid; needs support', {
+    orderId,
+    serviceOrderId,
+    // A notification that came between our post and its 409 can only be the other transaction's.
+    ...(applied !== null ? { appliedBeforeThe409: applied } : {}),
+  });
+  return paymentView(after ?? checkout)!;
+}
+
+async function postPayIn(deps: PayFlowDeps, first: PayInRequest, checkout: CheckoutRecord, operator: OperatorView, postedBefore: boolean): Promise<Outcome> {
+  let request = first;
+  let lostOnce = false;
+  for (;;) {
+    try {
+      const answer = await deps.service.payIn(request);
+      return { kind: 'accepted', redirect: request.redirectUrls !== undefined, transactionId: answer.transactionId ?? null };
+    } catch (error) {
+      if (error instanceof OtpRequiredError) return { kind: 'needs-otp' };
+      if (error instanceof RedirectUrlsRequiredError && request.redirectUrls === undefined) {
+        // Our own return route, never a URL from the browser. Nothing was created: same orderId.
+        const base = deps.returnBase(checkout);
+        request = { ...request, redirectUrls: { success: `${base}?outcome=success`, failure: `${base}?outcome=failure` } };
+        continue;
+      }
+      if (error instanceof AlreadyExistsError) {
+        return postedBefore || lostOnce ? { kind: 'exists', redirect: request.redirectUrls !== undefined } : { kind: 'not-ours' };
+      }
+      if (error instanceof ServiceError && error.outcomeUnknown) {
+        deps.log.warn('pay-in answer lost', { orderId: request.orderId, kind: error.kind, retried: lostOnce });
+        if (lostOnce) return { kind: 'unknown' };
+        lostOnce = true;
+        continue;
+      }
+      if (error instanceof AmountOutOfRangeError) {
+        // §2.1: the refusal is authoritative, the published bounds only indicative.
+        throw new CompanionHttpError('AMOUNT_OUT_OF_RANGE', `${operator.name} does not accept ${checkout.amount} ${checkout.currencyCode} for this number (published bounds: ${operator.minAmount} to ${operator.maxAmount ?? 'no limit'}). Try another operator or number.`, {
+          min: operator.minAmount,
+          max: operator.maxAmount,
+          currencyCode: checkout.currencyCode,
+        });
+      }
+      if (error instanceof ValidationError) {
+        if (request.otp !== undefined) throw new CompanionHttpError('OTP_REFUSED', 'The operator refused this code. Generate a new code and try again.');
+        deps.log.warn('pay-in refused', { orderId: request.orderId, code: error.code, upstream: error.upstreamMessage });
+        throw new CompanionHttpError('BAD_REQUEST', 'The payment service refused this payment. Check the number, or try another one.');
+      }
+      deps.log.error('pay-in failed', { orderId: request.orderId, kind: error instanceof ServiceError ? error.kind : 'unexpected', error });
+      throw new CompanionHttpError('SERVICE_UNAVAILABLE', 'The payment service cannot be reached right now. Nothing was charged; try again in a moment.');
+    }
+  }
+}

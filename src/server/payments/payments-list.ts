@@ -1,0 +1,93 @@
+/**
+ * The payments a merchant must look at. The service gives an API key no way to poll an outcome,
+ * and sends each notification once; a lost one is re-emitted only by its support, from the
+ * `transactionId`. So the companion lists what is stuck, with the sentence to send to support.
+ */
+import { finalPaymentStates, type PaymentState } from '../../contract/companion.js';
+import { redactPhone } from '../../contract/phone.js';
+import type { CheckoutRecord } from '../model/records.js';
+import type { CheckoutStore } from '../stores/store.js';
+
+/** Payment states that still wait for the service's word. */
+export const openPaymentStates: readonly PaymentState[] = ['unknown', 'pending', 'awaiting-redirect', 'redirect-ready'];
+
+export interface PaymentSummary {
+  orderId: string;
+  /** The order id the service knows this attempt by (`orderId`, or a retry's own id). */
+  serviceOrderId: string;
+  /** The service's id from its pay-in answer; null when the answer was lost. */
+  transactionId: string | null;
+  amount: string;
+  currencyCode: string;
+  phoneNumberMasked: string;
+  state: PaymentState;
+  /** ISO 8601 time of the payment's last change. */
+  updatedAt: string;
+  /** Minutes since the last change. */
+  ageMinutes: number;
+  /** A validly signed notification this server refused for its timestamp, if any. */
+  refusedNotification: { status: string; sentAt: string } | null;
+  /** What to do, in a sentence a merchant can act on (or send to the service's support). */
+  action: string;
+}
+
+export interface PaymentListQuery {
+  /** `'stale'`: open payments unchanged for `olderThanMinutes` (default 15); or one state; default any. */
+  state?: PaymentState | 'stale';
+  /** Only payments unchanged for at least this many minutes. */
+  olderThanMinutes?: number;
+  limit?: number;
+}
+
+export const defaultStaleMinutes = 15;
+
+export async function listPaymentSummaries(store: CheckoutStore, query: PaymentListQuery, now: number): Promise<PaymentSummary[]> {
+  const stale = query.state === 'stale';
+  const olderThan = query.olderThanMinutes ?? (stale ? defaultStaleMinutes : undefined);
+  const states: readonly PaymentState[] | undefined = stale ? openPaymentStates : query.state && query.state !== 'stale' ? [query.state] : undefined;
+  const records = await store.listPayments({
+    ...(states ? { states } : {}),
+    ...(olderThan !== undefined ? { updatedBefore: now - olderThan * 60_000 } : {}),
+    limit: query.limit ?? 100,
+  });
+  const found = records.map((record) => summarise(record, now));
+  if (!stale) return found;
+  // A refused genuine notification makes a payment stuck whatever its age.
+  const refused = await store.listPayments({ states: openPaymentStates, limit: query.limit ?? 100 });
+  for (const record of refused) {
+    if (record.payment?.refusedNotification && !found.some((item) => item.orderId === record.orderId)) found.push(summarise(record, now));
+  }
+  return found;
+}
+
+export function summarise(record: CheckoutRecord, now: number): PaymentSummary {
+  const payment = record.payment!;
+  const refused = payment.refusedNotification ?? null;
+  return {
+    orderId: record.orderId,
+    serviceOrderId: payment.serviceOrderId,
+    transactionId: payment.transactionId ?? null,
+    amount: record.amount,
+    currencyCode: record.currencyCode,
+    phoneNumberMasked: redactPhone(payment.phoneNumber),
+    state: payment.state,
+    updatedAt: new Date(payment.updatedAt).toISOString(),
+    ageMinutes: Math.floor((now - payment.updatedAt) / 60_000),
+    refusedNotification: refused && { status: refused.status, sentAt: new Date(refused.sentAt).toISOString() },
+    action: adviceFor(record),
+  };
+}
+
+function adviceFor(record: CheckoutRecord): string {
+  const payment = record.payment!;
+  const amount = `${record.amount} ${record.currencyCode}`;
+  const transaction = payment.transactionId ? `transaction ${payment.transactionId} (order ${payment.serviceOrderId})` : `order ${payment.serviceOrderId}`;
+  if (finalPaymentStates.includes(payment.state)) return 'Nothing to do: the outcome is known.';
+  if (payment.refusedNotification) {
+    return `This server refused a genuine notification (status "${payment.refusedNotification.status}") because its clock is off: fix the clock (NTP), then ask the payment service's support to re-emit the notification of ${transaction}, ${amount}.`;
+  }
+  if (payment.state === 'unknown' || !payment.transactionId) {
+    return `The service's answer to this pay-in was lost, so it may or may not exist. Ask the payment service's support whether ${transaction}, ${amount}, exists and to re-emit its notification; do not ask the payer to pay again before they answer.`;
+  }
+  return `No notification has come for ${transaction}, ${amount}. Check its status in the payment service's dashboard, and ask its support to re-emit the notification of ${transaction} to this server's webhook URL.`;
+}

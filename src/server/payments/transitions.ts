@@ -1,0 +1,106 @@
+/**
+ * Payment state changes: monotone (§3: statuses never go back, whatever the arrival order), atomic
+ * through the store's compare-and-set, published to the status streams, and queued for the
+ * merchant in the same write (deliveries.ts delivers them, at least once, in order).
+ */
+import { finalPaymentStates, type PaymentState } from '../../contract/companion.js';
+import type { PaymentUpdate } from '../model/payment-update.js';
+import type { CheckoutRecord, DeliveryRecord, DeliverySink, PaymentRecord } from '../model/records.js';
+import type { StatusHub } from '../status/status-hub.js';
+import { transitionCheckout, type CheckoutStore } from '../stores/store.js';
+import { paymentView } from '../model/payment-view.js';
+import { checkoutRetentionMs } from './checkouts.js';
+
+/** Progress order: a change may only move up (or keep the rank and add information). */
+const rank: Record<PaymentState, number> = {
+  'needs-otp': 0,
+  unknown: 1,
+  pending: 2,
+  'awaiting-redirect': 2,
+  'redirect-ready': 3,
+  completed: 4,
+  failed: 4,
+};
+
+export function isFinal(state: PaymentState): boolean {
+  return finalPaymentStates.includes(state);
+}
+
+/** True when `next` is a move forward from `current` (or the first state). */
+export function movesForward(current: PaymentState | undefined, next: PaymentState): boolean {
+  if (current === undefined) return true;
+  if (isFinal(current)) return false;
+  return rank[next] > rank[current];
+}
+
+export interface Transitions {
+  /**
+   * Applies `change` to the checkout's payment. `change` returns the new payment or null for no
+   * change. Visible changes bump the version and are published; a state change is queued for the
+   * merchant (`onPaymentUpdate`, the merchant's webhook) in the same write, delivered by the
+   * delivery worker after it: the caller never waits for merchant code. `silent` writes
+   * (bookkeeping before an upstream call) do neither.
+   */
+  update(
+    orderId: string,
+    change: (payment: PaymentRecord | null, checkout: CheckoutRecord) => PaymentRecord | null,
+    options?: { silent?: boolean },
+  ): Promise<{ changed: boolean; checkout: CheckoutRecord | undefined }>;
+}
+
+export function createTransitions(deps: {
+  store: CheckoutStore;
+  hub: StatusHub;
+  now: () => number;
+  /** Where transitions are reported; none: nothing is queued. */
+  sinks: readonly DeliverySink[];
+  /** Called after a write that queued deliveries, so they go out at once. */
+  onQueued?: (orderId: string) => void;
+}): Transitions {
+  return {
+    async update(orderId, change, options = {}) {
+      const result = await transitionCheckout(deps.store, orderId, (checkout) => {
+        const next = change(checkout.payment, checkout);
+        if (!next) return null;
+        const at = deps.now();
+        const updated: CheckoutRecord = {
+          ...checkout,
+          payment: { ...next, updatedAt: at },
+          version: options.silent ? checkout.version : checkout.version + 1,
+          retainUntil: Math.max(checkout.retainUntil, at + checkoutRetentionMs),
+        };
+        if (options.silent) return updated;
+        const update = reportable(checkout, updated);
+        if (!update) return updated;
+        const queued: DeliveryRecord[] = deps.sinks.map((sink) => ({ id: update.idempotencyKey, sink, update, createdAt: at, attempts: 0, nextAttemptAt: at }));
+        return { ...updated, deliveries: [...(checkout.deliveries ?? []), ...queued] };
+      });
+      const checkout = result.record;
+      if (!result.changed || !checkout || options.silent) return { changed: result.changed, checkout };
+      const view = paymentView(checkout);
+      if (view) deps.hub.publish(orderId, view);
+      if ((checkout.deliveries?.length ?? 0) > (result.previous?.deliveries?.length ?? 0)) deps.onQueued?.(orderId);
+      return { changed: true, checkout };
+    },
+  };
+}
+
+/** The update a merchant is told about, or null when the change is not a transition for them. */
+function reportable(before: CheckoutRecord, after: CheckoutRecord): PaymentUpdate | null {
+  const previous = before.payment;
+  const payment = after.payment!;
+  const stateChanged = previous?.state !== payment.state || previous?.attempt !== payment.attempt;
+  const flagged = payment.amountMismatch && !previous?.amountMismatch;
+  if (!stateChanged && !flagged) return null;
+  const view = paymentView(after)!;
+  return {
+    orderId: after.orderId,
+    // One transition, one key: `<orderId>.<version>` is unique per visible change of the order.
+    idempotencyKey: `${after.orderId}.${after.version}`,
+    amount: after.amount,
+    currencyCode: after.currencyCode,
+    payment: view,
+    previousState: previous?.state ?? null,
+    amountMismatch: payment.amountMismatch,
+  };
+}

@@ -1,0 +1,282 @@
+/**
+ * The server API's contract (merchant backend → companion): zod schemas of every request and
+ * answer, and the route definitions. The same objects validate requests (server-api.ts) and
+ * generate the OpenAPI 3.1 document (`serverApiDocument`, `npm run openapi` → docs/openapi.json),
+ * so the document cannot drift from what the server does.
+ */
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import type { PaymentState, PaymentView } from '../../contract/companion.js';
+import type { PaymentUpdate } from '../model/payment-update.js';
+import type { PaymentSummary } from '../payments/payments-list.js';
+
+/** Where the server API lives under the companion's mount path. */
+export const serverApiPrefix = '/server';
+
+const paymentStates = ['needs-otp', 'pending', 'awaiting-redirect', 'redirect-ready', 'unknown', 'completed', 'failed'] as const satisfies readonly PaymentState[];
+
+export const ErrorSchema = z
+  .object({
+    error: z.object({
+      code: z.string().openapi({ example: 'BAD_REQUEST' }),
+      message: z.string().openapi({ description: 'What went wrong and what to change.', example: 'Field "amount" in the JSON body is missing.' }),
+    }),
+  })
+  .openapi('Error');
+
+export const CreateCheckoutRequestSchema = z
+  .object({
+    orderId: z.string({ error: 'must be a string' }).openapi({
+      description: 'Your order id: 1 to 100 letters, digits, "-", "_", "." or ":". The reconciliation key; the same order id always gives the same checkout.',
+      example: 'order-42',
+    }),
+    amount: z.string({ error: 'must be a decimal string such as "5000" or "12.50", never a JSON number (floats lose digits)' }).openapi({
+      description: 'Decimal string in the major unit of the currency ("5000" XOF is five thousand francs). Never rounded.',
+      example: '5000',
+    }),
+    currencyCode: z.string({ error: 'must be a string such as "XOF"' }).openapi({ example: 'XOF' }),
+    returnUrl: z.string().optional().openapi({ description: 'Your page the payer comes back to after an approval page (default: the companion\'s).', example: 'https://shop.example/checkout/42' }),
+    maxAttempts: z.number().int().min(1).max(10).optional().openapi({ description: 'Attempts allowed (a new one only after a verified failure). Default 3.', example: 3 }),
+  })
+  .openapi('CreateCheckoutRequest');
+
+export const CreatedCheckoutSchema = z
+  .object({
+    token: z.string().openapi({ description: 'Give it to the page: `<momo-checkout token="...">`. Unguessable; opens only this checkout\'s page routes.' }),
+    orderId: z.string(),
+    expiresAt: z.string().openapi({ description: 'ISO 8601: until when the payer can start paying with this token.', example: '2026-11-23T16:30:00.000Z' }),
+  })
+  .openapi('CreatedCheckout');
+
+export const PaymentViewSchema = z
+  .object({
+    state: z.enum(paymentStates),
+    version: z.number().int().openapi({ description: 'Increases by one at each transition.' }),
+    orderId: z.string(),
+    phoneNumberMasked: z.string().openapi({ example: '+229••••••••01' }),
+    operator: z.object({ code: z.string(), name: z.string(), logoUrl: z.string() }).nullable(),
+    workflow: z.string().nullable(),
+    instructions: z.string().nullable(),
+    authorizationUrl: z.string().nullable(),
+    returned: z.boolean(),
+    canRetry: z.boolean(),
+    updatedAt: z.string(),
+  })
+  .openapi('PaymentView');
+
+export const PaymentSummarySchema = z
+  .object({
+    orderId: z.string(),
+    serviceOrderId: z.string().openapi({ description: 'The order id the payment service knows this attempt by (the order id, or `<orderId>-a2`... after a failed attempt).' }),
+    transactionId: z.string().nullable().openapi({ description: "The service's id from its pay-in answer; what its support needs to re-emit a notification." }),
+    amount: z.string(),
+    currencyCode: z.string(),
+    phoneNumberMasked: z.string(),
+    state: z.enum(paymentStates),
+    updatedAt: z.string(),
+    ageMinutes: z.number().int(),
+    refusedNotification: z.object({ status: z.string(), sentAt: z.string() }).nullable(),
+    action: z.string().openapi({ description: 'What to do about this payment, in a sentence.' }),
+  })
+  .openapi('PaymentSummary');
+
+const PendingDeliverySchema = z
+  .object({
+    id: z.string().openapi({ description: 'The `webhook-id` of this transition (the same on every retry).', example: 'order-42.2' }),
+    sink: z.enum(['callback', 'webhook']),
+    state: z.enum(paymentStates).openapi({ description: 'The payment state this transition reports.' }),
+    attempts: z.number().int(),
+    createdAt: z.string(),
+    nextAttemptAt: z.string().openapi({ description: 'ISO 8601: the next try.' }),
+  })
+  .openapi('PendingDelivery');
+
+const DeliveryAttemptSchema = z
+  .object({
+    deliveryId: z.string(),
+    sink: z.enum(['callback', 'webhook']),
+    at: z.string(),
+    ok: z.boolean(),
+    status: z.number().int().optional().openapi({ description: "HTTP status of your endpoint's answer, when there was one." }),
+    error: z.string().optional(),
+  })
+  .openapi('DeliveryAttempt');
+
+export const PaymentDetailsSchema = z
+  .object({
+    orderId: z.string(),
+    amount: z.string(),
+    currencyCode: z.string(),
+    expiresAt: z.string().openapi({ description: "ISO 8601: the checkout token's expiry." }),
+    payment: PaymentViewSchema.nullable().openapi({ description: 'null until the payer starts paying.' }),
+    summary: PaymentSummarySchema.nullable(),
+    deliveries: z.object({
+      pending: z.array(PendingDeliverySchema).openapi({ description: 'Transitions not yet acknowledged by your endpoint, oldest first.' }),
+      log: z.array(DeliveryAttemptSchema).openapi({ description: 'The last delivery attempts, newest last.' }),
+    }),
+  })
+  .openapi('PaymentDetails');
+
+export const PaymentListQuerySchema = z.object({
+  state: z
+    .enum([...paymentStates, 'stale'])
+    .optional()
+    .openapi({ description: '`stale`: open payments with no news for `olderThanMinutes` (default 15), or whose genuine notification was refused; or one state.', example: 'stale' }),
+  olderThanMinutes: z.coerce.number().int().min(0).optional().openapi({ description: 'Only payments unchanged for at least this many minutes.', example: 15 }),
+  limit: z.coerce.number().int().min(1).max(500).optional().openapi({ description: 'Default 100.' }),
+});
+
+export const PaymentListSchema = z.object({ payments: z.array(PaymentSummarySchema) }).openapi('PaymentList');
+
+export const RelayResultSchema = z
+  .object({
+    outcome: z.enum(['applied', 'duplicate', 'ignored']).openapi({ description: '`ignored`: verified but for no current payment, or changing nothing.' }),
+    orderId: z.string().optional(),
+    state: z.enum(paymentStates).optional(),
+  })
+  .openapi('RelayResult');
+
+/** The payment service's notification (its §6.2), as received: described, never re-serialised. */
+const ServiceNotificationSchema = z
+  .object({
+    phoneNumber: z.string(),
+    amount: z.number(),
+    orderId: z.string(),
+    status: z.string(),
+    _nonce: z.string(),
+    _timestamp: z.number().int(),
+    signature: z.string(),
+  })
+  .loose()
+  .openapi('ServiceNotification', { description: "The payment service's notification body, byte for byte as your endpoint received it." });
+
+const PaymentUpdateSchema = z
+  .object({
+    orderId: z.string(),
+    idempotencyKey: z.string().openapi({ description: 'The same as `webhook-id`: skip an update whose key you already handled.' }),
+    amount: z.string(),
+    currencyCode: z.string(),
+    payment: PaymentViewSchema,
+    previousState: z.enum(paymentStates).nullable(),
+    amountMismatch: z.boolean().openapi({ description: "The service's amount differed from the order's: never treat the order as paid." }),
+  })
+  .openapi('PaymentUpdate');
+
+export const MerchantWebhookEventSchema = z
+  .object({
+    type: z.literal('payment.updated'),
+    timestamp: z.string().openapi({ description: 'ISO 8601 time of the transition.' }),
+    data: PaymentUpdateSchema,
+  })
+  .openapi('PaymentUpdatedEvent');
+
+// Compile-time: the schemas describe exactly the types the companion produces.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+true satisfies Same<z.infer<typeof PaymentViewSchema>, PaymentView>;
+true satisfies Same<z.infer<typeof PaymentSummarySchema>, PaymentSummary>;
+true satisfies Same<z.infer<typeof PaymentUpdateSchema>, PaymentUpdate>;
+
+const security = [{ serverSecret: [] }];
+const json = <T extends z.ZodType>(schema: T, description: string) => ({ content: { 'application/json': { schema } }, description });
+const errors = {
+  400: json(ErrorSchema, 'The request is malformed: the message names the field.'),
+  401: json(ErrorSchema, 'No or wrong server secret.'),
+  403: json(ErrorSchema, 'The request came from a browser (it carried an Origin header): this API is for your backend only.'),
+};
+
+export const createCheckoutRoute = createRoute({
+  method: 'post',
+  path: '/checkouts',
+  summary: 'Create (or get again) the checkout of an order',
+  description:
+    'Idempotent on `orderId`: the same order gives the same token (renewed if it expired). The same order id with another amount or currency is a 409. Give the token to the page that shows `<momo-checkout>`.',
+  security,
+  request: { body: { required: true, content: { 'application/json': { schema: CreateCheckoutRequestSchema } } } },
+  responses: {
+    200: json(CreatedCheckoutSchema, 'The checkout (new, or the one this order already has).'),
+    ...errors,
+    409: json(ErrorSchema, 'This order id already has a checkout for another amount or currency.'),
+  },
+});
+
+export const listPaymentsRoute = createRoute({
+  method: 'get',
+  path: '/payments',
+  summary: 'List payments by state and age',
+  description: 'e.g. `?state=stale`: payments still waiting for the service\'s word, each with what to do (only the service\'s support can re-emit a lost notification).',
+  security,
+  request: { query: PaymentListQuerySchema },
+  responses: { 200: json(PaymentListSchema, 'Payments, the oldest change first.'), ...errors },
+});
+
+export const getPaymentRoute = createRoute({
+  method: 'get',
+  path: '/payments/{orderId}',
+  summary: 'Read the payment of an order, with its notification deliveries',
+  security,
+  request: { params: z.object({ orderId: z.string().openapi({ param: { name: 'orderId', in: 'path' }, example: 'order-42' }) }) },
+  responses: {
+    200: json(PaymentDetailsSchema, 'The checkout, its payment, and the deliveries to your endpoint (pending and the last attempts).'),
+    ...errors,
+    404: json(ErrorSchema, 'No checkout for this order id.'),
+  },
+});
+
+/** Documented only: its handler reads the raw body itself (a JSON validator would re-serialise it). */
+export const relayNotificationRoute = createRoute({
+  method: 'post',
+  path: '/notifications',
+  summary: "Relay a payment service notification your backend received",
+  description:
+    "For a backend that is itself the pay-ins' webhook receiver: forward the body EXACTLY as received (raw bytes). The signature covers the text as written: a body parsed and re-serialised (numbers rewritten, keys reordered) is refused.",
+  security,
+  request: { body: { required: true, content: { 'application/json': { schema: ServiceNotificationSchema } } } },
+  responses: {
+    200: json(RelayResultSchema, 'Verified and applied (or a duplicate, or for no current payment).'),
+    ...errors,
+    413: json(ErrorSchema, 'Larger than 64 KB.'),
+    422: json(ErrorSchema, 'Not a genuine notification (signature, timestamp, shape): the message says which check failed.'),
+    503: json(ErrorSchema, 'The store is unreachable: relay it again later.'),
+  },
+});
+
+const serverRoutes = [createCheckoutRoute, listPaymentsRoute, getPaymentRoute, relayNotificationRoute];
+
+/**
+ * The OpenAPI 3.1 document of the server API and of the notifications it sends, for `serverUrl`
+ * (`<publicUrl>/server`). The committed docs/openapi.json is this with the example URL.
+ */
+export function serverApiDocument(serverUrl = 'https://shop.example/momo/server'): Record<string, unknown> {
+  const app = new OpenAPIHono();
+  app.openAPIRegistry.registerComponent('securitySchemes', 'serverSecret', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'MOMO_SERVER_SECRET. Never give it to a browser: a page uses its checkout token.',
+  });
+  for (const route of serverRoutes) app.openAPIRegistry.registerPath(route);
+  app.openAPIRegistry.registerWebhook({
+    method: 'post',
+    path: 'payment.updated',
+    summary: 'A payment changed state (sent to MOMO_MERCHANT_WEBHOOK_URL)',
+    description:
+      'Signed as Standard Webhooks says: `webhook-signature` is `v1,` + base64(HMAC-SHA256(key, `${webhook-id}.${webhook-timestamp}.${body}`)) where key is the base64-decoded part of MOMO_MERCHANT_WEBHOOK_SECRET after `whsec_`. Answer 2xx once recorded; anything else (or no answer in 10 s, or a redirect) is retried with backoff for 72 hours, in order per order. `webhook-id` is the same on every retry.',
+    request: {
+      headers: z.object({
+        'webhook-id': z.string().openapi({ example: 'order-42.2' }),
+        'webhook-timestamp': z.string().openapi({ description: 'Unix seconds of this attempt.', example: '1795000000' }),
+        'webhook-signature': z.string().openapi({ example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=' }),
+      }),
+      body: { required: true, content: { 'application/json': { schema: MerchantWebhookEventSchema } } },
+    },
+    responses: { 200: { description: 'Recorded (any 2xx).' } },
+  });
+  return app.getOpenAPI31Document({
+    openapi: '3.1.0',
+    info: {
+      title: 'momo-checkout server API',
+      version: '1',
+      description:
+        "What a merchant backend in any language calls on the companion (`npx momo-checkout serve`), and the notifications it receives. Expose it only to your backend's network; every call carries `Authorization: Bearer <MOMO_SERVER_SECRET>` and no `Origin` header. Errors are `{ \"error\": { \"code\", \"message\" } }`.",
+    },
+    servers: [{ url: serverUrl, description: 'MOMO_PUBLIC_URL followed by /server' }],
+  }) as unknown as Record<string, unknown>;
+}

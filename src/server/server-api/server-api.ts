@@ -1,0 +1,257 @@
+/**
+ * The server API (merchant backend → companion), under `<mount path>/server`: create a checkout,
+ * read a payment with its deliveries, list payments, relay a raw notification. It is what lets a
+ * PHP, Python or Ruby backend use the companion with a few HTTP calls (`npx momo-checkout serve`);
+ * library mode opens it too when `serverSecret` is set. Same core as the library: every handler
+ * calls what `createCompanion` gives a Node merchant.
+ *
+ * Access: `Authorization: Bearer <serverSecret>` only, never a checkout token; and never from a
+ * browser (a request with an `Origin` header is refused): the page has its own routes.
+ */
+import { OpenAPIHono, type Hook } from '@hono/zod-openapi';
+import type { Context, Next } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import type { Logger } from '../log.js';
+import { CheckoutConflictError, CheckoutError, type CheckoutOrder, type CreatedCheckout } from '../payments/checkouts.js';
+import { maxWebhookBytes } from '../notifications/inbox.js';
+import { summarise, type PaymentListQuery, type PaymentSummary } from '../payments/payments-list.js';
+import type { CheckoutRecord } from '../model/records.js';
+import { createSecretCheck } from './server-secret.js';
+import { createCheckoutRoute, getPaymentRoute, listPaymentsRoute, serverApiDocument, serverApiPrefix } from './server-api-schemas.js';
+import type { CheckoutStore } from '../stores/store.js';
+import { paymentView } from '../model/payment-view.js';
+import type { WebhookResult } from '../notifications/notification-route.js';
+
+export type ServerApiErrorCode =
+  | 'BAD_REQUEST'
+  | 'UNAUTHORIZED'
+  | 'BROWSER_NOT_ALLOWED'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'NOTIFICATION_REFUSED'
+  | 'STORE_UNAVAILABLE'
+  | 'INTERNAL';
+
+const statusOf: Record<ServerApiErrorCode, 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 500 | 503> = {
+  BAD_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  BROWSER_NOT_ALLOWED: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  NOTIFICATION_REFUSED: 422,
+  STORE_UNAVAILABLE: 503,
+  INTERNAL: 500,
+};
+
+/** Every refusal of the server API: `{ error: { code, message } }`, the message says what to fix. */
+export class ServerApiError extends Error {
+  override name = 'ServerApiError';
+  constructor(
+    readonly code: ServerApiErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+  get status() {
+    return statusOf[this.code];
+  }
+}
+
+export interface ServerApiDeps {
+  /** The companion's mount path (`/momo`); the API lives under `<mountPath>/server`. */
+  mountPath: string;
+  /** `<publicUrl origin><mountPath>`, for the OpenAPI document's server URL. */
+  publicBase: string;
+  secret: string;
+  store: CheckoutStore;
+  createCheckout(order: CheckoutOrder): Promise<CreatedCheckout>;
+  handleWebhook(raw: Uint8Array): Promise<WebhookResult>;
+  listPayments(query: PaymentListQuery): Promise<PaymentSummary[]>;
+  log: Logger;
+  now: () => number;
+}
+
+export interface ServerApi {
+  /** True for a path under `<mountPath>/server`. */
+  handles(pathname: string): boolean;
+  fetch(request: Request): Promise<Response>;
+}
+
+export function createServerApi(deps: ServerApiDeps): ServerApi {
+  const prefix = `${deps.mountPath}${serverApiPrefix}`;
+  const isSecret = createSecretCheck(deps.secret);
+  const document = serverApiDocument(`${deps.publicBase}${serverApiPrefix}`);
+  const app = new OpenAPIHono({ defaultHook: refuseInvalid }).basePath(prefix);
+
+  app.onError((error, c) => {
+    const known = asServerApiError(error);
+    if (known) return c.json({ error: { code: known.code, message: known.message } }, known.status);
+    deps.log.error('server API route failed', { path: new URL(c.req.url).pathname, error });
+    return c.json(
+      { error: { code: 'INTERNAL', message: 'The companion could not complete this request (its log says why). Retrying is safe: creating a checkout is idempotent on orderId.' } },
+      500,
+    );
+  });
+  app.notFound(() => {
+    throw new ServerApiError('NOT_FOUND', `No such server API route. The routes are listed in ${prefix}/openapi.json.`);
+  });
+
+  // Public on purpose (it holds no secret, and is docs/openapi.json with this server's URL), and
+  // registered first so that it answers before the checks below.
+  app.get('/openapi.json', (c) => c.json(document, 200, { 'cache-control': 'no-store' }));
+
+  app.use('*', async function refuseBrowsers(c: Context, next: Next) {
+    // Browsers send Origin on every cross-origin request and every POST; a backend's HTTP client
+    // sends none. The page has its own routes and its own token: this secret must never be there.
+    if (c.req.header('origin') !== undefined) {
+      throw new ServerApiError(
+        'BROWSER_NOT_ALLOWED',
+        "This API is for the merchant's backend only: call it from your server (the request carried a browser Origin header). A page uses the checkout token on the page routes instead.",
+      );
+    }
+    await next();
+  });
+  app.use('*', async function authenticate(c: Context, next: Next) {
+    const header = c.req.header('authorization') ?? '';
+    const presented = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
+    if (!presented) {
+      c.header('www-authenticate', 'Bearer');
+      throw new ServerApiError('UNAUTHORIZED', 'Send the server secret as "Authorization: Bearer <MOMO_SERVER_SECRET>".');
+    }
+    if (!(await isSecret(presented))) {
+      c.header('www-authenticate', 'Bearer error="invalid_token"');
+      throw new ServerApiError('UNAUTHORIZED', 'This is not the server secret: use the value of MOMO_SERVER_SECRET (a checkout token opens only the page routes).');
+    }
+    await next();
+  });
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: maxWebhookBytes,
+      onError: () => {
+        throw new ServerApiError('PAYLOAD_TOO_LARGE', `The body is larger than ${maxWebhookBytes / 1024} KB.`);
+      },
+    }),
+  );
+
+  app.openapi(createCheckoutRoute, async (c) => {
+    const order = c.req.valid('json');
+    try {
+      return c.json(await deps.createCheckout(order), 200);
+    } catch (error) {
+      if (error instanceof CheckoutConflictError) throw new ServerApiError('CONFLICT', withoutPrefix(error.message));
+      if (error instanceof CheckoutError) throw new ServerApiError('BAD_REQUEST', withoutPrefix(error.message));
+      throw error;
+    }
+  });
+
+  app.openapi(listPaymentsRoute, async (c) => {
+    const query = c.req.valid('query');
+    return c.json({ payments: await deps.listPayments(query) }, 200);
+  });
+
+  app.openapi(getPaymentRoute, async (c) => {
+    const { orderId } = c.req.valid('param');
+    const record = await deps.store.getByOrderId(orderId);
+    if (!record) {
+      throw new ServerApiError(
+        'NOT_FOUND',
+        `No checkout for order ${JSON.stringify(orderId)}: create it with POST ${prefix}/checkouts. (An unpaid checkout is forgotten an hour after its token expires; a payment is kept a week after its last change.)`,
+      );
+    }
+    return c.json(paymentDetails(record, deps.now()), 200);
+  });
+
+  // Not `app.openapi`: a JSON validator would parse the body, and Hono would then hand the handler
+  // a re-serialised text, which the signature check rightly refuses. The route is documented in
+  // server-api-routes.ts (relayNotificationRoute) all the same.
+  app.post('/notifications', async (c) => {
+    const raw = new Uint8Array(await c.req.arrayBuffer());
+    let result: WebhookResult;
+    try {
+      result = await deps.handleWebhook(raw);
+    } catch (error) {
+      deps.log.error('relayed notification could not be stored', { error });
+      throw new ServerApiError('STORE_UNAVAILABLE', 'The notification could not be stored (the store is unreachable). Relay it again, unchanged, once the companion is ready (/readyz).');
+    }
+    if (result.outcome === 'refused') {
+      throw new ServerApiError(
+        'NOTIFICATION_REFUSED',
+        `${result.message.replace(/\.?\s*$/, '.')} Forward the body exactly as your endpoint received it (raw bytes, not parsed and re-encoded), and only notifications of the payment service.`,
+      );
+    }
+    return c.json({ outcome: result.outcome, ...(result.orderId ? { orderId: result.orderId } : {}), ...(result.state ? { state: result.state } : {}) }, 200);
+  });
+
+  return {
+    handles: (pathname) => pathname === prefix || pathname.startsWith(`${prefix}/`),
+    fetch: async (request) => app.fetch(request),
+  };
+}
+
+function paymentDetails(record: CheckoutRecord, now: number) {
+  const iso = (at: number) => new Date(at).toISOString();
+  return {
+    orderId: record.orderId,
+    amount: record.amount,
+    currencyCode: record.currencyCode,
+    expiresAt: iso(record.expiresAt),
+    payment: paymentView(record),
+    summary: record.payment ? summarise(record, now) : null,
+    deliveries: {
+      pending: (record.deliveries ?? []).map((delivery) => ({
+        id: delivery.id,
+        sink: delivery.sink,
+        state: delivery.update.payment.state,
+        attempts: delivery.attempts,
+        createdAt: iso(delivery.createdAt),
+        nextAttemptAt: iso(delivery.nextAttemptAt),
+      })),
+      log: (record.deliveryLog ?? []).map((attempt) => ({ ...attempt, at: iso(attempt.at) })),
+    },
+  };
+}
+
+/** Validation failures, one message naming the field and what it must be. */
+const refuseInvalid: Hook<unknown, any, any, unknown> = (result) => {
+  if (result.success) return;
+  const issue = result.error.issues[0];
+  const where = result.target === 'json' ? 'in the JSON body' : result.target === 'query' ? 'in the query string' : 'in the path';
+  if (!issue) throw new ServerApiError('BAD_REQUEST', `The request is invalid ${where}.`);
+  // The validator hands the hook what it read (not in the published type).
+  const input = (result as { data?: unknown }).data;
+  if (result.target === 'json' && (typeof input !== 'object' || input === null || Array.isArray(input))) {
+    throw new ServerApiError('BAD_REQUEST', 'The JSON body must be an object, e.g. {"orderId":"order-42","amount":"5000","currencyCode":"XOF"}.');
+  }
+  const path = issue.path.map(String).join('.');
+  if (valueAt(input, issue.path) === undefined) throw new ServerApiError('BAD_REQUEST', `Field "${path}" ${where} is missing.`);
+  throw new ServerApiError('BAD_REQUEST', `Field "${path}" ${where}: ${issue.message}.`);
+};
+
+function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
+  let value = data;
+  for (const key of path) {
+    if (typeof value !== 'object' || value === null) return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+function asServerApiError(error: unknown): ServerApiError | undefined {
+  if (error instanceof ServerApiError) return error;
+  if (error instanceof HTTPException) {
+    if (error.status === 415) return new ServerApiError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON, with "Content-Type: application/json".');
+    if (error.status === 400) return new ServerApiError('BAD_REQUEST', 'The body is not valid JSON: send a JSON object with "Content-Type: application/json".');
+    if (error.status === 413) return new ServerApiError('PAYLOAD_TOO_LARGE', `The body is larger than ${maxWebhookBytes / 1024} KB.`);
+  }
+  return undefined;
+}
+
+function withoutPrefix(message: string): string {
+  return message.replace(/^createCheckout: /, '');
+}

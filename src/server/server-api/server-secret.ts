@@ -1,0 +1,50 @@
+/**
+ * The server API's credential check: `Authorization: Bearer <serverSecret>`, compared in constant
+ * time. Both sides are hashed with SHA-256 first, so the comparison always runs over 32 bytes
+ * whatever was sent (no length leak), then compared without an early exit.
+ *
+ * On Node, `node:crypto` (reached through `process.getBuiltinModule`, as webhook/hmac.ts does, so
+ * other runtimes' bundles stay clean) hashes synchronously and compares with `timingSafeEqual`:
+ * Web Crypto's `subtle.digest` goes through the libuv thread pool and cost about half of a
+ * create-checkout request here (bench/service.ts). Elsewhere (Deno, Bun, edge) Web Crypto, with a
+ * hand-written XOR loop over the two fixed-size digests (the same technique as timingSafeEqual).
+ */
+import type * as NodeCrypto from 'node:crypto';
+import { CompanionConfigError } from '../options.js';
+
+export const minServerSecretLength = 32;
+
+export function checkServerSecret(secret: string): void {
+  if (typeof secret !== 'string' || secret.length < minServerSecretLength) {
+    throw new CompanionConfigError(
+      `serverSecret (MOMO_SERVER_SECRET) must be at least ${minServerSecretLength} characters. Generate one with: openssl rand -hex 32`,
+    );
+  }
+}
+
+/** Returns a check of a presented Bearer value against the secret. */
+export function createSecretCheck(secret: string): (presented: string) => Promise<boolean> {
+  checkServerSecret(secret);
+  const node = nodeCrypto();
+  if (node) {
+    const expected = node.createHash('sha256').update(secret, 'utf8').digest();
+    return async (presented) => node.timingSafeEqual(expected, node.createHash('sha256').update(presented, 'utf8').digest());
+  }
+  const expected = webDigest(secret);
+  return async (presented) => {
+    const [want, got] = await Promise.all([expected, webDigest(presented)]);
+    let difference = 0;
+    for (let index = 0; index < want.length; index++) difference |= want[index]! ^ got[index]!;
+    return difference === 0;
+  };
+}
+
+function nodeCrypto(): typeof NodeCrypto | undefined {
+  const nodeProcess = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  const crypto = nodeProcess?.getBuiltinModule?.('node:crypto') as typeof NodeCrypto | undefined;
+  return typeof crypto?.createHash === 'function' && typeof crypto.timingSafeEqual === 'function' ? crypto : undefined;
+}
+
+async function webDigest(text: string): Promise<Uint8Array> {
+  return new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+}

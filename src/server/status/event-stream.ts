@@ -1,0 +1,146 @@
+/**
+ * The status stream: Server-Sent Events over a plain `ReadableStream`, so it runs on every
+ * runtime that speaks `Response`. One `payment` event per transition, `id:` the view's version so
+ * a reconnecting page sends `Last-Event-ID` and gets only what it missed. All open streams share
+ * one heartbeat interval (no timer per stream), and a stream ends after a final state.
+ *
+ * Each stream holds a socket and memory until it ends, so they are bounded (issue 12): a few per
+ * checkout (its tabs), a total per process (beyond it the page polls the status route), and a
+ * lifetime after which the page reconnects. Without these, one token opening streams in a loop
+ * used every file descriptor of the process and the webhook route could no longer answer.
+ */
+import { finalPaymentStates, type PaymentView } from '../../contract/companion.js';
+import { RateLimitedError } from '../page-routes/http-errors.js';
+import type { StatusHub } from './status-hub.js';
+
+const encoder = new TextEncoder();
+
+export interface EventStreamLimits {
+  heartbeatMs: number;
+  /** Streams open at once per order (its tabs). */
+  perOrder: number;
+  /** Streams open at once in the process. */
+  total: number;
+  /** A stream ends after this (checked at the heartbeat), and the page reconnects. */
+  lifetimeMs: number;
+}
+
+export interface EventStreams {
+  /**
+   * `loadCurrent` is read after subscribing, so a transition between the two is never lost.
+   * Throws a {@link RateLimitedError} when a cap is reached.
+   */
+  open(orderId: string, loadCurrent: () => Promise<PaymentView | null>, lastEventId: number, signal: AbortSignal): Response;
+  /** Open streams. */
+  size(): number;
+  close(): void;
+}
+
+export function createEventStreams(hub: StatusHub, limits: EventStreamLimits): EventStreams {
+  const { heartbeatMs } = limits;
+  /** Each open stream, with when it opened and how to end it. */
+  const open = new Map<ReadableStreamDefaultController<Uint8Array>, { openedAt: number; finish: () => void }>();
+  const perOrder = new Map<string, number>();
+  let heartbeat: ReturnType<typeof setInterval> | undefined;
+  const ping = encoder.encode(': ping\n\n');
+
+  const startHeartbeat = () => {
+    if (heartbeat) return;
+    heartbeat = setInterval(() => {
+      // Real time, not the companion's injectable clock: the interval itself runs on real time.
+      const oldest = Date.now() - limits.lifetimeMs;
+      for (const [controller, stream] of open) {
+        if (stream.openedAt <= oldest) {
+          stream.finish();
+          continue;
+        }
+        try {
+          controller.enqueue(ping);
+        } catch {
+          stream.finish();
+        }
+      }
+    }, heartbeatMs);
+    // The heartbeat alone must not keep a process alive.
+    (heartbeat as { unref?: () => void }).unref?.();
+  };
+  const stopHeartbeatIfIdle = () => {
+    if (open.size === 0 && heartbeat) {
+      clearInterval(heartbeat);
+      heartbeat = undefined;
+    }
+  };
+
+  return {
+    open(orderId, loadCurrent, lastEventId, signal) {
+      const ofOrder = perOrder.get(orderId) ?? 0;
+      if (ofOrder >= limits.perOrder) {
+        throw new RateLimitedError('RATE_LIMITED', `This checkout already has ${ofOrder} status streams open: close a tab, or read /checkout/status instead.`, 5);
+      }
+      if (open.size >= limits.total) {
+        throw new RateLimitedError('RATE_LIMITED', 'Too many status streams are open on this server: read /checkout/status instead, or try the stream again later.', 5);
+      }
+      perOrder.set(orderId, ofOrder + 1);
+      let unsubscribe = () => {};
+      let controllerRef: ReadableStreamDefaultController<Uint8Array> | undefined;
+      let closed = false;
+      const finish = () => {
+        if (closed) return;
+        closed = true;
+        unsubscribe();
+        const left = (perOrder.get(orderId) ?? 1) - 1;
+        if (left > 0) perOrder.set(orderId, left);
+        else perOrder.delete(orderId);
+        if (controllerRef) {
+          open.delete(controllerRef);
+          try {
+            controllerRef.close();
+          } catch {
+            // already closed by the reader
+          }
+        }
+        stopHeartbeatIfIdle();
+      };
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controllerRef = controller;
+          let sent = lastEventId;
+          const send = (view: PaymentView) => {
+            if (closed || view.version <= sent) return;
+            sent = view.version;
+            controller.enqueue(encoder.encode(`id: ${view.version}\nevent: payment\ndata: ${JSON.stringify(view)}\n\n`));
+            if (finalPaymentStates.includes(view.state)) queueMicrotask(finish);
+          };
+          // A retry hint for EventSource-like readers, then what the page has not seen yet.
+          controller.enqueue(encoder.encode('retry: 2000\n\n'));
+          unsubscribe = hub.subscribe(orderId, send);
+          open.set(controller, { openedAt: Date.now(), finish });
+          startHeartbeat();
+          loadCurrent().then((current) => {
+            if (current) send(current);
+            // A final payment ends the stream now, whatever Last-Event-ID the page sent (one at or
+            // above the current version would otherwise keep it open for nothing, for ever).
+            if (current && finalPaymentStates.includes(current.state)) queueMicrotask(finish);
+          }, finish);
+          signal.addEventListener('abort', finish, { once: true });
+        },
+        cancel: finish,
+      });
+      return new Response(body, {
+        headers: {
+          'content-type': 'text/event-stream; charset=utf-8',
+          'cache-control': 'no-store',
+          // Proxies such as nginx would otherwise buffer the stream and break the 100 ms promise.
+          'x-accel-buffering': 'no',
+        },
+      });
+    },
+    size: () => open.size,
+    close() {
+      for (const stream of [...open.values()]) stream.finish();
+      open.clear();
+      perOrder.clear();
+      stopHeartbeatIfIdle();
+    },
+  };
+}

@@ -1,0 +1,384 @@
+/**
+ * The `CheckoutStore` contract as a reusable test suite (`momo-checkout/store-contract`): every
+ * store (memory, file, Redis, or a merchant's own) must pass it. Call it from a test file run by
+ * `node --test`:
+ *
+ * @example
+ * import { runStoreContract } from 'momo-checkout/store-contract';
+ * runStoreContract('my store', ({ now }) => createMyStore({ now }));
+ *
+ * The store gets an injected clock so expiry is tested without sleeping. A store whose expiry is
+ * kept by its backend (Redis TTLs) can pass `{ realClock: true }` to skip the clock-driven cases.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { PaymentState, PaymentView } from '../../contract/companion.js';
+import type { CheckoutRecord, DeliveryRecord, PaymentRecord } from '../model/records.js';
+import { StoreConflictError, transitionCheckout, type CheckoutStore } from './store.js';
+
+export interface StoreContractOptions {
+  /** The store keeps time by itself (cannot follow an injected clock): skip the expiry cases. */
+  realClock?: boolean;
+}
+
+export type MakeStore = (deps: { now: () => number }) => CheckoutStore | Promise<CheckoutStore>;
+
+let sequence = 0;
+
+/** A checkout record as the companion writes it, with unique ids. */
+export function sampleRecord(overrides: Partial<CheckoutRecord> = {}): CheckoutRecord {
+  const n = ++sequence;
+  return {
+    orderId: `contract-order-${n}`,
+    amount: '5000',
+    currencyCode: 'XOF',
+    decimalPlaces: null,
+    token: `token-${n}`,
+    tokenHash: `token-hash-${n}`,
+    returnId: `return-${n}`,
+    returnUrl: null,
+    maxAttempts: 3,
+    createdAt: 0,
+    expiresAt: 30 * 60_000,
+    revision: 0,
+    version: 0,
+    // Ahead of both clocks a store may keep: the contract's injected one (1_000_000) and, for a
+    // `realClock` store whose backend expires keys by itself, the real one (a retainUntil in 1970
+    // would be gone the moment it is written).
+    retainUntil: Date.now() + 24 * 60 * 60_000,
+    payment: null,
+    deliveries: [],
+    deliveryLog: [],
+    ...overrides,
+  };
+}
+
+/** A payment as the pay flow writes it before its pay-in, for store tests. */
+export function samplePayment(serviceOrderId: string, overrides: Partial<PaymentRecord> = {}): PaymentRecord {
+  return {
+    state: 'pending',
+    attempt: 1,
+    serviceOrderId,
+    phoneNumber: '+2290196000001',
+    useWallet: false,
+    operator: null,
+    workflow: 'provider_auth',
+    authorizationUrl: null,
+    returned: false,
+    amountMismatch: false,
+    lastServiceStatus: null,
+    transactionId: null,
+    updatedAt: 0,
+    ...overrides,
+  };
+}
+
+/** `record` with a payment attempt and the next revision, as a compare-and-set would write it. */
+export function withPayment(record: CheckoutRecord, serviceOrderId: string, attempt = 1, state: PaymentState = 'pending', updatedAt = 0): CheckoutRecord {
+  return { ...record, revision: record.revision + 1, payment: samplePayment(serviceOrderId, { attempt, state, updatedAt }) };
+}
+
+/** A payment as the page sees it, for store and status-hub tests. */
+export function samplePaymentView(orderId: string, version: number): PaymentView {
+  return {
+    state: 'pending',
+    version,
+    orderId,
+    phoneNumberMasked: '+229 •• •• •• •• 01',
+    operator: null,
+    workflow: null,
+    instructions: null,
+    authorizationUrl: null,
+    returned: false,
+    canRetry: false,
+    updatedAt: new Date(0).toISOString(),
+  };
+}
+
+/** A queued delivery of an order's transition `version` to `sink`, for store tests. */
+export function sampleDelivery(orderId: string, version: number, sink: DeliveryRecord['sink'], nextAttemptAt: number): DeliveryRecord {
+  return {
+    id: `${orderId}.${version}`,
+    sink,
+    createdAt: 0,
+    attempts: 0,
+    nextAttemptAt,
+    update: {
+      orderId,
+      idempotencyKey: `${orderId}.${version}`,
+      amount: '5000',
+      currencyCode: 'XOF',
+      previousState: null,
+      amountMismatch: false,
+      payment: samplePaymentView(orderId, version),
+    },
+  };
+}
+
+export function runStoreContract(name: string, makeStore: MakeStore, options: StoreContractOptions = {}): void {
+  const setup = async () => {
+    const clock = { at: 1_000_000 };
+    const store = await makeStore({ now: () => clock.at });
+    return { store, clock };
+  };
+
+  describe(`CheckoutStore contract: ${name}`, () => {
+    describe('createIfAbsent', () => {
+      it('stores a new checkout and finds it by order id, token hash and return id', async () => {
+        const { store } = await setup();
+        const record = sampleRecord();
+        const result = await store.createIfAbsent(record);
+        assert.equal(result.created, true);
+        assert.deepEqual(result.record, record);
+        assert.deepEqual(await store.getByOrderId(record.orderId), record);
+        assert.deepEqual(await store.getByTokenHash(record.tokenHash), record);
+        assert.deepEqual(await store.getByReturnId(record.returnId), record);
+        await store.close?.();
+      });
+
+      it('returns the stored checkout, unchanged, when the order id already has one', async () => {
+        const { store } = await setup();
+        const first = sampleRecord();
+        await store.createIfAbsent(first);
+        const second = sampleRecord({ orderId: first.orderId, amount: '6000' });
+        const result = await store.createIfAbsent(second);
+        assert.equal(result.created, false);
+        assert.equal(result.record.amount, '5000');
+        assert.equal(result.record.token, first.token);
+        assert.equal(await store.getByTokenHash(second.tokenHash), undefined, 'the refused record is not indexed');
+        await store.close?.();
+      });
+
+      it('stores exactly one of many concurrent creations of one order', async () => {
+        const { store } = await setup();
+        const orderId = sampleRecord().orderId;
+        const results = await Promise.all(Array.from({ length: 20 }, () => store.createIfAbsent(sampleRecord({ orderId }))));
+        assert.equal(results.filter((result) => result.created).length, 1);
+        const tokens = new Set(results.map((result) => result.record.token));
+        assert.equal(tokens.size, 1, 'every caller sees the one stored checkout');
+        await store.close?.();
+      });
+
+      it('answers undefined for what it does not hold', async () => {
+        const { store } = await setup();
+        assert.equal(await store.getByOrderId('nobody'), undefined);
+        assert.equal(await store.getByTokenHash('nobody'), undefined);
+        assert.equal(await store.getByReturnId('nobody'), undefined);
+        assert.equal(await store.getByServiceOrderId('nobody'), undefined);
+        await store.close?.();
+      });
+
+      it('hands out copies: changing a returned record does not change the store', async () => {
+        const { store } = await setup();
+        const record = sampleRecord();
+        await store.createIfAbsent(record);
+        const read = (await store.getByOrderId(record.orderId))!;
+        read.amount = '1';
+        record.amount = '2';
+        assert.equal((await store.getByOrderId(record.orderId))!.amount, '5000');
+        await store.close?.();
+      });
+    });
+
+    describe('compareAndSet', () => {
+      it('replaces the record when the revision is the expected one, and refuses a stale revision', async () => {
+        const { store } = await setup();
+        const record = sampleRecord();
+        await store.createIfAbsent(record);
+        const next = { ...record, revision: 1, version: 1, decimalPlaces: 0 };
+        assert.equal(await store.compareAndSet(record.orderId, 0, next), true);
+        assert.equal(await store.compareAndSet(record.orderId, 0, { ...record, revision: 1, amount: '1' }), false);
+        const stored = (await store.getByOrderId(record.orderId))!;
+        assert.equal(stored.decimalPlaces, 0);
+        assert.equal(stored.amount, '5000');
+        await store.close?.();
+      });
+
+      it('lets exactly one of concurrent writers with the same expected revision win', async () => {
+        const { store } = await setup();
+        const record = sampleRecord();
+        await store.createIfAbsent(record);
+        const wins = await Promise.all(
+          Array.from({ length: 10 }, (_, index) => store.compareAndSet(record.orderId, 0, { ...record, revision: 1, version: index })),
+        );
+        assert.equal(wins.filter(Boolean).length, 1);
+        await store.close?.();
+      });
+
+      it('refuses to write a checkout it does not hold', async () => {
+        const { store } = await setup();
+        const record = sampleRecord();
+        assert.equal(await store.compareAndSet(record.orderId, 0, { ...record, revision: 1 }), false);
+        assert.equal(await store.getByOrderId(record.orderId), undefined);
+        await store.close?.();
+      });
+
+      it('indexes the payment attempt by its service order id (attempt 1 and later ones)', async () => {
+        const { store } = await setup();
+        const record = sampleRecord();
+        await store.createIfAbsent(record);
+        const first = withPayment(record, record.orderId);
+        assert.equal(await store.compareAndSet(record.orderId, 0, first), true);
+        assert.equal((await store.getByServiceOrderId(record.orderId))?.orderId, record.orderId);
+        const second = withPayment(first, `${record.orderId}-a2`, 2);
+        assert.equal(await store.compareAndSet(record.orderId, 1, second), true);
+        const found = await store.getByServiceOrderId(`${record.orderId}-a2`);
+        assert.equal(found?.orderId, record.orderId);
+        assert.equal(found?.payment?.attempt, 2);
+        await store.close?.();
+      });
+
+      it('makes transitionCheckout atomic: concurrent increments are all kept', async () => {
+        const { store } = await setup();
+        const record = sampleRecord();
+        await store.createIfAbsent(record);
+        await Promise.all(Array.from({ length: 25 }, () => transitionCheckout(store, record.orderId, (current) => ({ ...current, version: current.version + 1 }))));
+        const stored = (await store.getByOrderId(record.orderId))!;
+        assert.equal(stored.version, 25);
+        assert.equal(stored.revision, 25);
+        await store.close?.();
+      });
+    });
+
+    describe('service order ids', () => {
+      it('never gives a service order id that belongs to one order to another', async () => {
+        const { store } = await setup();
+        const owner = sampleRecord();
+        const other = sampleRecord();
+        await store.createIfAbsent(owner);
+        await store.createIfAbsent(other);
+        assert.equal(await store.compareAndSet(owner.orderId, 0, withPayment(owner, 'shared-service-id')), true);
+        await assert.rejects(store.compareAndSet(other.orderId, 0, withPayment(other, 'shared-service-id')), StoreConflictError);
+        assert.equal((await store.getByServiceOrderId('shared-service-id'))?.orderId, owner.orderId);
+        assert.equal((await store.getByOrderId(other.orderId))?.payment, null, 'the refused write changed nothing');
+        await store.close?.();
+      });
+    });
+
+    describe('locks', () => {
+      it('gives a lock to one owner until that owner releases it', async () => {
+        const { store } = await setup();
+        const results = await Promise.all(Array.from({ length: 5 }, (_, index) => store.claimLock('pay:order-lock', `owner-${index}`, 60_000)));
+        assert.equal(results.filter(Boolean).length, 1);
+        const winner = `owner-${results.indexOf(true)}`;
+        assert.equal(await store.claimLock('pay:order-lock', 'late-owner', 60_000), false);
+        assert.equal(await store.claimLock('pay:another-order', 'late-owner', 60_000), true, 'locks are per key');
+        await store.releaseLock('pay:order-lock', 'late-owner');
+        assert.equal(await store.claimLock('pay:order-lock', 'late-owner', 60_000), false, 'only the owner releases a lock');
+        await store.releaseLock('pay:order-lock', winner);
+        assert.equal(await store.claimLock('pay:order-lock', 'late-owner', 60_000), true);
+        await store.close?.();
+      });
+    });
+
+    describe('inbox', () => {
+      it('keeps a notification once, lists it until it is done, and still knows it as seen after', async () => {
+        const { store } = await setup();
+        const entry = { id: `nonce-${++sequence}`, rawBody: '{"orderId":"o-1","amount":100}', receivedAt: 5 };
+        const results = await Promise.all(Array.from({ length: 10 }, () => store.addToInbox(entry, 60_000)));
+        assert.equal(results.filter(Boolean).length, 1, 'one of concurrent adds wins');
+        const later = { id: `nonce-${++sequence}`, rawBody: '{"orderId":"o-2","amount":7.5}', receivedAt: 9 };
+        assert.equal(await store.addToInbox(later, 60_000), true);
+        assert.deepEqual(await store.pendingInbox(10), [entry, later], 'oldest first, the raw body unchanged');
+        assert.deepEqual(await store.pendingInbox(1), [entry]);
+        await store.markInboxDone(entry.id);
+        assert.deepEqual(await store.pendingInbox(10), [later]);
+        assert.equal(await store.addToInbox(entry, 60_000), false, 'a done entry is still a duplicate');
+        await store.close?.();
+      });
+    });
+
+    describe('deliveries', () => {
+      it('lists the orders whose first pending delivery per sink is due, earliest first', async () => {
+        const { store, clock } = await setup();
+        const early = sampleRecord();
+        const late = sampleRecord();
+        const none = sampleRecord();
+        for (const record of [early, late, none]) await store.createIfAbsent(record);
+        const at = clock.at;
+        await store.compareAndSet(late.orderId, 0, { ...late, revision: 1, deliveries: [sampleDelivery(late.orderId, 1, 'callback', at - 10)] });
+        await store.compareAndSet(early.orderId, 0, {
+          ...early,
+          revision: 1,
+          // The webhook sink's first delivery waits: its due time is what counts for that sink.
+          deliveries: [sampleDelivery(early.orderId, 1, 'webhook', at + 50_000), sampleDelivery(early.orderId, 2, 'callback', at - 20), sampleDelivery(early.orderId, 3, 'webhook', at - 30)],
+        });
+        assert.deepEqual(await store.dueDeliveries(at, 10), [early.orderId, late.orderId]);
+        assert.deepEqual(await store.dueDeliveries(at, 1), [early.orderId]);
+        assert.deepEqual(await store.dueDeliveries(at - 25, 10), [], 'nothing is due before its time');
+        const current = (await store.getByOrderId(late.orderId))!;
+        await store.compareAndSet(late.orderId, 1, { ...current, revision: 2, deliveries: [] });
+        assert.deepEqual(await store.dueDeliveries(at, 10), [early.orderId], 'a record without deliveries is not listed');
+        await store.close?.();
+      });
+    });
+
+    describe('listPayments', () => {
+      it('lists checkouts with a payment by state and age, oldest change first', async () => {
+        const { store } = await setup();
+        const tag = `list-${++sequence}`;
+        const records = [sampleRecord(), sampleRecord(), sampleRecord(), sampleRecord()];
+        for (const record of records) await store.createIfAbsent(record);
+        await store.compareAndSet(records[0]!.orderId, 0, withPayment(records[0]!, `${tag}-0`, 1, 'pending', 300));
+        await store.compareAndSet(records[1]!.orderId, 0, withPayment(records[1]!, `${tag}-1`, 1, 'unknown', 100));
+        await store.compareAndSet(records[2]!.orderId, 0, withPayment(records[2]!, `${tag}-2`, 1, 'completed', 200));
+        const ours = (list: CheckoutRecord[]) => list.map((record) => record.orderId).filter((id) => records.some((record) => record.orderId === id));
+        assert.deepEqual(ours(await store.listPayments({})), [records[1]!.orderId, records[2]!.orderId, records[0]!.orderId]);
+        assert.deepEqual(ours(await store.listPayments({ states: ['pending', 'unknown'] })), [records[1]!.orderId, records[0]!.orderId]);
+        assert.deepEqual(ours(await store.listPayments({ states: ['pending', 'unknown'], updatedBefore: 200 })), [records[1]!.orderId]);
+        assert.equal((await store.listPayments({ limit: 1 })).length, 1);
+        await store.close?.();
+      });
+    });
+
+    describe('ping', () => {
+      it('answers while the backend is reachable', async () => {
+        const { store } = await setup();
+        await store.ping();
+        await store.close?.();
+      });
+    });
+
+    if (!options.realClock) {
+      describe('expiry (injected clock)', () => {
+        it('forgets a checkout at its retainUntil, and a write moves it', async () => {
+          const { store, clock } = await setup();
+          const record = sampleRecord({ retainUntil: clock.at + 60_000 });
+          await store.createIfAbsent(record);
+          clock.at += 59_999;
+          assert.ok(await store.getByOrderId(record.orderId));
+          assert.equal(await store.compareAndSet(record.orderId, 0, { ...record, revision: 1, retainUntil: clock.at + 120_000 }), true);
+          clock.at += 100_000;
+          assert.ok(await store.getByOrderId(record.orderId), 'kept to the retainUntil of the last write');
+          clock.at += 20_002;
+          assert.equal(await store.getByOrderId(record.orderId), undefined);
+          assert.equal(await store.getByTokenHash(record.tokenHash), undefined);
+          const again = await store.createIfAbsent(sampleRecord({ orderId: record.orderId, retainUntil: clock.at + 60_000 }));
+          assert.equal(again.created, true);
+          await store.close?.();
+        });
+
+        it('frees a lock whose holder never released it once its ttl is over', async () => {
+          const { store, clock } = await setup();
+          assert.equal(await store.claimLock('pay:crashed', 'first', 1_000), true);
+          assert.equal(await store.claimLock('pay:crashed', 'second', 1_000), false);
+          clock.at += 1_001;
+          assert.equal(await store.claimLock('pay:crashed', 'second', 1_000), true);
+          await store.close?.();
+        });
+
+        it('accepts an inbox id again only after its ttl', async () => {
+          const { store, clock } = await setup();
+          const entry = { id: `nonce-ttl-${++sequence}`, rawBody: '{}', receivedAt: clock.at };
+          assert.equal(await store.addToInbox(entry, 1_000), true);
+          await store.markInboxDone(entry.id);
+          clock.at += 999;
+          assert.equal(await store.addToInbox(entry, 1_000), false);
+          clock.at += 2;
+          assert.equal(await store.addToInbox(entry, 1_000), true);
+          await store.close?.();
+        });
+      });
+    }
+  });
+}

@@ -1,0 +1,68 @@
+/**
+ * Which store the companion keeps its state in, from the environment (`serve`, `payments`, the
+ * demo's real-service mode) or from `createCompanion`'s options:
+ *
+ * - `MOMO_REDIS_URL`: Redis, shared by every process (status streams over Redis pub/sub too);
+ * - `MOMO_STORE=memory`: one process's memory, for tests and demos only: a restart loses payments;
+ * - otherwise the embedded file store (SQLite) in `MOMO_DATA_DIR` (default `./.momo-checkout`).
+ */
+import type { Logger } from '../log.js';
+import { createFileStore } from './sqlite/sqlite-store.js';
+import { createMemoryStore } from './memory-store.js';
+import { CompanionConfigError } from '../options.js';
+import { createRedisStatusHub } from './redis/redis-status-hub.js';
+import { createRedisStore } from './redis/redis-store.js';
+import type { StatusHub } from '../status/status-hub.js';
+import type { CheckoutStore } from './store.js';
+
+export type StoreKind = 'memory' | 'file' | 'redis' | 'custom';
+
+export interface OpenedStore {
+  store: CheckoutStore;
+  /** Set with Redis: status streams must hear transitions applied by other processes. */
+  hub?: StatusHub & { close(): Promise<void> };
+  kind?: StoreKind;
+  /** For banners and logs, without credentials: `the file ./.momo-checkout/momo-checkout.sqlite`. */
+  describe: string;
+}
+
+export async function openStoreFromEnv(env: Record<string, string | undefined>, options: { now?: () => number; log?: Logger } = {}): Promise<OpenedStore> {
+  const redisUrl = env.MOMO_REDIS_URL?.trim();
+  const kind = env.MOMO_STORE?.trim().toLowerCase();
+  if (kind && !['memory', 'file', 'redis'].includes(kind)) {
+    throw new CompanionConfigError(`MOMO_STORE=${kind} is not a store: leave it unset (a file, or Redis when MOMO_REDIS_URL is set), or set memory for tests.`);
+  }
+  if (kind === 'memory') return { store: createMemoryStore(options.now ? { now: options.now } : {}), kind: 'memory', describe: 'memory (lost at every restart)' };
+  if (redisUrl || kind === 'redis') {
+    if (!redisUrl) throw new CompanionConfigError('MOMO_STORE=redis needs MOMO_REDIS_URL, e.g. redis://127.0.0.1:6379.');
+    const common = { url: redisUrl, ...(env.MOMO_REDIS_PREFIX ? { keyPrefix: env.MOMO_REDIS_PREFIX } : {}) };
+    const store = await createRedisStore({ ...common, ...(options.now ? { now: options.now } : {}), ...(options.log ? { log: options.log } : {}) });
+    const hub = await createRedisStatusHub(common);
+    return { store, hub, kind: 'redis', describe: `Redis at ${new URL(redisUrl).host}` };
+  }
+  const dataDir = env.MOMO_DATA_DIR?.trim() || './.momo-checkout';
+  const store = createFileStore({ dataDir, ...(options.now ? { now: options.now } : {}) });
+  return { store, kind: 'file', describe: `the file ${dataDir}/momo-checkout.sqlite` };
+}
+
+/** Platforms whose disk does not outlive an instance: a file store there loses payments. */
+const ephemeralDiskVariables = ['VERCEL', 'AWS_LAMBDA_FUNCTION_NAME', 'NETLIFY', 'K_SERVICE', 'FUNCTION_TARGET'];
+
+/**
+ * Why this store would lose payments here, or null. Logged as a warning at start, and a failed
+ * check in the doctor.
+ */
+export function storeRisk(kind: StoreKind, env: Record<string, string | undefined>): string | null {
+  const production = env.NODE_ENV === 'production';
+  if (kind === 'memory' && production) {
+    return 'NODE_ENV=production with a memory store: a restart or a deploy loses every payment in progress. Remove MOMO_STORE=memory (file store) or set MOMO_REDIS_URL.';
+  }
+  const platform = ephemeralDiskVariables.find((name) => env[name]);
+  if (kind === 'file' && platform) {
+    return `a file store on a platform whose disk does not last (${platform} is set): payments are lost between instances. Set MOMO_REDIS_URL.`;
+  }
+  if (kind === 'memory' && platform) {
+    return `a memory store on a serverless platform (${platform} is set): payments are lost between instances. Set MOMO_REDIS_URL.`;
+  }
+  return null;
+}

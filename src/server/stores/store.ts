@@ -1,0 +1,95 @@
+/**
+ * The companion's storage interface. Every method is async and every write that races is atomic,
+ * so the same interface fits the in-memory store (tests, demo), the embedded file store (the
+ * default: SQLite) and a shared one (Redis) when a merchant runs several processes.
+ *
+ * A store must pass the contract suite exported as `momo-checkout/store-contract`.
+ */
+import type { PaymentState } from '../../contract/companion.js';
+import type { CheckoutRecord, InboxEntry } from '../model/records.js';
+
+export interface PaymentQuery {
+  /** Only payments in one of these states (default: any state). */
+  states?: readonly PaymentState[];
+  /** Only payments whose last change (`payment.updatedAt`) is at or before this epoch ms. */
+  updatedBefore?: number;
+  /** At most this many (default 100). */
+  limit?: number;
+}
+
+export interface CheckoutStore {
+  /** `memory`, `file` or `redis` for the shipped stores (what the start-up and doctor checks read). */
+  readonly kind?: string;
+  /**
+   * Stores `record` unless a checkout exists for its `orderId`; returns the stored one either way
+   * (atomic: two concurrent creations of one order store one record). Kept until `record.retainUntil`.
+   */
+  createIfAbsent(record: CheckoutRecord): Promise<{ created: boolean; record: CheckoutRecord }>;
+  getByOrderId(orderId: string): Promise<CheckoutRecord | undefined>;
+  getByTokenHash(tokenHash: string): Promise<CheckoutRecord | undefined>;
+  getByReturnId(returnId: string): Promise<CheckoutRecord | undefined>;
+  /** The checkout whose payment attempt was sent to the service under `serviceOrderId`. */
+  getByServiceOrderId(serviceOrderId: string): Promise<CheckoutRecord | undefined>;
+  /**
+   * Replaces the record if its `revision` is still `expectedRevision` (the caller sets the new
+   * revision), and keeps it until `next.retainUntil`. Returns false when another writer came
+   * first: re-read and retry.
+   *
+   * A service order id, once indexed for an order, belongs to it for the record's lifetime: a write
+   * that would give it to another order throws a {@link StoreConflictError} (a payment must never be
+   * matched to the wrong order).
+   */
+  compareAndSet(orderId: string, expectedRevision: number, next: CheckoutRecord): Promise<boolean>;
+  /**
+   * Takes a named lock (`pay:<orderId>`, `deliver:<orderId>`) for `owner` until `ttlMs` has passed
+   * or the owner releases it. False if another owner holds it.
+   */
+  claimLock(key: string, owner: string, ttlMs: number): Promise<boolean>;
+  /** Releases the lock if `owner` still holds it (a lock taken over after its ttl is not released). */
+  releaseLock(key: string, owner: string): Promise<void>;
+  /**
+   * Keeps a verified notification before the webhook route answers. False when an entry with this
+   * id was added within `ttlMs` (a duplicate: done or not, it is not kept twice).
+   */
+  addToInbox(entry: InboxEntry, ttlMs: number): Promise<boolean>;
+  /** Entries not yet marked done, oldest first. */
+  pendingInbox(limit: number): Promise<InboxEntry[]>;
+  /** Processed: no longer pending, still known as seen until its ttl. */
+  markInboxDone(id: string): Promise<void>;
+  /**
+   * Order ids of records with a delivery due at or before `at` (see `nextDeliveryAt` in
+   * records.ts), earliest first.
+   */
+  dueDeliveries(at: number, limit: number): Promise<string[]>;
+  /** Checkouts that have a payment, filtered by `query`, the oldest change first. */
+  listPayments(query: PaymentQuery): Promise<CheckoutRecord[]>;
+  /** Throws when the backend cannot be reached (the readiness check). */
+  ping(): Promise<void>;
+  /** Frees timers and connections. */
+  close?(): Promise<void>;
+}
+
+/** A write the store refused because it would break an invariant (not a lost race: retrying will not help). */
+export class StoreConflictError extends Error {
+  override name = 'StoreConflictError';
+}
+
+/**
+ * Applies `change` to the checkout atomically: reads, computes, compare-and-sets, and retries when
+ * another writer came first. `change` returns null to leave the record as it is.
+ */
+export async function transitionCheckout(
+  store: CheckoutStore,
+  orderId: string,
+  change: (current: CheckoutRecord) => CheckoutRecord | null,
+): Promise<{ changed: boolean; record: CheckoutRecord | undefined; previous: CheckoutRecord | undefined }> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const current = await store.getByOrderId(orderId);
+    if (!current) return { changed: false, record: undefined, previous: undefined };
+    const proposed = change(current);
+    if (!proposed) return { changed: false, record: current, previous: current };
+    const next = { ...proposed, revision: current.revision + 1 };
+    if (await store.compareAndSet(orderId, current.revision, next)) return { changed: true, record: next, previous: current };
+  }
+  throw new Error(`transitionCheckout: too much contention on order ${orderId}`);
+}

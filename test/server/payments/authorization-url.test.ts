@@ -1,0 +1,80 @@
+/**
+ * Which authorisation URLs from a (signed) notification reach the payer's browser, which navigates
+ * to them (issue 12, item 9): https to a public host, no credentials, no look-alike names.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { isAllowedAuthorizationUrl } from '../../../src/server/model/urls.js';
+import { signWebhook } from '../../../src/server/index.js';
+import { newOrderId, startHarness, type Harness } from '../harness.js';
+
+const refused = [
+  'https://bank.example@evil.example/pay', // userinfo: the payer reads "bank.example"
+  'https://user:pw@pay.example/pay',
+  'https://pаypal.com/pay', // a Cyrillic "а": punycode xn--pypal-4ve.com
+  'https://xn--pypal-4ve.com/pay',
+  'https://[::ffff:10.0.0.1]/pay', // private IPv4 written as IPv6
+  'https://[::ffff:a00:1]/pay',
+  'https://169.254.169.254/latest/meta-data', // link-local (cloud metadata)
+  'https://2852039166/', // the same, as one number
+  'https://10.1.2.3/pay',
+  'https://192.168.0.1/pay',
+  'https://[fd00::1]/pay',
+  'https://127.0.0.1/pay',
+  'https://0x7f.1/pay',
+  'https://localhost/pay',
+  'https://[::1]/pay',
+  'http://pay.example/pay',
+  'javascript:alert(1)',
+  'not a url',
+];
+const allowed = ['https://pay.example/authorize/1?t=x', 'https://pay.example:8443/a', 'https://8.8.8.8/pay', 'https://[2606:4700:4700::1111]/pay'];
+
+describe('authorisation URL policy', () => {
+  it('refuses credentials, look-alike hosts and non-public IP literals', () => {
+    for (const url of refused) assert.equal(isAllowedAuthorizationUrl(url, { allowInsecureLocal: false }), false, url);
+    for (const url of allowed) assert.equal(isAllowedAuthorizationUrl(url, { allowInsecureLocal: false }), true, url);
+  });
+
+  it('allows loopback only for the local sandbox, and internationalised hosts only when asked', () => {
+    for (const url of ['http://127.0.0.1:4000/authorize/1', 'http://localhost:4000/a', 'http://[::1]:4000/a']) {
+      assert.equal(isAllowedAuthorizationUrl(url, { allowInsecureLocal: false }), false, url);
+      assert.equal(isAllowedAuthorizationUrl(url, { allowInsecureLocal: true }), true, url);
+    }
+    assert.equal(isAllowedAuthorizationUrl('http://user@127.0.0.1:4000/a', { allowInsecureLocal: true }), false, 'never credentials');
+    assert.equal(isAllowedAuthorizationUrl('https://10.0.0.1/a', { allowInsecureLocal: true }), false, 'private is not loopback');
+    assert.equal(isAllowedAuthorizationUrl('https://xn--bcher-kva.example/a', { allowInsecureLocal: false, allowIdnHosts: true }), true);
+  });
+});
+
+describe('authorisation URLs from notifications', () => {
+  let h: Harness;
+  before(async () => {
+    h = await startHarness({ setupChecksAtStart: false });
+  });
+  after(async () => h.close());
+
+  const notify = async (orderId: string, authorizationUrl: string) =>
+    h.companion.handleWebhook(
+      await signWebhook({ phoneNumber: '+2290196000003', amount: 5000, orderId, status: 'pending', nextAction: { authorizationUrl } }, h.sandbox.webhookSecret),
+    );
+
+  it('never passes a refused URL to the page, and passes a good one', async () => {
+    for (const url of ['https://bank.example@evil.example/pay', 'https://[::ffff:10.0.0.1]/pay', 'https://169.254.169.254/', 'https://pаypal.com/pay']) {
+      const orderId = newOrderId();
+      const token = await h.checkout(orderId);
+      await h.json('/checkout/pay', { token, body: { phoneNumber: '+2290196000003', useWallet: false } });
+      await notify(orderId, url);
+      const view = (await h.json('/checkout/status', { token })).body.payment;
+      assert.equal(view.authorizationUrl, null, url);
+      assert.notEqual(view.state, 'redirect-ready', url);
+    }
+    const orderId = newOrderId();
+    const token = await h.checkout(orderId);
+    await h.json('/checkout/pay', { token, body: { phoneNumber: '+2290196000003', useWallet: false } });
+    await notify(orderId, 'https://pay.example/authorize/1');
+    const view = (await h.json('/checkout/status', { token })).body.payment;
+    assert.equal(view.state, 'redirect-ready');
+    assert.equal(view.authorizationUrl, 'https://pay.example/authorize/1');
+  });
+});

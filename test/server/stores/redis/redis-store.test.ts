@@ -1,0 +1,224 @@
+/**
+ * The Redis store against a real redis-server: the store contract, then what only a shared store
+ * must do: two store instances (two connections, as two processes would have) see each other's
+ * writes and exactly one of their racing writes wins, and expiry is Redis's own TTLs.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createClient } from 'redis';
+import { createRedisStore, RedisStoreUnavailableError } from '../../../../src/server/index.js';
+import type { AnyRedisClient } from '../../../../src/server/stores/redis/redis-client.js';
+import { StoreConflictError, transitionCheckout } from '../../../../src/server/stores/store.js';
+import type { CheckoutRecord } from '../../../../src/server/model/records.js';
+import { createLogger } from '../../../../src/server/log.js';
+import { runStoreContract, sampleDelivery, sampleRecord, withPayment as withPaymentAt } from '../../../../src/server/stores/store-contract.js';
+import { startRedisServer, type RedisServer } from '../../../support/redis-server.js';
+
+let server: RedisServer;
+let shared: AnyRedisClient;
+let prefixes = 0;
+const quiet = createLogger({ sink: () => {} });
+const newPrefix = () => `test-${process.pid}-${++prefixes}:`;
+
+before(async () => {
+  server = await startRedisServer();
+  shared = createClient({ url: server.url }) as unknown as AnyRedisClient;
+  shared.on('error', () => {});
+  await shared.connect();
+});
+
+after(async () => {
+  if (shared?.isOpen) await shared.close();
+  await server?.stop();
+});
+
+// Each contract case gets its own key prefix on the shared client (and must leave it open).
+// Redis keeps time by itself (TTLs), hence realClock; the expiry cases are below, against Redis.
+runStoreContract('redis store', () => createRedisStore({ client: shared, keyPrefix: newPrefix(), log: quiet }), { realClock: true });
+
+const withPayment = (record: CheckoutRecord, serviceOrderId: string, updatedAt = 1): CheckoutRecord => withPaymentAt(record, serviceOrderId, 1, 'pending', updatedAt);
+
+describe('redis store: two instances on one server (as two processes)', () => {
+  it('see each other’s writes, and exactly one of their racing creations and compare-and-sets wins', async () => {
+    const keyPrefix = newPrefix();
+    const a = await createRedisStore({ url: server.url, keyPrefix, log: quiet });
+    const b = await createRedisStore({ url: server.url, keyPrefix, log: quiet });
+    try {
+      const orderId = sampleRecord().orderId;
+      const created = await Promise.all(Array.from({ length: 20 }, (_, index) => (index % 2 ? a : b).createIfAbsent(sampleRecord({ orderId }))));
+      assert.equal(created.filter((result) => result.created).length, 1);
+      const stored = created.find((result) => result.created)!.record;
+      assert.deepEqual(await a.getByTokenHash(stored.tokenHash), stored);
+      assert.deepEqual(await b.getByReturnId(stored.returnId), stored);
+
+      const wins = await Promise.all(
+        Array.from({ length: 10 }, (_, index) => (index % 2 ? a : b).compareAndSet(orderId, 0, { ...stored, revision: 1, version: index + 1 })),
+      );
+      assert.equal(wins.filter(Boolean).length, 1);
+      const winner = wins.indexOf(true) + 1;
+      assert.equal((await a.getByOrderId(orderId))?.version, winner);
+      assert.equal((await b.getByOrderId(orderId))?.version, winner);
+
+      await Promise.all(Array.from({ length: 20 }, (_, index) => transitionCheckout(index % 2 ? a : b, orderId, (current) => ({ ...current, version: current.version + 1 }))));
+      assert.equal((await b.getByOrderId(orderId))?.version, winner + 20, 'no increment lost across the two');
+    } finally {
+      await a.close?.();
+      await b.close?.();
+    }
+  });
+
+  it('refuses, across instances, to give one order’s service order id to another', async () => {
+    const keyPrefix = newPrefix();
+    const a = await createRedisStore({ url: server.url, keyPrefix, log: quiet });
+    const b = await createRedisStore({ url: server.url, keyPrefix, log: quiet });
+    try {
+      const owner = sampleRecord();
+      const other = sampleRecord();
+      await a.createIfAbsent(owner);
+      await b.createIfAbsent(other);
+      assert.equal(await a.compareAndSet(owner.orderId, 0, withPayment(owner, 'svc-shared')), true);
+      await assert.rejects(b.compareAndSet(other.orderId, 0, withPayment(other, 'svc-shared')), StoreConflictError);
+      assert.equal((await b.getByServiceOrderId('svc-shared'))?.orderId, owner.orderId);
+    } finally {
+      await a.close?.();
+      await b.close?.();
+    }
+  });
+});
+
+describe('redis store: expiry', () => {
+  it('gives a record and its index keys a Redis TTL that follows retainUntil on every write', async () => {
+    const keyPrefix = newPrefix();
+    const store = await createRedisStore({ client: shared, keyPrefix, log: quiet });
+    const record = sampleRecord({ retainUntil: Date.now() + 60_000 });
+    await store.createIfAbsent(record);
+    const ttl = (key: string) => shared.pTTL(`${keyPrefix}${key}`) as Promise<number>;
+    for (const key of [`checkout:${record.orderId}`, `token:${record.tokenHash}`, `return:${record.returnId}`]) {
+      const left = await ttl(key);
+      assert.ok(left > 50_000 && left <= 60_000, `${key} expires with the record (${left} ms left)`);
+    }
+    const paid = { ...withPayment(record, `${record.orderId}-svc`), retainUntil: Date.now() + 600_000 };
+    assert.equal(await store.compareAndSet(record.orderId, 0, paid), true);
+    for (const key of [`checkout:${record.orderId}`, `token:${record.tokenHash}`, `service:${record.orderId}-svc`, `services:${record.orderId}`]) {
+      const left = await ttl(key);
+      assert.ok(left > 590_000 && left <= 600_000, `${key} moved to the new retainUntil (${left} ms left)`);
+    }
+    await store.close?.();
+  });
+
+  it('forgets a record when Redis drops it, and cleans the sorted-set entries that pointed at it', async () => {
+    const keyPrefix = newPrefix();
+    const store = await createRedisStore({ client: shared, keyPrefix, log: quiet });
+    const record = sampleRecord({ retainUntil: Date.now() + 150 });
+    await store.createIfAbsent(record);
+    const withDelivery = { ...withPayment(record, `${record.orderId}-svc`), deliveries: [sampleDelivery(record.orderId, 1, 'callback', 10)] };
+    assert.equal(await store.compareAndSet(record.orderId, 0, withDelivery), true);
+    assert.deepEqual(await store.dueDeliveries(Date.now(), 10), [record.orderId]);
+    await sleep(300);
+    assert.equal(await shared.exists(`${keyPrefix}checkout:${record.orderId}`), 0, 'Redis dropped the record');
+    assert.equal(await store.getByOrderId(record.orderId), undefined);
+    assert.equal(await store.getByServiceOrderId(`${record.orderId}-svc`), undefined);
+    assert.deepEqual(await store.dueDeliveries(Date.now(), 10), []);
+    assert.deepEqual(await store.listPayments({}), []);
+    assert.equal(await shared.zScore(`${keyPrefix}due`, record.orderId), null, 'the due entry was cleaned by the read');
+    assert.equal(await shared.zScore(`${keyPrefix}payments:pending`, record.orderId), null, 'the listing entry too');
+    await store.close?.();
+  });
+
+  it('follows an injected clock: a record is gone at its retainUntil, and the sweep removes its index entries', async () => {
+    const keyPrefix = newPrefix();
+    const clock = { at: Date.now() };
+    const store = await createRedisStore({ client: shared, keyPrefix, log: quiet, now: () => clock.at });
+    const record = sampleRecord({ retainUntil: clock.at + 60_000 });
+    await store.createIfAbsent(record);
+    await store.compareAndSet(record.orderId, 0, { ...withPayment(record, `${record.orderId}-svc`), retainUntil: clock.at + 60_000 });
+    clock.at += 59_999;
+    assert.ok(await store.getByOrderId(record.orderId));
+    clock.at += 1;
+    assert.equal(await store.getByOrderId(record.orderId), undefined);
+    assert.equal(await store.getByTokenHash(record.tokenHash), undefined);
+    assert.equal((await store.createIfAbsent(sampleRecord({ orderId: record.orderId, retainUntil: clock.at + 1 }))).created, true, 'its order id is free again');
+
+    const old = sampleRecord({ retainUntil: clock.at + 1_000 });
+    await store.createIfAbsent(old);
+    await store.compareAndSet(old.orderId, 0, { ...withPayment(old, `${old.orderId}-svc`), retainUntil: clock.at + 1_000 });
+    clock.at += 61_000; // past the store's once-a-minute sweep
+    await shared.del(`${keyPrefix}sweep`); // the other processes' minute is over too
+    await store.createIfAbsent(sampleRecord({ retainUntil: clock.at + 60_000 }));
+    assert.equal(await shared.zScore(`${keyPrefix}payments:pending`, old.orderId), null);
+    assert.equal(await shared.zScore(`${keyPrefix}retain`, old.orderId), null);
+    assert.equal(await shared.exists(`${keyPrefix}checkout:${old.orderId}`), 0);
+    assert.equal(await shared.exists(`${keyPrefix}service:${old.orderId}-svc`), 0);
+    await store.close?.();
+  });
+
+  it('frees a lock whose holder never released it when its Redis TTL is over', async () => {
+    const store = await createRedisStore({ client: shared, keyPrefix: newPrefix(), log: quiet });
+    assert.equal(await store.claimLock('pay:crashed', 'first', 100), true);
+    assert.equal(await store.claimLock('pay:crashed', 'second', 100), false);
+    await sleep(250);
+    assert.equal(await store.claimLock('pay:crashed', 'second', 100), true);
+    await store.releaseLock('pay:crashed', 'first');
+    assert.equal(await store.claimLock('pay:crashed', 'third', 100), false, 'the first owner cannot release a lock taken over');
+    await store.close?.();
+  });
+
+  it('keeps a pending notification past its ttl, and accepts a done one’s id again only after it', async () => {
+    const store = await createRedisStore({ client: shared, keyPrefix: newPrefix(), log: quiet });
+    const entry = { id: 'nonce-ttl', rawBody: '{"amount":100}', receivedAt: 1 };
+    assert.equal(await store.addToInbox(entry, 100), true);
+    await sleep(250);
+    assert.deepEqual(await store.pendingInbox(10), [entry], 'not processed yet: still there');
+    assert.equal(await store.addToInbox(entry, 100), false);
+    await store.markInboxDone(entry.id);
+    assert.deepEqual(await store.pendingInbox(10), []);
+    assert.equal(await store.addToInbox(entry, 100), true, 'done after its ttl: a new notification');
+    await store.markInboxDone(entry.id);
+    const fresh = { id: 'nonce-fresh', rawBody: '{}', receivedAt: 2 };
+    assert.equal(await store.addToInbox(fresh, 60_000), true);
+    await store.markInboxDone(fresh.id);
+    assert.equal(await store.addToInbox(fresh, 60_000), false, 'done within its ttl: a duplicate');
+    await store.close?.();
+  });
+});
+
+describe('redis store: connection', () => {
+  it('leaves an injected client open when closed', async () => {
+    const store = await createRedisStore({ client: shared, keyPrefix: newPrefix(), log: quiet });
+    await store.close?.();
+    assert.equal(await shared.ping(), 'PONG');
+  });
+
+  it('stops start-up with a clear error when Redis cannot be reached', async () => {
+    const gone = await startRedisServer();
+    await gone.stop();
+    await assert.rejects(createRedisStore({ url: gone.url, log: quiet }), (error: unknown) => {
+      assert.ok(error instanceof RedisStoreUnavailableError);
+      assert.match(error.message, /Cannot connect to Redis at redis:\/\/127\.0\.0\.1:\d+/);
+      assert.match(error.message, /MOMO_REDIS_URL/);
+      return true;
+    });
+  });
+
+  it('fails ping when the server goes away, and closes without hanging', async () => {
+    const own = await startRedisServer();
+    const store = await createRedisStore({ url: own.url, log: quiet });
+    await store.ping();
+    await own.stop();
+    await assert.rejects(store.ping(), RedisStoreUnavailableError);
+    await store.close?.();
+  });
+
+  it('keeps the password out of its messages', async () => {
+    const gone = await startRedisServer();
+    await gone.stop();
+    const url = gone.url.replace('redis://', 'redis://:hunter2-secret@');
+    await assert.rejects(createRedisStore({ url, log: quiet }), (error: unknown) => {
+      assert.ok(error instanceof Error);
+      assert.doesNotMatch(error.message, /hunter2/);
+      return true;
+    });
+  });
+});
+
