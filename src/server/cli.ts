@@ -12,7 +12,8 @@
  * - `npx momo-checkout sandbox`: the local simulator of the payment service, with the variables to
  *   point a companion at it (docs/sandbox.md).
  */
-import { companionOptionsFromEnv, CompanionConfigError } from './options.js';
+import { companionOptionsFromEnv } from './options-from-env.js';
+import { CompanionConfigError } from './config-error.js';
 import { runSetupChecks } from './setup/setup-checks.js';
 import { formatSetupChecks } from './setup/setup-report.js';
 import { paymentsCommand, UsageError } from './commands/payments.js';

@@ -15,7 +15,8 @@ import { refuseUnpayable } from './payments/payable.js';
 import { createEventStreams } from './status/event-stream.js';
 import { createFileStore } from './stores/sqlite/sqlite-store.js';
 import { storeRisk } from './stores/store-from-env.js';
-import { CompanionConfigError, type CompanionOptions } from './options.js';
+import { CompanionConfigError } from './config-error.js';
+import { type CompanionOptions } from './options.js';
 import { runSetupChecks, type SetupCheck } from './setup/setup-checks.js';
 import { createMemoryStatusHub, type StatusHub } from './status/status-hub.js';
 import { createTransitions } from './payments/transitions.js';
@@ -23,6 +24,7 @@ import { isAllowedAuthorizationUrl, isLoopbackUrl, parseReturnUrl } from './mode
 import { resolveClientAddress, type RequestContext } from './page-routes/client-address.js';
 import { createLimiter, createNumberGuard } from './page-routes/rate-limit.js';
 import { paymentView } from './model/payment-view.js';
+import { createBackgroundWork } from './background-work.js';
 import { createMaintenance } from './maintenance.js';
 import { defaultStaleMinutes } from './payments/payments-list.js';
 import { reportStale } from './payments/stale-report.js';
@@ -131,7 +133,7 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
   const discovery = createDiscovery(service, { ttlMs: options.discoveryCacheTtlMs ?? 5 * 60_000, checkoutTtlMs, now, log });
-  const background = new Set<Promise<unknown>>();
+  const background = createBackgroundWork();
   const onPaymentUpdate = options.onPaymentUpdate;
   // Service mode: transitions also go to the merchant backend's endpoint, from the same queue.
   const merchantWebhook =
@@ -180,7 +182,6 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
         const resumed = await inbox.resume();
         if (resumed > 0) log.warn('notifications kept before a restart were applied now', { count: resumed });
       },
-      deliveries: () => deliveries.runDue(),
       ...(options.onStale ? { stale: () => reportStale(store, options.onStale!, staleAfterMinutes, now) } : {}),
     },
   });
@@ -254,9 +255,7 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
   // At start, in the background (listening is not delayed): a misconfiguration is said before the
   // first payer meets it, not at that payer's request.
   if (options.setupChecksAtStart !== false) {
-    const started = ready().catch((error: unknown) => log.error('momo-checkout setup checks could not run', { error }));
-    background.add(started);
-    void started.finally(() => background.delete(started));
+    void background.track(ready().catch((error: unknown) => log.error('momo-checkout setup checks could not run', { error })));
   }
 
   return {
@@ -280,7 +279,7 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
     async close() {
       await maintenance.stop();
       await deliveries.stop(options.closeTimeoutMs ?? 5_000);
-      await Promise.allSettled([...background]);
+      await background.settled();
       streams.close();
       await store.close?.();
     },

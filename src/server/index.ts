@@ -4,8 +4,11 @@
  */
 export { createCompanion } from './companion.js';
 export type { Companion } from './companion.js';
-export { companionOptionsFromEnv, CompanionConfigError } from './options.js';
-export type { CompanionOptions, CompanionEnvConfig, CompanionLimits, RateLimit, CompanionConfigErrorCode, EnvironmentProblem } from './options.js';
+export { companionOptionsFromEnv } from './options-from-env.js';
+export type { CompanionEnvConfig } from './options-from-env.js';
+export { CompanionConfigError } from './config-error.js';
+export type { CompanionConfigErrorCode, EnvironmentProblem } from './config-error.js';
+export type { CompanionOptions, CompanionLimits, RateLimit } from './options.js';
 export type { RequestContext } from './page-routes/client-address.js';
 export { CheckoutError } from './payments/checkouts.js';
 export type { CheckoutOrder, CreatedCheckout, CheckoutErrorCode } from './payments/checkouts.js';

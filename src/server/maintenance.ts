@@ -1,5 +1,6 @@
 /**
- * The companion's periodic work (resume the inbox, deliver what is due, report stuck payments):
+ * The companion's periodic work (resume the inbox, report stuck payments; deliveries have their
+ * own poll, deliveries/delivery-worker.ts):
  * run once at start, then every `intervalMs`, one round at a time, on a timer that never keeps a
  * process alive. A task that fails is logged and tried again next round.
  */

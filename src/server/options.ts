@@ -1,9 +1,11 @@
-/** What a merchant passes to `createCompanion`, and the same read from the environment for `npm start`. */
+/**
+ * What a merchant passes to `createCompanion`: the option types only. The environment reader is
+ * options-from-env.ts; the one configuration error is config-error.ts.
+ */
 import type { Logger } from './log.js';
 import type { CheckoutStore } from './stores/store.js';
 import type { PaymentUpdate } from './model/payment-update.js';
 import type { PaymentSummary } from './payments/payments-list.js';
-import { isLoopbackUrl } from './model/urls.js';
 
 export interface CompanionOptions {
   /** The payment service, e.g. `https://api.example.com` (or the sandbox's URL). */
@@ -55,7 +57,7 @@ export interface CompanionOptions {
   onStale?: (payments: PaymentSummary[]) => void | Promise<void>;
   /** Default 15. */
   staleAfterMinutes?: number;
-  /** How often kept notifications, due deliveries and stuck payments are looked at. Default 30 s. */
+  /** How often kept notifications and stuck payments are looked at (deliveries are polled every second). Default 30 s. */
   maintenanceIntervalMs?: number;
   /** How long `close()` waits for deliveries under way. Default 5 s. */
   closeTimeoutMs?: number;
@@ -163,151 +165,4 @@ export interface CompanionLimits {
 export interface RateLimit {
   burst: number;
   perMinute: number;
-}
-
-/** Why a configuration was refused: what to fix, readable by code. */
-export type CompanionConfigErrorCode =
-  /** An option passed to `createCompanion` is missing or malformed. */
-  | 'INVALID_OPTION'
-  /** `publicUrl` is not https (or not loopback with `allowInsecureLocalUrls`): notifications would be lost. */
-  | 'INSECURE_PUBLIC_URL'
-  /** `companionOptionsFromEnv`: one or more variables are missing or malformed (see `problems`). */
-  | 'ENVIRONMENT';
-
-/** One missing or malformed environment variable, with what to write instead. */
-export interface EnvironmentProblem {
-  variable: string;
-  message: string;
-}
-
-export class CompanionConfigError extends Error {
-  override name = 'CompanionConfigError';
-  constructor(
-    message: string,
-    readonly code: CompanionConfigErrorCode = 'INVALID_OPTION',
-    /** For `ENVIRONMENT`: every problem found, all at once. */
-    readonly problems: readonly EnvironmentProblem[] = [],
-  ) {
-    super(message);
-  }
-}
-
-/** What `companionOptionsFromEnv` reads: the companion's options plus where to listen. */
-export type CompanionEnvConfig = Pick<CompanionOptions, 'baseUrl' | 'apiKey' | 'webhookSecrets' | 'publicUrl' | 'allowedOrigins' | 'allowInsecureLocalUrls'> & {
-  /** `PORT`, default 3000. */
-  port: number;
-  /** `HOST`, default `127.0.0.1` (put a TLS-terminating proxy in front: the service only posts to https). */
-  host: string;
-};
-
-const required = ['MOMO_BASE_URL', 'MOMO_API_KEY', 'MOMO_WEBHOOK_SECRETS', 'MOMO_PUBLIC_URL'] as const;
-const yes = new Set(['1', 'true', 'yes']);
-const no = new Set(['', '0', 'false', 'no']);
-
-/**
- * Reads `MOMO_BASE_URL`, `MOMO_API_KEY`, `MOMO_WEBHOOK_SECRETS` (comma-separated),
- * `MOMO_PUBLIC_URL`, `MOMO_ALLOWED_ORIGINS` (comma-separated; default: the public URL's origin),
- * `MOMO_ALLOW_INSECURE_LOCAL_URLS` (`1` for a local stand-in of the service on loopback http),
- * `PORT` (default 3000) and `HOST` (default 127.0.0.1).
- * Throws one `CompanionConfigError` (code `ENVIRONMENT`) naming every missing or malformed
- * variable at once, each with what to write instead (also in `error.problems`).
- *
- * @example
- * const { port, host, ...options } = companionOptionsFromEnv(process.env);
- * const momo = createCompanion(options);
- */
-export function companionOptionsFromEnv(env: Record<string, string | undefined> = process.env): CompanionEnvConfig {
-  const problems: EnvironmentProblem[] = [];
-  const problem = (variable: string, message: string) => void problems.push({ variable, message });
-  const value = (name: string) => env[name]?.trim() ?? '';
-  const list = (text: string) => text.split(',').map((item) => item.trim()).filter(Boolean);
-
-  const missing = required.filter((name) => !value(name));
-  for (const name of missing) problem(name, `${name} is not set.`);
-
-  const baseUrl = value('MOMO_BASE_URL');
-  if (baseUrl) {
-    const url = parseHttpUrl(baseUrl);
-    if (!url) {
-      problem('MOMO_BASE_URL', `MOMO_BASE_URL ${JSON.stringify(baseUrl)} is not an http(s) URL: set the payment service's address, e.g. https://api.example.com (or the sandbox's, e.g. http://127.0.0.1:4010).`);
-    } else if (/\/v1\/?$/.test(url.pathname)) {
-      problem('MOMO_BASE_URL', `MOMO_BASE_URL ends in /v1: give the service's root (${url.origin}${url.pathname.replace(/\/v1\/?$/, '')}); every call adds /v1/... itself.`);
-    } else if (url.search || url.hash) {
-      problem('MOMO_BASE_URL', `MOMO_BASE_URL has a query or fragment: give only the service's address, e.g. ${url.origin}.`);
-    }
-  }
-
-  const insecureText = value('MOMO_ALLOW_INSECURE_LOCAL_URLS').toLowerCase();
-  let allowInsecureLocalUrls = false;
-  if (yes.has(insecureText)) allowInsecureLocalUrls = true;
-  else if (!no.has(insecureText)) problem('MOMO_ALLOW_INSECURE_LOCAL_URLS', `MOMO_ALLOW_INSECURE_LOCAL_URLS is ${JSON.stringify(insecureText)}: set it to 1 (a local stand-in of the service) or leave it out.`);
-
-  const publicText = value('MOMO_PUBLIC_URL');
-  let origin: string | null = null;
-  if (publicText) {
-    const url = parseHttpUrl(publicText);
-    if (!url) {
-      problem('MOMO_PUBLIC_URL', `MOMO_PUBLIC_URL ${JSON.stringify(publicText)} is not an http(s) URL: set it to where the service reaches this server, e.g. https://shop.example/momo.`);
-    } else {
-      origin = url.origin;
-      const loopback = isLoopbackUrl(url.href);
-      if (allowInsecureLocalUrls && !loopback) {
-        problem(
-          'MOMO_ALLOW_INSECURE_LOCAL_URLS',
-          `MOMO_ALLOW_INSECURE_LOCAL_URLS=1 is only for a local stand-in on this machine, but MOMO_PUBLIC_URL (${url.origin}) is not a loopback address: remove the variable.`,
-        );
-      } else if (url.protocol !== 'https:' && !allowInsecureLocalUrls) {
-        problem(
-          'MOMO_PUBLIC_URL',
-          loopback
-            ? `MOMO_PUBLIC_URL is http on this machine: the real service only posts notifications to https URLs on public addresses. Against a local stand-in (the sandbox), also set MOMO_ALLOW_INSECURE_LOCAL_URLS=1.`
-            : `MOMO_PUBLIC_URL must be https: the service only posts notifications to https URLs on public addresses. Put the companion behind https, e.g. https://shop.example/momo.`,
-        );
-      }
-    }
-  }
-
-  const secrets = list(value('MOMO_WEBHOOK_SECRETS'));
-  if (value('MOMO_WEBHOOK_SECRETS') && secrets.length === 0) problem('MOMO_WEBHOOK_SECRETS', 'MOMO_WEBHOOK_SECRETS holds no secret: list the whsec_ secrets, separated by commas.');
-
-  const allowed = list(value('MOMO_ALLOWED_ORIGINS'));
-  for (const item of allowed) {
-    const url = parseHttpUrl(item);
-    if (!url || url.origin !== item.replace(/\/$/, '')) {
-      problem('MOMO_ALLOWED_ORIGINS', `MOMO_ALLOWED_ORIGINS entry ${JSON.stringify(item)} is not an origin: write scheme, host and port only, e.g. https://shop.example.`);
-    }
-  }
-
-  const portText = value('PORT') || '3000';
-  const port = Number(portText);
-  if (!/^\d+$/.test(portText) || port > 65535) problem('PORT', `PORT ${JSON.stringify(env.PORT)} is not a port number: set PORT to e.g. 3000.`);
-
-  if (problems.length > 0) {
-    const malformed = problems.filter((entry) => !missing.includes(entry.variable as (typeof required)[number]));
-    const lines = [...(missing.length > 0 ? [`Set ${missing.join(', ')} in the environment.`] : []), ...malformed.map((entry) => entry.message)];
-    throw new CompanionConfigError(
-      `Fix the environment (docs/merchant-guide.md, "Configuration from the environment"):\n${lines.map((line) => `  - ${line}`).join('\n')}`,
-      'ENVIRONMENT',
-      problems,
-    );
-  }
-  return {
-    baseUrl,
-    apiKey: value('MOMO_API_KEY'),
-    webhookSecrets: secrets,
-    publicUrl: publicText,
-    allowedOrigins: allowed.length > 0 ? allowed.map((item) => item.replace(/\/$/, '')) : [origin!],
-    ...(allowInsecureLocalUrls ? { allowInsecureLocalUrls: true } : {}),
-    port,
-    host: value('HOST') || '127.0.0.1',
-  };
-}
-
-function parseHttpUrl(text: string): URL | null {
-  try {
-    const url = new URL(text);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url : null;
-  } catch {
-    return null;
-  }
 }

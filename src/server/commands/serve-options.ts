@@ -3,7 +3,9 @@
  * variables (companionOptionsFromEnv) plus the service mode's own.
  */
 import { checkMerchantWebhookOptions } from '../deliveries/merchant-notifications.js';
-import { companionOptionsFromEnv, CompanionConfigError, type CompanionOptions } from '../options.js';
+import { companionOptionsFromEnv } from '../options-from-env.js';
+import { CompanionConfigError } from '../config-error.js';
+import { type CompanionOptions } from '../options.js';
 import { checkServerSecret } from '../server-api/server-secret.js';
 
 export interface ServiceEnvConfig {

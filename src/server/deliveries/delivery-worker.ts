@@ -8,7 +8,7 @@
  * store lock (`deliver:<orderId>`) so that one process at a time delivers it.
  */
 import type { Logger } from '../log.js';
-import type { CheckoutRecord, DeliveryAttempt, DeliveryRecord, DeliverySink } from '../model/records.js';
+import { deliveryHeads, type CheckoutRecord, type DeliveryAttempt, type DeliveryRecord, type DeliverySink } from '../model/records.js';
 import { transitionCheckout, type CheckoutStore } from '../stores/store.js';
 import { randomId } from '../payments/tokens.js';
 
@@ -28,7 +28,10 @@ export interface DeliveryOptions {
   retryDelaysMs?: readonly number[];
   /** Given up (and logged as an error) this long after the transition. Default 72 h. */
   giveUpAfterMs?: number;
-  /** How often the store is asked for due deliveries. Default 1 s. */
+  /**
+   * How often the store is asked for due deliveries: the one timer that drives them (retries, and
+   * what a restart left queued). Default 1 s.
+   */
   pollMs?: number;
 }
 
@@ -37,6 +40,7 @@ export interface DeliveryWorker {
   kick(orderId: string): void;
   /** Delivers everything due now, across orders; resolves when that round is done. */
   runDue(): Promise<void>;
+  /** Runs a first round at once (what a restart left due), then one every `pollMs`. */
   start(): void;
   /** Stops polling; waits up to `waitMs` for deliveries under way (the rest stays queued). */
   stop(waitMs?: number): Promise<void>;
@@ -53,6 +57,7 @@ export function createDeliveryWorker(options: DeliveryOptions): DeliveryWorker {
   const running = new Map<string, Promise<void>>();
   const again = new Set<string>();
   let timer: ReturnType<typeof setInterval> | undefined;
+  let firstRound: ReturnType<typeof setTimeout> | undefined;
   let polling: Promise<void> | undefined;
 
   const deliverOne = async (delivery: DeliveryRecord): Promise<DeliveryResult> => {
@@ -105,17 +110,7 @@ export function createDeliveryWorker(options: DeliveryOptions): DeliveryWorker {
     });
   };
 
-  /** The first pending delivery of each sink, if it is due. */
-  const dueHeads = (checkout: CheckoutRecord): DeliveryRecord[] => {
-    const seen = new Set<DeliverySink>();
-    const heads: DeliveryRecord[] = [];
-    for (const delivery of checkout.deliveries ?? []) {
-      if (seen.has(delivery.sink)) continue;
-      seen.add(delivery.sink);
-      if (delivery.nextAttemptAt <= now()) heads.push(delivery);
-    }
-    return heads;
-  };
+  const dueHeads = (checkout: CheckoutRecord): DeliveryRecord[] => deliveryHeads(checkout).filter((head) => head.nextAttemptAt <= now());
 
   const deliverOrder = async (orderId: string) => {
     const owner = randomId(12);
@@ -168,16 +163,20 @@ export function createDeliveryWorker(options: DeliveryOptions): DeliveryWorker {
     runDue,
     start() {
       if (timer) return;
-      timer = setInterval(() => {
+      const poll = () => {
         if (polling) return;
         polling = runDue()
           .catch((error: unknown) => log.error('could not read due payment updates from the store', { error }))
           .finally(() => (polling = undefined));
-      }, options.pollMs ?? 1_000);
+      };
+      timer = setInterval(poll, options.pollMs ?? 1_000);
       (timer as { unref?: () => void }).unref?.();
+      // On the next tick, so the companion's construction finishes first.
+      firstRound = setTimeout(poll, 0);
     },
     async stop(waitMs = 5_000) {
       clearInterval(timer);
+      clearTimeout(firstRound);
       timer = undefined;
       let waited: ReturnType<typeof setTimeout> | undefined;
       await Promise.race([

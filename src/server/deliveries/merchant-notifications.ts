@@ -7,7 +7,7 @@
 import { Webhook } from 'standardwebhooks';
 import type { DeliverFunction, DeliveryResult } from './delivery-worker.js';
 import type { PaymentUpdate } from '../model/payment-update.js';
-import { CompanionConfigError } from '../options.js';
+import { CompanionConfigError } from '../config-error.js';
 import type { DeliveryRecord } from '../model/records.js';
 
 /** The `type` of every event this companion sends (Standard Webhooks payload structure). */

@@ -126,17 +126,28 @@ export interface InboxEntry {
 }
 
 /**
- * When the store must next look at this record for deliveries: the earliest `nextAttemptAt` among
- * the first pending delivery of each sink (later ones wait for it), or null when none is pending.
- * Stores index records by it (`dueDeliveries`).
+ * The deliveries that may go out next: the first pending one of each sink (later ones wait for it,
+ * so each sink hears an order's transitions in order). The one rule of when a delivery is due:
+ * the worker sends a head whose `nextAttemptAt` has passed, and stores index records by the
+ * earliest head ({@link nextDeliveryAt}).
  */
-export function nextDeliveryAt(record: CheckoutRecord): number | null {
-  let earliest: number | null = null;
+export function deliveryHeads(record: CheckoutRecord): DeliveryRecord[] {
   const seen = new Set<DeliverySink>();
+  const heads: DeliveryRecord[] = [];
   for (const delivery of record.deliveries ?? []) {
     if (seen.has(delivery.sink)) continue;
     seen.add(delivery.sink);
-    if (earliest === null || delivery.nextAttemptAt < earliest) earliest = delivery.nextAttemptAt;
+    heads.push(delivery);
   }
+  return heads;
+}
+
+/**
+ * When the store must next look at this record for deliveries: the earliest `nextAttemptAt` of
+ * its {@link deliveryHeads}, or null when none is pending. Stores index records by it (`dueDeliveries`).
+ */
+export function nextDeliveryAt(record: CheckoutRecord): number | null {
+  let earliest: number | null = null;
+  for (const head of deliveryHeads(record)) if (earliest === null || head.nextAttemptAt < earliest) earliest = head.nextAttemptAt;
   return earliest;
 }

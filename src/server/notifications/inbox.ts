@@ -12,6 +12,7 @@
  * process) applies it again. Applying twice is harmless: transitions only move forward and the
  * deliveries are written with the transition, so nothing is reported twice.
  */
+import type { BackgroundWork } from '../background-work.js';
 import type { Logger } from '../log.js';
 import { DEFAULT_MAX_BYTES, readVerifiedWebhook } from '../webhook/index.js';
 import type { InboxEntry } from '../model/records.js';
@@ -37,7 +38,7 @@ export interface NotificationInbox {
 const received: WebhookAnswer = { status: 200, body: '{"received":true}' };
 const decoder = new TextDecoder();
 
-export function createNotificationInbox(deps: WebhookDeps & { log: Logger; background: Set<Promise<unknown>> }): NotificationInbox {
+export function createNotificationInbox(deps: WebhookDeps & { log: Logger; background: BackgroundWork }): NotificationInbox {
   // An id is remembered twice the timestamp tolerance: a replay older than that is refused as old.
   const seenTtlMs = deps.toleranceMs * 2;
 
@@ -68,10 +69,7 @@ export function createNotificationInbox(deps: WebhookDeps & { log: Logger; backg
     return { kind: 'kept' as const, entry, notification };
   };
 
-  const inBackground = (work: Promise<unknown>) => {
-    const tracked = work.finally(() => deps.background.delete(tracked));
-    deps.background.add(tracked);
-  };
+  const inBackground = (work: Promise<unknown>) => void deps.background.track(work);
 
   return {
     async accept(raw) {

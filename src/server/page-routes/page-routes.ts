@@ -13,7 +13,8 @@ import type { Logger } from '../log.js';
 import type { RequestContext } from './client-address.js';
 import type { Discovery } from '../payments/discovery.js';
 import type { EventStreams } from '../status/event-stream.js';
-import { CompanionHttpError, RateLimitedError } from './http-errors.js';
+import { PayerRefusal, TooManyRequests } from '../model/payer-refusal.js';
+import { refusalBody, refusalStatus } from './refusal-answer.js';
 import type { Limiter, NumberGuard } from './rate-limit.js';
 import { parseReturnUrl } from '../model/urls.js';
 import { payCheckout, type PayFlowDeps } from '../payments/pay-flow.js';
@@ -59,13 +60,13 @@ export function createApp(deps: AppDeps): Hono<Env> {
   const app = new Hono<Env>().basePath(deps.mountPath || '/');
 
   app.onError((error, c) => {
-    if (error instanceof RateLimitedError && error.retryAfterSeconds !== undefined) c.header('retry-after', String(error.retryAfterSeconds));
-    if (error instanceof CompanionHttpError) return c.json(error.toBody(), error.status as 400);
+    if (error instanceof TooManyRequests && error.retryAfterSeconds !== undefined) c.header('retry-after', String(error.retryAfterSeconds));
+    if (error instanceof PayerRefusal) return c.json(refusalBody(error), refusalStatus(error) as 400);
     deps.log.error('companion route failed', { path: new URL(c.req.url).pathname, error });
     // Never "nothing was charged": this may come after a pay-in was posted. A retry is safe either
     // way (the same order id is re-posted, never a second payment).
-    const internal = new CompanionHttpError('INTERNAL', 'Something went wrong on the shop’s server. Try again in a moment; you will not be charged twice.');
-    return c.json(internal.toBody(), 500);
+    const internal = new PayerRefusal('INTERNAL', 'Something went wrong on the shop’s server. Try again in a moment; you will not be charged twice.');
+    return c.json(refusalBody(internal), 500);
   });
   app.notFound((c) => c.json({ error: { code: 'BAD_REQUEST', message: 'No such route.' } }, 404));
 
@@ -105,7 +106,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
   const browserLimit = bodyLimit({
     maxSize: maxBrowserBody,
     onError: () => {
-      throw new CompanionHttpError('BAD_REQUEST', 'The request is too large.');
+      throw new PayerRefusal('BAD_REQUEST', 'The request is too large.');
     },
   });
   app.use(`${companionRoutes.checkout}/*`, browserLimit);
@@ -123,12 +124,12 @@ export function createApp(deps: AppDeps): Hono<Env> {
   const authenticate = (options: { allowExpired: boolean }) => async (c: Context<Env>, next: () => Promise<void>) => {
     const header = c.req.header('authorization') ?? '';
     const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
-    if (!token) throw new CompanionHttpError('TOKEN_MISSING', 'The checkout token is missing: the page must pass the token its server created.');
+    if (!token) throw new PayerRefusal('TOKEN_MISSING', 'The checkout token is missing: the page must pass the token its server created.');
     const checkout = await deps.store.getByTokenHash(await sha256Base64url(token));
-    if (!checkout) throw new CompanionHttpError('TOKEN_INVALID', 'This checkout does not exist. Reload the page to start again.');
+    if (!checkout) throw new PayerRefusal('TOKEN_INVALID', 'This checkout does not exist. Reload the page to start again.');
     // A payer waiting for an outcome may keep reading it after the token's time to pay is over.
     if (checkout.expiresAt <= deps.now() && !(options.allowExpired && checkout.payment)) {
-      throw new CompanionHttpError('TOKEN_EXPIRED', 'This checkout has expired. Reload the page to start again.');
+      throw new PayerRefusal('TOKEN_EXPIRED', 'This checkout has expired. Reload the page to start again.');
     }
     c.set('checkout', checkout);
     await next();
@@ -141,7 +142,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
     const wait = address === undefined ? 0 : deps.limits.perAddress.take(address);
     if (wait > 0) {
       deps.log.warn('rate limited by client address', { path: new URL(c.req.url).pathname });
-      throw new RateLimitedError('RATE_LIMITED', `Too many requests from this address: try again in ${wait} s.`, wait);
+      throw new TooManyRequests('RATE_LIMITED', `Too many requests from this address: try again in ${wait} s.`, wait);
     }
     await next();
   };
@@ -149,7 +150,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
     const wait = deps.limits.perCheckout.take(c.get('checkout').orderId);
     if (wait > 0) {
       deps.log.warn('rate limited by checkout', { orderId: c.get('checkout').orderId });
-      throw new RateLimitedError('RATE_LIMITED', `Too many requests for this checkout: try again in ${wait} s.`, wait);
+      throw new TooManyRequests('RATE_LIMITED', `Too many requests for this checkout: try again in ${wait} s.`, wait);
     }
     await next();
   };
@@ -159,24 +160,24 @@ export function createApp(deps: AppDeps): Hono<Env> {
     if (!phone.ok) return; // refused with its reason by the lookup, without any upstream call
     if (!deps.limits.numbers.admit(checkout.orderId, phone.e164, checkout.expiresAt)) {
       deps.log.warn('too many distinct numbers for one checkout', { orderId: checkout.orderId });
-      throw new RateLimitedError('TOO_MANY_NUMBERS', 'This checkout already tried its share of phone numbers: use one of them, or start a new checkout.');
+      throw new TooManyRequests('TOO_MANY_NUMBERS', 'This checkout already tried its share of phone numbers: use one of them, or start a new checkout.');
     }
   };
   const reachesService = (options: { allowExpired: boolean }) => [limitAddress, authenticate(options), limitCheckout] as const;
 
   const readJson = async <T>(c: Context<Env>, schema: z.ZodType<T>): Promise<T> => {
     const text = await c.req.text();
-    if (text.length > maxBrowserBody) throw new CompanionHttpError('BAD_REQUEST', 'The request is too large.');
+    if (text.length > maxBrowserBody) throw new PayerRefusal('BAD_REQUEST', 'The request is too large.');
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch {
-      throw new CompanionHttpError('BAD_REQUEST', 'The request is not JSON.');
+      throw new PayerRefusal('BAD_REQUEST', 'The request is not JSON.');
     }
     const parsed = schema.safeParse(value);
     if (!parsed.success) {
       const field = parsed.error.issues[0]?.path.join('.') || 'body';
-      throw new CompanionHttpError('BAD_REQUEST', `The request's ${field} is missing or malformed.`);
+      throw new PayerRefusal('BAD_REQUEST', `The request's ${field} is missing or malformed.`);
     }
     return parsed.data;
   };
@@ -210,7 +211,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
     admitNumber(checkout, body.phoneNumber, undefined);
     const workflow = await withServiceErrors(deps, async () => {
       const lookup = await deps.discovery.lookup(checkout, body.phoneNumber, undefined);
-      if (body.useWallet && !lookup.wallet) throw new CompanionHttpError('BAD_REQUEST', 'The wallet is not offered for this number.');
+      if (body.useWallet && !lookup.wallet) throw new PayerRefusal('BAD_REQUEST', 'The wallet is not offered for this number.');
       return deps.discovery.preview(checkout, lookup.phoneNumber, body.useWallet);
     });
     return c.json({ workflow }, 200, noStore);
@@ -305,7 +306,7 @@ function corsFor(deps: AppDeps) {
     if (c.req.method === 'OPTIONS') return c.body(null, origin && isAllowedOrigin(deps, origin) ? 204 : 403, headers);
     // Every state-changing call must come from an allowed page (browsers always send Origin on POST).
     if (c.req.method !== 'GET' && (!origin || !isAllowedOrigin(deps, origin))) {
-      throw new CompanionHttpError('ORIGIN_NOT_ALLOWED', 'This page is not allowed to use this checkout.');
+      throw new PayerRefusal('ORIGIN_NOT_ALLOWED', 'This page is not allowed to use this checkout.');
     }
     await next();
     for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
@@ -324,9 +325,9 @@ async function withServiceErrors<T>(
   try {
     return await run();
   } catch (error) {
-    if (error instanceof CompanionHttpError) throw error;
+    if (error instanceof PayerRefusal) throw error;
     deps.log.error('service call failed', { error });
-    throw new CompanionHttpError('SERVICE_UNAVAILABLE', message);
+    throw new PayerRefusal('SERVICE_UNAVAILABLE', message);
   }
 }
 

@@ -14,7 +14,7 @@ import { normalizePhoneFull } from '../../contract/phone-full.js';
 import type { CorridorOperator } from '../../contract/upstream/index.js';
 import type { ServiceClient } from '../service-client/index.js';
 import { silentLogger, type Logger } from '../log.js';
-import { CompanionHttpError } from '../page-routes/http-errors.js';
+import { PayerRefusal } from '../model/payer-refusal.js';
 import type { CheckoutRecord } from '../model/records.js';
 
 interface Cached<T> {
@@ -167,7 +167,7 @@ export function createDiscovery(service: ServiceClient, options: { ttlMs: number
 
     async lookup(checkout, typed, country) {
       const phone = normalizePhoneFull(typed, country);
-      if (!phone.ok) throw new CompanionHttpError('INVALID_PHONE', phone.message);
+      if (!phone.ok) throw new PayerRefusal('INVALID_PHONE', phone.message);
       const entries = (await corridorsOf(phone.e164)).filter((entry) => entry.currencies.some((currency) => currency.code === checkout.currencyCode));
       // §2.3: only the exact lowercase `wallet` is the overlay wallet.
       const operatorEntry = entries.find((entry) => entry.code !== 'wallet');
@@ -176,7 +176,7 @@ export function createDiscovery(service: ServiceClient, options: { ttlMs: number
       const wallet = walletEntry ? operatorView(walletEntry, checkout.currencyCode) : null;
       const chosen = operator ?? wallet;
       if (!chosen) {
-        throw new CompanionHttpError('NO_OPERATOR', `No mobile money operator of this number takes payments in ${checkout.currencyCode}. Try another number.`);
+        throw new PayerRefusal('NO_OPERATOR', `No mobile money operator of this number takes payments in ${checkout.currencyCode}. Try another number.`);
       }
       // An amount the currency cannot carry is the shop's to correct, not the payer's (no other
       // operator or number helps): say so to both.
@@ -215,7 +215,7 @@ export function acceptsAmount(checkout: CheckoutRecord, operator: OperatorView):
     checkAmount(checkout, operator);
     return true;
   } catch (error) {
-    if (error instanceof CompanionHttpError) return false;
+    if (error instanceof PayerRefusal) return false;
     throw error;
   }
 }
@@ -224,7 +224,7 @@ export function acceptsAmount(checkout: CheckoutRecord, operator: OperatorView):
 export function checkAmount(checkout: CheckoutRecord, operator: OperatorView): void {
   if (!parseAmount(checkout.amount, operator.decimalPlaces).ok) throw precisionError(checkout);
   const outOfRange = () =>
-    new CompanionHttpError('AMOUNT_OUT_OF_RANGE', `This operator takes payments between ${operator.minAmount} and ${operator.maxAmount ?? 'no limit'} ${checkout.currencyCode}.`, {
+    new PayerRefusal('AMOUNT_OUT_OF_RANGE', `This operator takes payments between ${operator.minAmount} and ${operator.maxAmount ?? 'no limit'} ${checkout.currencyCode}.`, {
       min: operator.minAmount,
       max: operator.maxAmount,
       currencyCode: checkout.currencyCode,
@@ -234,8 +234,8 @@ export function checkAmount(checkout: CheckoutRecord, operator: OperatorView): v
 }
 
 /** The payer can do nothing about it (no other number or operator helps): only the shop can. */
-function precisionError(checkout: CheckoutRecord): CompanionHttpError {
-  return new CompanionHttpError(
+function precisionError(checkout: CheckoutRecord): PayerRefusal {
+  return new PayerRefusal(
     'AMOUNT_PRECISION',
     `This order cannot be paid as it stands: its amount has more decimals than ${checkout.currencyCode} allows. Contact the shop.`,
     { currencyCode: checkout.currencyCode },

@@ -27,7 +27,7 @@ import {
   type ServiceClient,
 } from '../service-client/index.js';
 import { checkAmount, type Discovery } from './discovery.js';
-import { CompanionHttpError } from '../page-routes/http-errors.js';
+import { PayerRefusal } from '../model/payer-refusal.js';
 import type { CheckoutRecord, PaymentRecord } from '../model/records.js';
 import { StoreConflictError, type CheckoutStore } from '../stores/store.js';
 import { attemptOrderId } from './attempt-ids.js';
@@ -66,7 +66,7 @@ export async function payCheckout(deps: PayFlowDeps, checkoutAtStart: CheckoutRe
   if (!(await deps.store.claimLock(lockKey, lockOwner, lockTtlMs))) {
     const view = paymentView((await deps.store.getByOrderId(orderId)) ?? checkoutAtStart);
     if (view && view.state !== 'needs-otp') return view;
-    throw new CompanionHttpError('PAYMENT_IN_PROGRESS', 'This payment is already being sent. Wait a moment.');
+    throw new PayerRefusal('PAYMENT_IN_PROGRESS', 'This payment is already being sent. Wait a moment.');
   }
   try {
     const checkout = (await deps.store.getByOrderId(orderId)) ?? checkoutAtStart;
@@ -89,9 +89,9 @@ export async function payCheckout(deps: PayFlowDeps, checkoutAtStart: CheckoutRe
     // The one case where a 409 is ours: we posted this very order id before and lost the answer
     // (the outcome stayed unknown, or the process stopped before the answer was written).
     const postedBefore = current?.serviceOrderId === serviceOrderId && current.state === 'unknown';
-    if (body.useWallet && !lookup.wallet) throw new CompanionHttpError('BAD_REQUEST', 'The wallet is not offered for this number. Choose the operator instead.');
+    if (body.useWallet && !lookup.wallet) throw new PayerRefusal('BAD_REQUEST', 'The wallet is not offered for this number. Choose the operator instead.');
     const operator = body.useWallet ? lookup.wallet : lookup.operator;
-    if (!operator) throw new CompanionHttpError('NO_OPERATOR', `No mobile money operator of this number takes payments in ${checkout.currencyCode}.`);
+    if (!operator) throw new PayerRefusal('NO_OPERATOR', `No mobile money operator of this number takes payments in ${checkout.currencyCode}.`);
     // The lookup refuses only when no entry takes the amount: the chosen one must.
     checkAmount(checkout, operator);
 
@@ -119,7 +119,7 @@ export async function payCheckout(deps: PayFlowDeps, checkoutAtStart: CheckoutRe
       // The store refused to give this order id to this order (another order holds it): nothing was
       // written and nothing posted, so nothing is lost; the payer is told, support is.
       deps.log.error('pay-in not sent: its order id already belongs to another order in the store; needs support', { orderId, serviceOrderId });
-      throw new CompanionHttpError('INTERNAL', 'This payment cannot be sent for this order. Nothing was sent to the payment service: contact the shop with your order reference.');
+      throw new PayerRefusal('INTERNAL', 'This payment cannot be sent for this order. Nothing was sent to the payment service: contact the shop with your order reference.');
     }
 
     const request: PayInRequest = {
@@ -207,19 +207,19 @@ async function postPayIn(deps: PayFlowDeps, first: PayInRequest, checkout: Check
       }
       if (error instanceof AmountOutOfRangeError) {
         // §2.1: the refusal is authoritative, the published bounds only indicative.
-        throw new CompanionHttpError('AMOUNT_OUT_OF_RANGE', `${operator.name} does not accept ${checkout.amount} ${checkout.currencyCode} for this number (published bounds: ${operator.minAmount} to ${operator.maxAmount ?? 'no limit'}). Try another operator or number.`, {
+        throw new PayerRefusal('AMOUNT_OUT_OF_RANGE', `${operator.name} does not accept ${checkout.amount} ${checkout.currencyCode} for this number (published bounds: ${operator.minAmount} to ${operator.maxAmount ?? 'no limit'}). Try another operator or number.`, {
           min: operator.minAmount,
           max: operator.maxAmount,
           currencyCode: checkout.currencyCode,
         });
       }
       if (error instanceof ValidationError) {
-        if (request.otp !== undefined) throw new CompanionHttpError('OTP_REFUSED', 'The operator refused this code. Generate a new code and try again.');
+        if (request.otp !== undefined) throw new PayerRefusal('OTP_REFUSED', 'The operator refused this code. Generate a new code and try again.');
         deps.log.warn('pay-in refused', { orderId: request.orderId, code: error.code, upstream: error.upstreamMessage });
-        throw new CompanionHttpError('BAD_REQUEST', 'The payment service refused this payment. Check the number, or try another one.');
+        throw new PayerRefusal('BAD_REQUEST', 'The payment service refused this payment. Check the number, or try another one.');
       }
       deps.log.error('pay-in failed', { orderId: request.orderId, kind: error instanceof ServiceError ? error.kind : 'unexpected', error });
-      throw new CompanionHttpError('SERVICE_UNAVAILABLE', 'The payment service cannot be reached right now. Nothing was charged; try again in a moment.');
+      throw new PayerRefusal('SERVICE_UNAVAILABLE', 'The payment service cannot be reached right now. Nothing was charged; try again in a moment.');
     }
   }
 }

@@ -10,7 +10,7 @@
  * hand-written XOR loop over the two fixed-size digests (the same technique as timingSafeEqual).
  */
 import type * as NodeCrypto from 'node:crypto';
-import { CompanionConfigError } from '../options.js';
+import { CompanionConfigError } from '../config-error.js';
 
 export const minServerSecretLength = 32;
 

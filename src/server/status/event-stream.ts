@@ -10,7 +10,7 @@
  * used every file descriptor of the process and the webhook route could no longer answer.
  */
 import { finalPaymentStates, type PaymentView } from '../../contract/companion.js';
-import { RateLimitedError } from '../page-routes/http-errors.js';
+import { TooManyRequests } from '../model/payer-refusal.js';
 import type { StatusHub } from './status-hub.js';
 
 const encoder = new TextEncoder();
@@ -28,7 +28,7 @@ export interface EventStreamLimits {
 export interface EventStreams {
   /**
    * `loadCurrent` is read after subscribing, so a transition between the two is never lost.
-   * Throws a {@link RateLimitedError} when a cap is reached.
+   * Throws a {@link TooManyRequests} when a cap is reached.
    */
   open(orderId: string, loadCurrent: () => Promise<PaymentView | null>, lastEventId: number, signal: AbortSignal): Response;
   /** Open streams. */
@@ -75,10 +75,10 @@ export function createEventStreams(hub: StatusHub, limits: EventStreamLimits): E
     open(orderId, loadCurrent, lastEventId, signal) {
       const ofOrder = perOrder.get(orderId) ?? 0;
       if (ofOrder >= limits.perOrder) {
-        throw new RateLimitedError('RATE_LIMITED', `This checkout already has ${ofOrder} status streams open: close a tab, or read /checkout/status instead.`, 5);
+        throw new TooManyRequests('RATE_LIMITED', `This checkout already has ${ofOrder} status streams open: close a tab, or read /checkout/status instead.`, 5);
       }
       if (open.size >= limits.total) {
-        throw new RateLimitedError('RATE_LIMITED', 'Too many status streams are open on this server: read /checkout/status instead, or try the stream again later.', 5);
+        throw new TooManyRequests('RATE_LIMITED', 'Too many status streams are open on this server: read /checkout/status instead, or try the stream again later.', 5);
       }
       perOrder.set(orderId, ofOrder + 1);
       let unsubscribe = () => {};

@@ -9,7 +9,7 @@
 import type { Logger } from '../log.js';
 import { createFileStore } from './sqlite/sqlite-store.js';
 import { createMemoryStore } from './memory-store.js';
-import { CompanionConfigError } from '../options.js';
+import { CompanionConfigError } from '../config-error.js';
 import { createRedisStatusHub } from './redis/redis-status-hub.js';
 import { createRedisStore } from './redis/redis-store.js';
 import type { StatusHub } from '../status/status-hub.js';

@@ -9,6 +9,7 @@
  * Pub/sub delivers at most once and only to who is subscribed at that moment: the streams also
  * read the current state from the store when they open, so a view missed then is not lost.
  */
+import { createBackgroundWork } from '../../background-work.js';
 import type { PaymentView } from '../../../contract/companion.js';
 import { createLogger, type Logger } from '../../log.js';
 import { closeRedis, connectDuplicate, connectRedis, describeRedisUrl, type AnyRedisClient } from './redis-client.js';
@@ -57,16 +58,15 @@ export async function createRedisStatusHub(options: RedisStatusHubOptions): Prom
   const listeners = new Map<string, Set<Listener>>();
   // One Redis listener per subscribed order: node-redis unsubscribes by listener identity.
   const channelListeners = new Map<string, (message: string) => void>();
-  const inFlight = new Set<Promise<unknown>>();
+  const inFlight = createBackgroundWork();
   let count = 0;
 
-  const track = (command: Promise<unknown>, what: string, orderId: string) => {
-    const tracked = command.catch((error: unknown) => {
-      log.warn(`redis ${what} failed: status updates for this order may not reach this process`, { orderId, error: error instanceof Error ? error.message : String(error) });
-    });
-    inFlight.add(tracked);
-    void tracked.finally(() => inFlight.delete(tracked));
-  };
+  const track = (command: Promise<unknown>, what: string, orderId: string) =>
+    void inFlight.track(
+      command.catch((error: unknown) => {
+        log.warn(`redis ${what} failed: status updates for this order may not reach this process`, { orderId, error: error instanceof Error ? error.message : String(error) });
+      }),
+    );
 
   const deliver = (orderId: string) => (message: string) => {
     let view: PaymentView;
@@ -119,7 +119,7 @@ export async function createRedisStatusHub(options: RedisStatusHubOptions): Prom
     },
     size: () => count,
     async ready() {
-      while (inFlight.size > 0) await Promise.all(inFlight);
+      await inFlight.settled();
     },
     async close() {
       listeners.clear();
