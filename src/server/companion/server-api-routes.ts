@@ -188,13 +188,13 @@ export const createCheckoutRoute = createRoute({
   path: '/checkouts',
   summary: 'Create (or get again) the checkout of an order',
   description:
-    'Idempotent on `orderId`: the same order gives the same token (renewed if it expired). The same order id with another amount or currency is a 409. Give the token to the page that shows `<momo-checkout>`.',
+    'Idempotent on `orderId`: the same order gives the same token (renewed if it expired). The same order id with another amount or currency is a 409, and so is an order id that a retry of another order was already sent to the service under. Give the token to the page that shows `<momo-checkout>`.',
   security,
   request: { body: { required: true, content: { 'application/json': { schema: CreateCheckoutRequestSchema } } } },
   responses: {
     200: json(CreatedCheckoutSchema, 'The checkout (new, or the one this order already has).'),
     ...errors,
-    409: json(ErrorSchema, 'This order id already has a checkout for another amount or currency.'),
+    409: json(ErrorSchema, 'This order id already has a checkout for another amount or currency, or a retry of another order was sent under it.'),
   },
 });
 
