@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CheckoutError, createMemoryStore, signWebhook, type CheckoutStore, type Logger, type PaymentUpdate } from '../../../src/server/index.js';
+import { maxAttemptIdTries } from '../../../src/server/companion/attempt-ids.js';
 import { newOrderId, startHarness, type Harness } from './harness.js';
 
 const push = { approve: '+2290196000001', decline: '+2290196000002', noAnswer: '+2290196000003' };
@@ -148,5 +149,24 @@ describe('attempt ids and 409s', () => {
     });
     assert.equal(answer.status, 409);
     assert.match(((await answer.json()) as { error: { message: string } }).error.message, /already in use at the payment service/);
+  });
+
+  it('when every id an attempt could take is another order\'s, nothing is posted and the order keeps its attempt', async () => {
+    const x = newOrderId();
+    const token = await h.checkout(x);
+    await h.json('/checkout/pay', { token, body: { phoneNumber: push.decline, useWallet: false } });
+    await h.waitFor(x, (view) => view.state === 'failed');
+    for (let n = 2; n < 2 + maxAttemptIdTries; n++) await h.checkout(`${x}-a${n}`);
+
+    const before = payIns;
+    const retry = await h.json('/checkout/pay', { token, body: { phoneNumber: push.approve, useWallet: false } });
+    assert.equal(retry.status, 500);
+    assert.equal(retry.body.error.code, 'INTERNAL');
+    assert.match(retry.body.error.message, /Nothing was sent to the payment service/);
+    assert.equal(payIns, before, 'nothing posted');
+    const view = (await h.companion.getPayment(x))!;
+    assert.equal(view.state, 'failed');
+    assert.equal(view.canRetry, true, 'X keeps its attempt');
+    assert.ok(log.lines.some((line) => line.level === 'error' && /already belongs to another order/.test(line.message)));
   });
 });
