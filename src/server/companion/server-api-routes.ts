@@ -66,7 +66,7 @@ export const PaymentViewSchema = z
 export const PaymentSummarySchema = z
   .object({
     orderId: z.string(),
-    serviceOrderId: z.string().openapi({ description: 'The order id the payment service knows this attempt by (the order id, or `<orderId>-a2`... after a failed attempt).' }),
+    serviceOrderId: z.string().openapi({ description: 'The order id the payment service knows this attempt by (the order id for the first attempt; after a failed one, the first `<orderId>-a<N>` no other order holds, usually `<orderId>-a2`).' }),
     transactionId: z.string().nullable().openapi({ description: "The service's id from its pay-in answer; what its support needs to re-emit a notification." }),
     amount: z.string(),
     currencyCode: z.string(),
