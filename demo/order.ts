@@ -29,8 +29,9 @@ const defaultLines = [
 
 export const orderIdPattern = /^[\w.:-]{1,100}$/;
 
-export function newOrderId(): string {
-  return `demo-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
+/** `demo-<time>-<6 hex>`: any such id is a valid order id, `demo-...-a03872` included (issue 26). */
+export function newOrderId(random: Uint8Array = randomBytes(3)): string {
+  return `demo-${Date.now().toString(36)}-${Buffer.from(random).toString('hex')}`;
 }
 
 /** Reads the query; a wrong value gives a message that says what to write instead, never a throw. */

@@ -18,7 +18,7 @@ export { openStoreFromEnv, storeRisk } from './stores/store-from-env.js';
 export type { OpenedStore, StoreKind } from './stores/store-from-env.js';
 export type { WebhookResult } from './notifications/notification-route.js';
 export type { CheckoutStore, PaymentQuery } from './stores/store.js';
-export { transitionCheckout, StoreConflictError } from './stores/store.js';
+export { transitionCheckout, StoreConflictError, serviceOrderIdTaken } from './stores/store.js';
 export type { CheckoutRecord, PaymentRecord, OperatorRecord, DeliveryRecord, DeliveryAttempt, DeliverySink, InboxEntry } from './model/records.js';
 export { createMemoryStore, StoreFullError } from './stores/memory-store.js';
 export type { MemoryStoreOptions } from './stores/memory-store.js';

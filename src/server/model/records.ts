@@ -16,7 +16,10 @@ export interface PaymentRecord {
   state: PaymentState;
   /** 1 for the first attempt; a new attempt only after a verified final `failed`. */
   attempt: number;
-  /** The `orderId` sent to the service: the checkout's for attempt 1, `<orderId>-a<N>` after (attempt-ids.ts). */
+  /**
+   * The `orderId` sent to the service: the checkout's for attempt 1, a free `<orderId>-a<N>` after,
+   * given to this order alone by the store (attempt-ids.ts).
+   */
   serviceOrderId: string;
   /** E.164. Server-side only: the page sees it masked. */
   phoneNumber: string;

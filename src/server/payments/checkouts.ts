@@ -6,9 +6,8 @@
 import { parseAmount } from '../../contract/money.js';
 import type { CheckoutRecord } from '../model/records.js';
 import type { CheckoutStore } from '../stores/store.js';
-import { transitionCheckout } from '../stores/store.js';
+import { StoreConflictError, transitionCheckout } from '../stores/store.js';
 import { randomId, sha256Base64url } from './tokens.js';
-import { reservedOrderIdPattern } from './attempt-ids.js';
 import { parseReturnUrl } from '../model/urls.js';
 
 export interface CheckoutOrder {
@@ -40,6 +39,8 @@ export type CheckoutErrorCode =
   | 'INVALID_ORDER'
   /** The order id already names a checkout with another amount or currency. */
   | 'ORDER_CONFLICT'
+  /** A retry of another order was sent to the service under this order id (attempt-ids.ts). */
+  | 'ORDER_ID_TAKEN'
   /** The payment service serves no country in this currency: no payer could find an operator. */
   | 'CURRENCY_NOT_SERVED'
   /** The amount has more decimals than the currency allows (the service refuses it and never rounds). */
@@ -57,7 +58,7 @@ export class CheckoutError extends Error {
   }
 }
 
-/** The order id already names a checkout with another amount or currency (the server API's 409). */
+/** The order id already names another checkout, or another order's payment attempt (the server API's 409). */
 export class CheckoutConflictError extends CheckoutError {
   override name = 'CheckoutConflictError';
 }
@@ -84,11 +85,6 @@ export async function createCheckoutRecord(
 ): Promise<CreatedCheckout> {
   if (typeof order.orderId !== 'string' || !/^[\w.:-]{1,100}$/.test(order.orderId)) {
     throw new CheckoutError('createCheckout: orderId must be 1 to 100 letters, digits, "-", "_", "." or ":".');
-  }
-  if (reservedOrderIdPattern.test(order.orderId)) {
-    throw new CheckoutError(
-      `createCheckout: orderId ${JSON.stringify(order.orderId)} ends in "-a" and digits, the form reserved for retry attempts (order X's second attempt is sent as X-a2): a payment could be matched to the wrong order. Use an order id that does not end that way.`,
-    );
   }
   if (typeof order.amount !== 'string') {
     throw new CheckoutError(`createCheckout: amount must be a decimal string such as '5000' or '12.50', not a ${typeof order.amount} (floats lose digits).`);
@@ -130,7 +126,7 @@ export async function createCheckoutRecord(
     deliveries: [],
     deliveryLog: [],
   };
-  const { created, record: stored } = await store.createIfAbsent(record);
+  const { created, record: stored } = await createUnlessTaken(store, record);
   if (created) return { token, orderId: record.orderId, expiresAt: new Date(record.expiresAt).toISOString() };
 
   if (stored.amount !== record.amount || stored.currencyCode !== record.currencyCode) {
@@ -148,4 +144,21 @@ export async function createCheckoutRecord(
   }));
   const latest = renewed ?? stored;
   return { token: latest.token, orderId: latest.orderId, expiresAt: new Date(latest.expiresAt).toISOString() };
+}
+
+/**
+ * Stores the new checkout, unless its order id is already the id under which a retry of another
+ * order was sent to the service (the store's registry, attempt-ids.ts): the service would then
+ * match this order's payment to that one.
+ */
+async function createUnlessTaken(store: CheckoutStore, record: CheckoutRecord): Promise<{ created: boolean; record: CheckoutRecord }> {
+  try {
+    return await store.createIfAbsent(record);
+  } catch (error) {
+    if (!(error instanceof StoreConflictError) || error.taken?.serviceOrderId !== record.orderId) throw error;
+    throw new CheckoutConflictError(
+      `createCheckout: order id ${JSON.stringify(record.orderId)} is already in use at the payment service: a retry of order ${JSON.stringify(error.taken.owner)} was sent under it, and one id can only name one order there. Use another order id for this order.`,
+      'ORDER_ID_TAKEN',
+    );
+  }
 }

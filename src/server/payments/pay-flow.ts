@@ -30,7 +30,7 @@ import { checkAmount, type Discovery } from './discovery.js';
 import { PayerRefusal } from '../model/payer-refusal.js';
 import type { CheckoutRecord, PaymentRecord } from '../model/records.js';
 import { StoreConflictError, type CheckoutStore } from '../stores/store.js';
-import { attemptOrderId } from './attempt-ids.js';
+import { nextAttemptOrderIds } from './attempt-ids.js';
 import { isFinal, movesForward, type Transitions } from './transitions.js';
 import { paymentView } from '../model/payment-view.js';
 import { randomId } from './tokens.js';
@@ -82,20 +82,17 @@ export async function payCheckout(deps: PayFlowDeps, checkoutAtStart: CheckoutRe
     const sameQuestion = lookup.phoneNumber === current?.phoneNumber && body.useWallet === current.useWallet;
     if (current?.state === 'needs-otp' && body.otp === undefined && sameQuestion) return paymentView(checkout)!;
 
-    // A new attempt only after a verified final failure; otherwise the same orderId is re-posted
-    // (after a 422 or an unknown outcome nothing new may be invented, §7).
-    const attempt = current?.state === 'failed' ? current.attempt + 1 : current?.attempt ?? 1;
-    const serviceOrderId = attemptOrderId(orderId, attempt);
-    // The one case where a 409 is ours: we posted this very order id before and lost the answer
-    // (the outcome stayed unknown, or the process stopped before the answer was written).
-    const postedBefore = current?.serviceOrderId === serviceOrderId && current.state === 'unknown';
+    // A new attempt only after a verified final failure, under a new order id; otherwise the same
+    // order id is re-posted (after a 422 or an unknown outcome nothing new may be invented, §7).
+    const newAttempt = current?.state === 'failed';
+    const attempt = newAttempt ? current.attempt + 1 : current?.attempt ?? 1;
     if (body.useWallet && !lookup.wallet) throw new PayerRefusal('BAD_REQUEST', 'The wallet is not offered for this number. Choose the operator instead.');
     const operator = body.useWallet ? lookup.wallet : lookup.operator;
     if (!operator) throw new PayerRefusal('NO_OPERATOR', `No mobile money operator of this number takes payments in ${checkout.currencyCode}.`);
     // The lookup refuses only when no entry takes the amount: the chosen one must.
     checkAmount(checkout, operator);
 
-    const base: PaymentRecord = {
+    const paymentUnder = (serviceOrderId: string): PaymentRecord => ({
       state: current?.state === 'needs-otp' || current?.state === 'unknown' ? current.state : 'unknown',
       attempt,
       serviceOrderId,
@@ -110,17 +107,14 @@ export async function payCheckout(deps: PayFlowDeps, checkoutAtStart: CheckoutRe
       lastServiceStatus: null,
       transactionId: current?.serviceOrderId === serviceOrderId ? current.transactionId : null,
       updatedAt: 0,
-    };
+    });
     // Written before the call: a webhook can arrive before the answer, and must find the attempt.
-    try {
-      await deps.transitions.update(orderId, () => base, { silent: true });
-    } catch (error) {
-      if (!(error instanceof StoreConflictError)) throw error;
-      // The store refused to give this order id to this order (another order holds it): nothing was
-      // written and nothing posted, so nothing is lost; the payer is told, support is.
-      deps.log.error('pay-in not sent: its order id already belongs to another order in the store; needs support', { orderId, serviceOrderId });
-      throw new PayerRefusal('INTERNAL', 'This payment cannot be sent for this order. Nothing was sent to the payment service: contact the shop with your order reference.');
-    }
+    const candidates = newAttempt ? nextAttemptOrderIds(orderId, current.serviceOrderId) : [current?.serviceOrderId ?? orderId];
+    const base = await claimServiceOrderId(deps, orderId, candidates.map(paymentUnder));
+    const serviceOrderId = base.serviceOrderId;
+    // The one case where a 409 is ours: we posted this very order id before and lost the answer
+    // (the outcome stayed unknown, or the process stopped before the answer was written).
+    const postedBefore = current?.serviceOrderId === serviceOrderId && current.state === 'unknown';
 
     const request: PayInRequest = {
       orderId: serviceOrderId,
@@ -159,6 +153,30 @@ export async function payCheckout(deps: PayFlowDeps, checkoutAtStart: CheckoutRe
   } finally {
     await deps.store.releaseLock(lockKey, lockOwner);
   }
+}
+
+/**
+ * Writes the first of `payments` whose service order id the store gives this order, and returns it.
+ * The store decides atomically, across processes: an id another order's attempt holds, or that is
+ * another checkout's order id (a merchant's order `X-a2`), is refused and the next one is tried.
+ */
+async function claimServiceOrderId(deps: PayFlowDeps, orderId: string, payments: PaymentRecord[]): Promise<PaymentRecord> {
+  for (const payment of payments) {
+    try {
+      await deps.transitions.update(orderId, () => payment, { silent: true });
+      return payment;
+    } catch (error) {
+      if (!(error instanceof StoreConflictError)) throw error;
+      deps.log.info('attempt id taken by another order: the next one is tried', { orderId, serviceOrderId: payment.serviceOrderId, owner: error.taken?.owner });
+    }
+  }
+  // Nothing was written and nothing posted, so nothing is lost; the payer is told, support is.
+  deps.log.error('pay-in not sent: every order id it could take already belongs to another order in the store; needs support', {
+    orderId,
+    first: payments[0]?.serviceOrderId,
+    tried: payments.length,
+  });
+  throw new PayerRefusal('INTERNAL', 'This payment cannot be sent for this order. Nothing was sent to the payment service: contact the shop with your order reference.');
 }
 
 /**

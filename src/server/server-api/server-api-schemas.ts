@@ -66,7 +66,7 @@ export const PaymentViewSchema = z
 export const PaymentSummarySchema = z
   .object({
     orderId: z.string(),
-    serviceOrderId: z.string().openapi({ description: 'The order id the payment service knows this attempt by (the order id, or `<orderId>-a2`... after a failed attempt).' }),
+    serviceOrderId: z.string().openapi({ description: 'The order id the payment service knows this attempt by (the order id for the first attempt; after a failed one, the first `<orderId>-a<N>` no other order holds, usually `<orderId>-a2`).' }),
     transactionId: z.string().nullable().openapi({ description: "The service's id from its pay-in answer; what its support needs to re-emit a notification." }),
     amount: z.string(),
     currencyCode: z.string(),
@@ -188,13 +188,13 @@ export const createCheckoutRoute = createRoute({
   path: '/checkouts',
   summary: 'Create (or get again) the checkout of an order',
   description:
-    'Idempotent on `orderId`: the same order gives the same token (renewed if it expired). The same order id with another amount or currency is a 409. Give the token to the page that shows `<momo-checkout>`.',
+    'Idempotent on `orderId`: the same order gives the same token (renewed if it expired). The same order id with another amount or currency is a 409, and so is an order id that a retry of another order was already sent to the service under. Give the token to the page that shows `<momo-checkout>`.',
   security,
   request: { body: { required: true, content: { 'application/json': { schema: CreateCheckoutRequestSchema } } } },
   responses: {
     200: json(CreatedCheckoutSchema, 'The checkout (new, or the one this order already has).'),
     ...errors,
-    409: json(ErrorSchema, 'This order id already has a checkout for another amount or currency.'),
+    409: json(ErrorSchema, 'This order id already has a checkout for another amount or currency, or a retry of another order was sent under it.'),
   },
 });
 

@@ -5,7 +5,7 @@
  * Records are copied in and out so a caller cannot change the stored state by mutating a result.
  */
 import { nextDeliveryAt, type CheckoutRecord, type InboxEntry } from '../model/records.js';
-import { StoreConflictError, type CheckoutStore } from './store.js';
+import { serviceOrderIdTaken, type CheckoutStore } from './store.js';
 
 export interface MemoryStoreOptions {
   now?: () => number;
@@ -53,15 +53,24 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CheckoutSto
     unpaid.delete(record.orderId);
     orderIdByTokenHash.delete(record.tokenHash);
     orderIdByReturnId.delete(record.returnId);
-    for (const serviceOrderId of serviceOrderIdsByOrderId.get(record.orderId) ?? []) orderIdByServiceOrderId.delete(serviceOrderId);
+    for (const serviceOrderId of serviceOrderIdsByOrderId.get(record.orderId) ?? []) {
+      // Not one another order took over once this record had expired.
+      if (orderIdByServiceOrderId.get(serviceOrderId) === record.orderId) orderIdByServiceOrderId.delete(serviceOrderId);
+    }
     serviceOrderIdsByOrderId.delete(record.orderId);
   };
-  const checkServiceOrderId = (record: CheckoutRecord) => {
-    const serviceOrderId = record.payment?.serviceOrderId;
-    if (serviceOrderId === undefined) return;
+  /** The live order other than `orderId` that `serviceOrderId` belongs to: an attempt's, or a checkout's own id. */
+  const otherOwner = (serviceOrderId: string, orderId: string) => {
     const owner = orderIdByServiceOrderId.get(serviceOrderId);
-    if (owner !== undefined && owner !== record.orderId && live(owner)) {
-      throw new StoreConflictError(`service order id ${serviceOrderId} already belongs to order ${owner}`);
+    if (owner !== undefined && owner !== orderId && live(owner)) return owner;
+    if (serviceOrderId !== orderId && live(serviceOrderId)) return serviceOrderId;
+    return undefined;
+  };
+  /** Throws unless every id in `serviceOrderIds` is free for `orderId` (none is another live order's). */
+  const checkServiceOrderIds = (orderId: string, serviceOrderIds: ReadonlyArray<string | undefined>) => {
+    for (const serviceOrderId of serviceOrderIds) {
+      const owner = serviceOrderId === undefined ? undefined : otherOwner(serviceOrderId, orderId);
+      if (owner !== undefined) throw serviceOrderIdTaken(serviceOrderId!, owner);
     }
   };
   const index = (record: CheckoutRecord) => {
@@ -114,7 +123,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CheckoutSto
       sweep();
       const existing = live(record.orderId);
       if (existing) return { created: false, record: copy(existing) };
-      checkServiceOrderId(record);
+      // A new order's id must not be another order's attempt id (its own attempt 1 will be sent under it).
+      checkServiceOrderIds(record.orderId, [record.orderId, record.payment?.serviceOrderId]);
       makeRoom();
       byOrderId.set(record.orderId, copy(record));
       if (!record.payment) unpaid.add(record.orderId);
@@ -141,7 +151,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CheckoutSto
       sweep();
       const current = live(orderId);
       if (!current || current.revision !== expectedRevision) return false;
-      checkServiceOrderId(next);
+      checkServiceOrderIds(orderId, [next.payment?.serviceOrderId]);
       byOrderId.set(orderId, copy(next));
       if (next.payment) unpaid.delete(orderId);
       index(next);

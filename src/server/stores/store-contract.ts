@@ -253,6 +253,65 @@ export function runStoreContract(name: string, makeStore: MakeStore, options: St
         assert.equal((await store.getByOrderId(other.orderId))?.payment, null, 'the refused write changed nothing');
         await store.close?.();
       });
+
+      it('refuses a new checkout whose order id is already another order\'s attempt id, naming that order', async () => {
+        const { store } = await setup();
+        const x = sampleRecord();
+        await store.createIfAbsent(x);
+        assert.equal(await store.compareAndSet(x.orderId, 0, withPayment(x, `${x.orderId}-a2`, 2)), true);
+        const late = sampleRecord({ orderId: `${x.orderId}-a2` });
+        await assert.rejects(store.createIfAbsent(late), (error: unknown) => {
+          assert.ok(error instanceof StoreConflictError);
+          assert.deepEqual(error.taken, { serviceOrderId: late.orderId, owner: x.orderId });
+          return true;
+        });
+        assert.equal(await store.getByOrderId(late.orderId), undefined, 'nothing stored');
+        assert.equal(await store.getByTokenHash(late.tokenHash), undefined);
+        assert.equal((await store.getByServiceOrderId(late.orderId))?.orderId, x.orderId);
+        await store.close?.();
+      });
+
+      it('refuses an attempt id that is another checkout\'s order id, and gives the next free one', async () => {
+        const { store } = await setup();
+        const x = sampleRecord();
+        // The merchant's own order "X-a2", created before X needs a second attempt.
+        const merchants = sampleRecord({ orderId: `${x.orderId}-a2` });
+        await store.createIfAbsent(x);
+        await store.createIfAbsent(merchants);
+        await assert.rejects(store.compareAndSet(x.orderId, 0, withPayment(x, merchants.orderId, 2)), (error: unknown) => {
+          assert.ok(error instanceof StoreConflictError);
+          assert.deepEqual(error.taken, { serviceOrderId: merchants.orderId, owner: merchants.orderId });
+          return true;
+        });
+        assert.equal((await store.getByOrderId(x.orderId))?.payment, null, 'the refused write changed nothing');
+        assert.equal(await store.getByServiceOrderId(merchants.orderId), undefined);
+        assert.equal(await store.compareAndSet(x.orderId, 0, withPayment(x, `${x.orderId}-a3`, 2)), true);
+        assert.equal((await store.getByServiceOrderId(`${x.orderId}-a3`))?.orderId, x.orderId);
+        // The merchant's order still pays under its own id.
+        assert.equal(await store.compareAndSet(merchants.orderId, 0, withPayment(merchants, merchants.orderId)), true);
+        assert.equal((await store.getByServiceOrderId(merchants.orderId))?.orderId, merchants.orderId);
+        await store.close?.();
+      });
+
+      it('gives one id to one order when a new checkout and another order\'s attempt race for it', async () => {
+        const { store } = await setup();
+        for (let round = 0; round < 10; round++) {
+          const x = sampleRecord();
+          await store.createIfAbsent(x);
+          const contested = sampleRecord({ orderId: `${x.orderId}-a2` });
+          const create = () => store.createIfAbsent(contested).then((result) => result.created);
+          const claim = () => store.compareAndSet(x.orderId, 0, withPayment(x, contested.orderId, 2));
+          // Each side goes first in half the rounds.
+          const outcomes = await Promise.allSettled(round % 2 === 0 ? [create(), claim()] : [claim(), create()]);
+          const won = outcomes.filter((outcome) => outcome.status === 'fulfilled' && outcome.value).length;
+          const refused = outcomes.filter((outcome) => outcome.status === 'rejected' && outcome.reason instanceof StoreConflictError).length;
+          assert.deepEqual({ won, refused }, { won: 1, refused: 1 }, `round ${round}: one holds ${contested.orderId}, the other is refused`);
+          const checkout = await store.getByOrderId(contested.orderId);
+          const owner = (await store.getByServiceOrderId(contested.orderId))?.orderId;
+          assert.ok(checkout === undefined ? owner === x.orderId : owner === undefined, `round ${round}: the store agrees with the winner`);
+        }
+        await store.close?.();
+      });
     });
 
     describe('locks', () => {

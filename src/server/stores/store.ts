@@ -23,6 +23,9 @@ export interface CheckoutStore {
   /**
    * Stores `record` unless a checkout exists for its `orderId`; returns the stored one either way
    * (atomic: two concurrent creations of one order store one record). Kept until `record.retainUntil`.
+   *
+   * Throws a {@link StoreConflictError} when `record.orderId` is already a service order id of
+   * another live order (one of its attempts was sent under it): the service would match the two.
    */
   createIfAbsent(record: CheckoutRecord): Promise<{ created: boolean; record: CheckoutRecord }>;
   getByOrderId(orderId: string): Promise<CheckoutRecord | undefined>;
@@ -35,9 +38,11 @@ export interface CheckoutStore {
    * revision), and keeps it until `next.retainUntil`. Returns false when another writer came
    * first: re-read and retry.
    *
-   * A service order id, once indexed for an order, belongs to it for the record's lifetime: a write
-   * that would give it to another order throws a {@link StoreConflictError} (a payment must never be
-   * matched to the wrong order).
+   * The store is the registry of service order ids: one, once indexed for an order, belongs to it
+   * for the record's lifetime, and a live checkout's order id is its own (its attempt 1). A write
+   * whose payment's service order id is another order's, either way, throws a
+   * {@link StoreConflictError} and changes nothing (a payment must never be matched to the wrong
+   * order); the check and the write are one atomic step, across processes.
    */
   compareAndSet(orderId: string, expectedRevision: number, next: CheckoutRecord): Promise<boolean>;
   /**
@@ -72,6 +77,21 @@ export interface CheckoutStore {
 /** A write the store refused because it would break an invariant (not a lost race: retrying will not help). */
 export class StoreConflictError extends Error {
   override name = 'StoreConflictError';
+  constructor(
+    message: string,
+    /** For a service order id conflict: the id, and the live order it belongs to. */
+    readonly taken?: { serviceOrderId: string; owner: string },
+  ) {
+    super(message);
+  }
+}
+
+/** The refusal every store gives when `serviceOrderId` already belongs to another live order, `owner`. */
+export function serviceOrderIdTaken(serviceOrderId: string, owner: string): StoreConflictError {
+  return new StoreConflictError(
+    `service order id ${serviceOrderId} already belongs to order ${owner}: the service would match their payments, so one id names one order.`,
+    { serviceOrderId, owner },
+  );
 }
 
 /**

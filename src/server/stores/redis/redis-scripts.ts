@@ -70,11 +70,13 @@ const recordWrite = `
 local orderId = ARGV[3]
 local key = p .. 'checkout:' .. orderId
 
--- The live order that already owns this write's service order id, if it is another one.
-local function otherOwner()
-  if ARGV[9] == '' then return false end
-  local owner = redis.call('GET', p .. 'service:' .. ARGV[9])
+-- The live order other than this one that service order id "id" belongs to: the order one of
+-- whose attempts was sent under it, or the live checkout whose own order id it is.
+local function otherOwner(id)
+  if id == '' then return false end
+  local owner = redis.call('GET', p .. 'service:' .. id)
   if owner and owner ~= orderId and isLive(owner) then return owner end
+  if id ~= orderId and isLive(id) then return id end
   return false
 end
 
@@ -97,25 +99,30 @@ local function write(previousState)
 end
 `;
 
-/** Returns {1} when stored, {0, stored JSON} when the order has a live record, {-1, owner} on a service order id conflict. */
+/**
+ * Returns {1} when stored, {0, stored JSON} when the order has a live record, {-1, owner, id} on a
+ * service order id conflict: the new order's id is another order's attempt id, or its payment's is taken.
+ */
 export const createIfAbsentScript = luaScript(`${prelude}${recordWrite}
 local current = redis.call('HMGET', key, 'record', 'retainUntil')
 if current[1] then
   if tonumber(current[2]) > now then return {0, current[1]} end
   forget(orderId)
 end
-local owner = otherOwner()
-if owner then return {-1, owner} end
+for _, id in ipairs({orderId, ARGV[9]}) do
+  local owner = otherOwner(id)
+  if owner then return {-1, owner, id} end
+end
 write(false)
 return {1}
 `);
 
-/** ARGV[13] = expected revision. Returns {1} when written, {0} when stale or absent, {-1, owner} on a conflict. */
+/** ARGV[13] = expected revision. Returns {1} when written, {0} when stale or absent, {-1, owner, id} on a conflict. */
 export const compareAndSetScript = luaScript(`${prelude}${recordWrite}
 local current = redis.call('HMGET', key, 'revision', 'retainUntil', 'state')
 if not current[1] or tonumber(current[2]) <= now or tonumber(current[1]) ~= tonumber(ARGV[13]) then return {0} end
-local owner = otherOwner()
-if owner then return {-1, owner} end
+local owner = otherOwner(ARGV[9])
+if owner then return {-1, owner, ARGV[9]} end
 write(current[3])
 return {1}
 `);

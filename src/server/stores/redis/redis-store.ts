@@ -22,7 +22,7 @@ import { createLogger, type Logger } from '../../log.js';
 import { nextDeliveryAt, type CheckoutRecord, type InboxEntry } from '../../model/records.js';
 import { closeRedis, connectRedis, describeRedisUrl, pingRedis, runScript, type AnyRedisClient, type LuaScript } from './redis-client.js';
 import * as scripts from './redis-scripts.js';
-import { StoreConflictError, type CheckoutStore } from '../store.js';
+import { serviceOrderIdTaken, type CheckoutStore } from '../store.js';
 
 export interface RedisStoreOptions {
   /** `redis://[:password@]host:port[/db]` (`rediss://` for TLS). Ignored when `client` is given. */
@@ -68,11 +68,6 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Chec
     record.payment?.updatedAt ?? '',
     nextDeliveryAt(record) ?? '',
   ];
-  const conflict = (record: CheckoutRecord, owner: unknown) =>
-    new StoreConflictError(
-      `service order id ${record.payment?.serviceOrderId} already belongs to order ${String(owner)}: a payment is never matched to another order. ` +
-        'Use a new service order id for this order (a later attempt is `<orderId>-a<N>`).',
-    );
 
   // Expired records' sorted-set entries are swept on writes, at most once a minute (the script
   // coordinates processes), instead of by a timer that would keep the process alive.
@@ -90,8 +85,8 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Chec
   return {
     kind: 'redis',
     async createIfAbsent(record) {
-      const [outcome, detail] = (await run(scripts.createIfAbsentScript, ...recordArgs(record))) as [number, string?];
-      if (outcome === -1) throw conflict(record, detail);
+      const [outcome, detail, taken] = (await run(scripts.createIfAbsentScript, ...recordArgs(record))) as [number, string?, string?];
+      if (outcome === -1) throw serviceOrderIdTaken(taken!, detail!);
       await sweep();
       if (outcome === 1) return { created: true, record: JSON.parse(JSON.stringify(record)) as CheckoutRecord };
       return { created: false, record: parse(detail)! };
@@ -110,8 +105,8 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Chec
     },
     async compareAndSet(orderId, expectedRevision, next) {
       if (next.orderId !== orderId) throw new TypeError(`compareAndSet(${orderId}) was given the record of order ${next.orderId}`);
-      const [outcome, owner] = (await run(scripts.compareAndSetScript, ...recordArgs(next), expectedRevision)) as [number, string?];
-      if (outcome === -1) throw conflict(next, owner);
+      const [outcome, owner, taken] = (await run(scripts.compareAndSetScript, ...recordArgs(next), expectedRevision)) as [number, string?, string?];
+      if (outcome === -1) throw serviceOrderIdTaken(taken!, owner!);
       await sweep();
       return outcome === 1;
     },

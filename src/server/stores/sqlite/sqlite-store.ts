@@ -25,7 +25,7 @@
 import { join } from 'node:path';
 import { nextDeliveryAt, type CheckoutRecord, type InboxEntry } from '../../model/records.js';
 import { FileStoreUnavailableError, openSqlite, type SqliteDatabase } from './sqlite-open.js';
-import { StoreConflictError, type CheckoutStore, type PaymentQuery } from '../store.js';
+import { serviceOrderIdTaken, type CheckoutStore, type PaymentQuery } from '../store.js';
 
 export { FileStoreUnavailableError } from './file-store-error.js';
 
@@ -201,16 +201,12 @@ export function createFileStore(options: FileStoreOptions = {}): CheckoutStore {
     paymentUpdatedAt: record.payment?.updatedAt ?? null,
     record: JSON.stringify(record),
   });
-  const checkServiceOrderId = (record: CheckoutRecord, at: number) => {
-    const serviceOrderId = record.payment?.serviceOrderId;
+  /** Throws unless `serviceOrderId` is free for `orderId`: no other live order's attempt id, nor another live checkout's id. */
+  const checkServiceOrderId = (orderId: string, serviceOrderId: string | undefined, at: number) => {
     if (serviceOrderId === undefined) return;
     const owner = statements.byServiceOrderId.get(serviceOrderId, at)?.order_id;
-    if (owner !== undefined && owner !== record.orderId) {
-      throw new StoreConflictError(
-        `service order id ${serviceOrderId} already belongs to order ${owner}: a payment is never matched to another order. ` +
-          'Use a new service order id for this order (a later attempt is `<orderId>-a<N>`).',
-      );
-    }
+    if (owner !== undefined && owner !== orderId) throw serviceOrderIdTaken(serviceOrderId, owner);
+    if (serviceOrderId !== orderId && statements.liveRecord.get(serviceOrderId, at)) throw serviceOrderIdTaken(serviceOrderId, serviceOrderId);
   };
   const indexServiceOrderId = (record: CheckoutRecord) => {
     if (record.payment) statements.indexServiceOrderId.run(record.payment.serviceOrderId, record.orderId);
@@ -219,7 +215,9 @@ export function createFileStore(options: FileStoreOptions = {}): CheckoutStore {
   const createIfAbsent = db.transaction((record: CheckoutRecord, at: number) => {
     const existing = statements.record.get(record.orderId);
     if (existing && existing.retain_until > at) return { created: false, record: parse(existing.record) };
-    checkServiceOrderId(record, at);
+    // A new order's id must not be another order's attempt id (its own attempt 1 will be sent under it).
+    checkServiceOrderId(record.orderId, record.orderId, at);
+    checkServiceOrderId(record.orderId, record.payment?.serviceOrderId, at);
     // An expired row still on disk: its service order ids go with it (ON DELETE CASCADE).
     if (existing) statements.remove.run(record.orderId);
     const row = columns(record);
@@ -230,7 +228,7 @@ export function createFileStore(options: FileStoreOptions = {}): CheckoutStore {
   const compareAndSet = db.transaction((orderId: string, expectedRevision: number, next: CheckoutRecord, at: number) => {
     const current = statements.record.get(orderId);
     if (!current || current.retain_until <= at || current.revision !== expectedRevision) return false;
-    checkServiceOrderId(next, at);
+    checkServiceOrderId(orderId, next.payment?.serviceOrderId, at);
     statements.update.run(columns(next));
     indexServiceOrderId(next);
     return true;
