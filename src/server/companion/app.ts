@@ -13,7 +13,7 @@ import type { Logger } from '../log.js';
 import type { RequestContext } from './client-address.js';
 import type { Discovery } from './discovery.js';
 import type { EventStreams } from './event-stream.js';
-import { CompanionHttpError, RateLimitedError } from './http-errors.js';
+import { BodyRefusedError, CompanionHttpError, RateLimitedError } from './http-errors.js';
 import type { Limiter, NumberGuard } from './rate-limit.js';
 import { parseReturnUrl } from './urls.js';
 import { payCheckout, type PayFlowDeps } from './pay-flow.js';
@@ -60,6 +60,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
 
   app.onError((error, c) => {
     if (error instanceof RateLimitedError && error.retryAfterSeconds !== undefined) c.header('retry-after', String(error.retryAfterSeconds));
+    if (error instanceof BodyRefusedError) c.header('connection', 'close');
     if (error instanceof CompanionHttpError) return c.json(error.toBody(), error.status as 400);
     deps.log.error('companion route failed', { path: new URL(c.req.url).pathname, error });
     // Never "nothing was charged": this may come after a pay-in was posted. A retry is safe either
@@ -105,17 +106,18 @@ export function createApp(deps: AppDeps): Hono<Env> {
   const browserLimit = bodyLimit({
     maxSize: maxBrowserBody,
     onError: () => {
-      throw new CompanionHttpError('BAD_REQUEST', 'The request is too large.');
+      throw new BodyRefusedError('The request is too large.');
     },
   });
   app.use(`${companionRoutes.checkout}/*`, browserLimit);
   // The webhook route is the hot path (issue 3: thousands per second): a declared length is
   // checked without wrapping the body stream; only a body of unknown length is counted as it comes.
-  const webhookLimit = bodyLimit({ maxSize: maxWebhookBytes, onError: (c) => c.json({ error: 'body too large' }, 413) });
+  const tooLarge = (c: Context<Env>) => c.json({ error: 'body too large' }, 413, { connection: 'close' });
+  const webhookLimit = bodyLimit({ maxSize: maxWebhookBytes, onError: tooLarge });
   app.use(companionRoutes.webhook, async (c, next) => {
     const declared = c.req.header('content-length');
     if (declared === undefined) return webhookLimit(c, next);
-    if (Number(declared) > maxWebhookBytes) return c.json({ error: 'body too large' }, 413);
+    if (Number(declared) > maxWebhookBytes) return tooLarge(c);
     await next();
     return undefined;
   });
@@ -166,17 +168,17 @@ export function createApp(deps: AppDeps): Hono<Env> {
 
   const readJson = async <T>(c: Context<Env>, schema: z.ZodType<T>): Promise<T> => {
     const text = await c.req.text();
-    if (text.length > maxBrowserBody) throw new CompanionHttpError('BAD_REQUEST', 'The request is too large.');
+    if (text.length > maxBrowserBody) throw new BodyRefusedError('The request is too large.');
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch {
-      throw new CompanionHttpError('BAD_REQUEST', 'The request is not JSON.');
+      throw new BodyRefusedError('The request is not JSON.');
     }
     const parsed = schema.safeParse(value);
     if (!parsed.success) {
       const field = parsed.error.issues[0]?.path.join('.') || 'body';
-      throw new CompanionHttpError('BAD_REQUEST', `The request's ${field} is missing or malformed.`);
+      throw new BodyRefusedError(`The request's ${field} is missing or malformed.`);
     }
     return parsed.data;
   };

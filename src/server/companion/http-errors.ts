@@ -42,6 +42,18 @@ export class CompanionHttpError extends Error {
   }
 }
 
+/**
+ * A body refused unread or unparsed (too large, not JSON): answered with `Connection: close`, because
+ * the adapter stops reading it and then closes the socket; a client that pooled it would otherwise
+ * send its next request on a socket being closed ("other side closed").
+ */
+export class BodyRefusedError extends CompanionHttpError {
+  override name = 'BodyRefusedError';
+  constructor(message: string) {
+    super('BAD_REQUEST', message);
+  }
+}
+
 /** A 429: the answer also says when to come back (`Retry-After`, in seconds). */
 export class RateLimitedError extends CompanionHttpError {
   override name = 'RateLimitedError';

@@ -54,6 +54,11 @@ export class ServerApiError extends Error {
   constructor(
     readonly code: ServerApiErrorCode,
     message: string,
+    /**
+     * The body was refused unread or unparsed: answered with `Connection: close`, because the
+     * adapter then closes the socket, and a pooled client must not send its next request on it.
+     */
+    readonly refusesBody = false,
   ) {
     super(message);
   }
@@ -90,6 +95,7 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
 
   app.onError((error, c) => {
     const known = asServerApiError(error);
+    if (known?.refusesBody) c.header('connection', 'close');
     if (known) return c.json({ error: { code: known.code, message: known.message } }, known.status);
     deps.log.error('server API route failed', { path: new URL(c.req.url).pathname, error });
     return c.json(
@@ -134,7 +140,7 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
     bodyLimit({
       maxSize: maxWebhookBytes,
       onError: () => {
-        throw new ServerApiError('PAYLOAD_TOO_LARGE', `The body is larger than ${maxWebhookBytes / 1024} KB.`);
+        throw new ServerApiError('PAYLOAD_TOO_LARGE', `The body is larger than ${maxWebhookBytes / 1024} KB.`, true);
       },
     }),
   );
@@ -222,15 +228,16 @@ const refuseInvalid: Hook<unknown, any, any, unknown> = (result) => {
   if (result.success) return;
   const issue = result.error.issues[0];
   const where = result.target === 'json' ? 'in the JSON body' : result.target === 'query' ? 'in the query string' : 'in the path';
-  if (!issue) throw new ServerApiError('BAD_REQUEST', `The request is invalid ${where}.`);
+  const refusesBody = result.target === 'json';
+  if (!issue) throw new ServerApiError('BAD_REQUEST', `The request is invalid ${where}.`, refusesBody);
   // The validator hands the hook what it read (not in the published type).
   const input = (result as { data?: unknown }).data;
   if (result.target === 'json' && (typeof input !== 'object' || input === null || Array.isArray(input))) {
-    throw new ServerApiError('BAD_REQUEST', 'The JSON body must be an object, e.g. {"orderId":"order-42","amount":"5000","currencyCode":"XOF"}.');
+    throw new ServerApiError('BAD_REQUEST', 'The JSON body must be an object, e.g. {"orderId":"order-42","amount":"5000","currencyCode":"XOF"}.', true);
   }
   const path = issue.path.map(String).join('.');
-  if (valueAt(input, issue.path) === undefined) throw new ServerApiError('BAD_REQUEST', `Field "${path}" ${where} is missing.`);
-  throw new ServerApiError('BAD_REQUEST', `Field "${path}" ${where}: ${issue.message}.`);
+  if (valueAt(input, issue.path) === undefined) throw new ServerApiError('BAD_REQUEST', `Field "${path}" ${where} is missing.`, refusesBody);
+  throw new ServerApiError('BAD_REQUEST', `Field "${path}" ${where}: ${issue.message}.`, refusesBody);
 };
 
 function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
@@ -245,9 +252,9 @@ function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
 function asServerApiError(error: unknown): ServerApiError | undefined {
   if (error instanceof ServerApiError) return error;
   if (error instanceof HTTPException) {
-    if (error.status === 415) return new ServerApiError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON, with "Content-Type: application/json".');
-    if (error.status === 400) return new ServerApiError('BAD_REQUEST', 'The body is not valid JSON: send a JSON object with "Content-Type: application/json".');
-    if (error.status === 413) return new ServerApiError('PAYLOAD_TOO_LARGE', `The body is larger than ${maxWebhookBytes / 1024} KB.`);
+    if (error.status === 415) return new ServerApiError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON, with "Content-Type: application/json".', true);
+    if (error.status === 400) return new ServerApiError('BAD_REQUEST', 'The body is not valid JSON: send a JSON object with "Content-Type: application/json".', true);
+    if (error.status === 413) return new ServerApiError('PAYLOAD_TOO_LARGE', `The body is larger than ${maxWebhookBytes / 1024} KB.`, true);
   }
   return undefined;
 }
