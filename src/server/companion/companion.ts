@@ -16,6 +16,7 @@ import { createEventStreams } from './event-stream.js';
 import { createFileStore } from './file-store.js';
 import { storeRisk } from './store-from-env.js';
 import { CompanionConfigError, type CompanionOptions } from './options.js';
+import { checkCompanionOptions } from './options-schema.js';
 import { runSetupChecks, type SetupCheck } from './setup-checks.js';
 import { createMemoryStatusHub, type StatusHub } from './status-hub.js';
 import { createTransitions } from './transitions.js';
@@ -90,11 +91,11 @@ export interface Companion {
  * const { token } = await momo.createCheckout({ orderId: 'order-42', amount: '5000', currencyCode: 'XOF' });
  */
 export function createCompanion(options: CompanionOptions & { hub?: StatusHub }): Companion {
+  checkCompanionOptions(options);
   const now = options.now ?? Date.now;
   const log = options.log ?? createLogger();
   const insecureLocal = options.allowInsecureLocalUrls === true;
   const publicUrl = checkPublicUrl(options, insecureLocal);
-  if (!Array.isArray(options.webhookSecrets)) throw new CompanionConfigError('webhookSecrets must be a list of whsec_ secrets.');
   if (options.mountPath !== undefined && options.mountPath !== '' && !/^\/[\w\-./]*$/.test(options.mountPath)) {
     throw new CompanionConfigError(`mountPath ${JSON.stringify(options.mountPath)} must start with "/", e.g. "/momo".`);
   }
