@@ -31,6 +31,8 @@ import type { WebhookResult } from './webhook-handler.js';
 import type { DeliverySink } from './records.js';
 import { createMerchantWebhookSink } from './merchant-webhook.js';
 import { createServerApi } from './server-api.js';
+import { guardStore } from './store-guard.js';
+import type { CheckoutStore } from './store.js';
 
 export interface Companion {
   /**
@@ -215,19 +217,33 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
     },
   });
 
-  const createCheckout = (order: CheckoutOrder) =>
-    createCheckoutRecord(store, order, {
+  const checkoutsIn = (on: CheckoutStore) => (order: CheckoutOrder) =>
+    createCheckoutRecord(on, order, {
       ttlMs: checkoutTtlMs,
       maxAttempts: options.maxAttempts ?? 3,
       now,
       defaultReturnUrl,
       checkPayable: (payable) => refuseUnpayable(payable, discovery, log),
     });
-  const listPayments = (query: PaymentListQuery = {}) => listPaymentSummaries(store, query, now());
-  // The server API (merchant backend → companion) exists only with a server secret.
+  const paymentsIn = (on: CheckoutStore) => (query: PaymentListQuery = {}) => listPaymentSummaries(on, query, now());
+  const createCheckout = checkoutsIn(store);
+  const listPayments = paymentsIn(store);
+  // The server API (merchant backend → companion) exists only with a server secret. It reads and
+  // writes through a deadline, so an unusable store is a 503 in time, not a late 500.
+  const apiStore = guardStore(store, options.storeTimeoutMs ?? 4_000);
   const serverApi =
     options.serverSecret !== undefined
-      ? createServerApi({ mountPath, publicBase: base, secret: options.serverSecret, store, createCheckout, handleWebhook: inbox.handle, listPayments, log, now })
+      ? createServerApi({
+          mountPath,
+          publicBase: base,
+          secret: options.serverSecret,
+          store: apiStore,
+          createCheckout: checkoutsIn(apiStore),
+          handleWebhook: createNotificationInbox({ ...webhook, store: apiStore, background }).handle,
+          listPayments: paymentsIn(apiStore),
+          log,
+          now,
+        })
       : undefined;
 
   let checks: Promise<SetupCheck[]> | undefined;

@@ -20,6 +20,7 @@ import type { CheckoutRecord } from './records.js';
 import { createSecretCheck } from './server-secret.js';
 import { createCheckoutRoute, getPaymentRoute, listPaymentsRoute, serverApiDocument, serverApiPrefix } from './server-api-routes.js';
 import type { CheckoutStore } from './store.js';
+import { StoreUnavailableError } from './store-guard.js';
 import { paymentView } from './view.js';
 import type { WebhookResult } from './webhook-handler.js';
 
@@ -73,6 +74,7 @@ export interface ServerApiDeps {
   /** `<publicUrl origin><mountPath>`, for the OpenAPI document's server URL. */
   publicBase: string;
   secret: string;
+  /** The companion's store behind a deadline (store-guard.ts): its failures are answered 503. */
   store: CheckoutStore;
   createCheckout(order: CheckoutOrder): Promise<CreatedCheckout>;
   handleWebhook(raw: Uint8Array): Promise<WebhookResult>;
@@ -95,7 +97,9 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
 
   app.onError((error, c) => {
     const known = asServerApiError(error);
+    if (error instanceof StoreUnavailableError) deps.log.error('server API: store unavailable, answered 503', { path: new URL(c.req.url).pathname, error });
     if (known?.refusesBody) c.header('connection', 'close');
+    if (known?.code === 'STORE_UNAVAILABLE') c.header('retry-after', String(storeRetryAfterSeconds));
     if (known) return c.json({ error: { code: known.code, message: known.message } }, known.status);
     deps.log.error('server API route failed', { path: new URL(c.req.url).pathname, error });
     return c.json(
@@ -249,8 +253,14 @@ function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
   return value;
 }
 
+/** What a backend waits before trying again after a 503 STORE_UNAVAILABLE. */
+const storeRetryAfterSeconds = 5;
+
 function asServerApiError(error: unknown): ServerApiError | undefined {
   if (error instanceof ServerApiError) return error;
+  if (error instanceof StoreUnavailableError) {
+    return new ServerApiError('STORE_UNAVAILABLE', `The companion's store cannot be read or written right now (${error.message}). Retry in a few seconds, unchanged (every call is safe to repeat); /readyz says when it is back.`);
+  }
   if (error instanceof HTTPException) {
     if (error.status === 415) return new ServerApiError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON, with "Content-Type: application/json".', true);
     if (error.status === 400) return new ServerApiError('BAD_REQUEST', 'The body is not valid JSON: send a JSON object with "Content-Type: application/json".', true);
