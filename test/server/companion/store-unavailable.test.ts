@@ -4,14 +4,10 @@
  * a stopped Redis, and an SQLite file whose write lock another process holds.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import type BetterSqlite3 from 'better-sqlite3';
-import { createFileStore, createRedisStore, type CheckoutStore } from '../../../src/server/index.js';
+import { createRedisStore, type CheckoutStore } from '../../../src/server/index.js';
 import { silentLogger } from '../../../src/server/log.js';
+import { lockableFileStore } from '../../support/locked-file-store.js';
 import { startRedisServer } from '../../support/redis-server.js';
 import { newOrderId, startHarness } from './harness.js';
 
@@ -73,22 +69,18 @@ describe('server API: store unavailable', () => {
   });
 
   it('SQLite locked by another process: 503 STORE_UNAVAILABLE once its busy wait (5 s) is over, never a 500', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'momo-locked-'));
-    const store = createFileStore({ dataDir });
-    const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
-    const other = new Database(join(dataDir, 'momo-checkout.sqlite'));
+    const file = lockableFileStore();
     try {
-      const answers = await answersDuring(store, async () => {
-        other.exec('BEGIN IMMEDIATE');
-        return () => other.exec('ROLLBACK');
+      const answers = await answersDuring(file.store, async () => {
+        file.lock();
+        return file.unlock;
       });
       // Reads are not blocked by a writer (WAL): only the creation waits, then is refused.
       assert.equal(answers[0]!.status, 200);
       assertUnavailable([answers[1]!], 7_000);
       assert.equal(answers[2]!.status, 200);
     } finally {
-      other.close();
-      await store.close?.();
+      await file.close();
     }
   });
 });

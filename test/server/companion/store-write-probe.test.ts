@@ -4,32 +4,24 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import type BetterSqlite3 from 'better-sqlite3';
-import { createFileStore, createRedisStore } from '../../../src/server/index.js';
+import { createRedisStore } from '../../../src/server/index.js';
 import { silentLogger } from '../../../src/server/log.js';
+import { lockableFileStore } from '../../support/locked-file-store.js';
 import { startRedisServer } from '../../support/redis-server.js';
 
 describe('store write probe', () => {
   it('file store: refused while another process holds the write lock (after the 5 s busy wait), accepted once it is released', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'momo-probe-'));
-    const store = createFileStore({ dataDir });
-    const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
-    const other = new Database(join(dataDir, 'momo-checkout.sqlite'));
+    const { store, lock, unlock, close } = lockableFileStore();
     try {
       await store.probeWrite!();
-      other.exec('BEGIN IMMEDIATE');
+      lock();
       await store.ping(); // reads still work: only a write tells
       await assert.rejects(store.probeWrite!(), /locked|busy/i);
-      other.exec('ROLLBACK');
+      unlock();
       await store.probeWrite!();
     } finally {
-      other.close();
-      await store.close?.();
+      await close();
     }
   });
 
