@@ -32,6 +32,9 @@ import type { WebhookResult } from './notifications/notification-route.js';
 import type { DeliverySink } from './model/records.js';
 import { createMerchantWebhookSink } from './deliveries/merchant-notifications.js';
 import { createServerApi } from './server-api/server-api.js';
+import { checkCompanionOptions } from './options-schema.js';
+import { guardStore } from './stores/store-guard.js';
+import type { CheckoutStore } from './stores/store.js';
 
 export interface Companion {
   /**
@@ -92,11 +95,11 @@ export interface Companion {
  * const { token } = await momo.createCheckout({ orderId: 'order-42', amount: '5000', currencyCode: 'XOF' });
  */
 export function createCompanion(options: CompanionOptions & { hub?: StatusHub }): Companion {
+  checkCompanionOptions(options);
   const now = options.now ?? Date.now;
   const log = options.log ?? createLogger();
   const insecureLocal = options.allowInsecureLocalUrls === true;
   const publicUrl = checkPublicUrl(options, insecureLocal);
-  if (!Array.isArray(options.webhookSecrets)) throw new CompanionConfigError('webhookSecrets must be a list of whsec_ secrets.');
   if (options.mountPath !== undefined && options.mountPath !== '' && !/^\/[\w\-./]*$/.test(options.mountPath)) {
     throw new CompanionConfigError(`mountPath ${JSON.stringify(options.mountPath)} must start with "/", e.g. "/momo".`);
   }
@@ -215,19 +218,33 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
     },
   });
 
-  const createCheckout = (order: CheckoutOrder) =>
-    createCheckoutRecord(store, order, {
+  const checkoutsIn = (on: CheckoutStore) => (order: CheckoutOrder) =>
+    createCheckoutRecord(on, order, {
       ttlMs: checkoutTtlMs,
       maxAttempts: options.maxAttempts ?? 3,
       now,
       defaultReturnUrl,
       checkPayable: (payable) => refuseUnpayable(payable, discovery, log),
     });
-  const listPayments = (query: PaymentListQuery = {}) => listPaymentSummaries(store, query, now());
-  // The server API (merchant backend → companion) exists only with a server secret.
+  const paymentsIn = (on: CheckoutStore) => (query: PaymentListQuery = {}) => listPaymentSummaries(on, query, now());
+  const createCheckout = checkoutsIn(store);
+  const listPayments = paymentsIn(store);
+  // The server API (merchant backend → companion) exists only with a server secret. It reads and
+  // writes through a deadline, so an unusable store is a 503 in time, not a late 500.
+  const apiStore = guardStore(store, options.storeTimeoutMs ?? 4_000);
   const serverApi =
     options.serverSecret !== undefined
-      ? createServerApi({ mountPath, publicBase: base, secret: options.serverSecret, store, createCheckout, handleWebhook: inbox.handle, listPayments, log, now })
+      ? createServerApi({
+          mountPath,
+          publicBase: base,
+          secret: options.serverSecret,
+          store: apiStore,
+          createCheckout: checkoutsIn(apiStore),
+          handleWebhook: createNotificationInbox({ ...webhook, store: apiStore, background }).handle,
+          listPayments: paymentsIn(apiStore),
+          log,
+          now,
+        })
       : undefined;
 
   let checks: Promise<SetupCheck[]> | undefined;

@@ -82,6 +82,11 @@ export interface CompanionOptions {
   heartbeatMs?: number;
   /** Timeout of each call to the service. Default 15 s. */
   serviceTimeoutMs?: number;
+  /**
+   * How long the server API waits for the store (a read, a write) before answering `503
+   * STORE_UNAVAILABLE` with `Retry-After`: a backend then tells "retry later" from a bug. Default 4 s.
+   */
+  storeTimeoutMs?: number;
   /** Webhook `_timestamp` tolerance. Default 5 minutes. */
   webhookToleranceMs?: number;
   /**

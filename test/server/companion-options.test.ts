@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { companionOptionsFromEnv, createCompanion, createMemoryStore, signWebhook, type Logger } from '../../src/server/index.js';
+import { CompanionConfigError, companionOptionsFromEnv, createCompanion, createMemoryStore, signWebhook, type Logger } from '../../src/server/index.js';
 import { silentLogger } from '../../src/server/log.js';
 import { newOrderId, startHarness } from './harness.js';
 
@@ -76,6 +76,28 @@ describe('mount path', () => {
 
   it('refuses a mount path that does not start with "/"', () => {
     assert.throws(() => createCompanion({ ...baseOptions(), publicUrl: 'http://127.0.0.1:1', mountPath: 'momo' }), /mountPath/);
+  });
+});
+
+describe('options checked at creation, for JavaScript callers too', () => {
+  /** What a plain-JavaScript caller can pass: no compiler stands between it and createCompanion. */
+  const untyped = (options: Record<string, unknown>) => () => createCompanion(options as unknown as Parameters<typeof createCompanion>[0]);
+  const configError = (pattern: RegExp) => (error: unknown) => error instanceof CompanionConfigError && error.code === 'INVALID_OPTION' && pattern.test(error.message);
+
+  it('a missing allowedOrigins is a CompanionConfigError naming it and what to pass, not a TypeError at the first payment', () => {
+    const { allowedOrigins: _, ...withoutOrigins } = { ...baseOptions(), publicUrl: 'http://127.0.0.1:1' };
+    assert.throws(untyped(withoutOrigins), configError(/option allowedOrigins is missing\. Pass .*allowedOrigins: \['https:\/\/shop\.example'\]/));
+  });
+
+  it('names a malformed option and what it got: a string for a list, an origin with a path, a string for a number', () => {
+    const options = { ...baseOptions(), publicUrl: 'http://127.0.0.1:1' };
+    assert.throws(untyped({ ...options, allowedOrigins: 'http://shop.test' }), configError(/option allowedOrigins is malformed: got "http:\/\/shop\.test"/));
+    assert.throws(untyped({ ...options, allowedOrigins: ['http://shop.test/checkout'] }), configError(/allowedOrigins is malformed \(at allowedOrigins\.0\).*no path/));
+    assert.throws(untyped({ ...options, webhookSecrets: undefined }), configError(/option webhookSecrets is missing\. Pass .*whsec_/));
+    assert.throws(untyped({ ...options, apiKey: '' }), configError(/option apiKey is malformed/));
+    assert.throws(untyped({ ...options, checkoutTtlMs: '600000' }), configError(/option checkoutTtlMs is malformed: got "600000"/));
+    assert.throws(untyped({ ...options, onPaymentUpdate: 'fulfil' }), configError(/option onPaymentUpdate/));
+    assert.throws(() => createCompanion(undefined as never), configError(/needs an options object/));
   });
 });
 

@@ -74,6 +74,12 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     } catch (error) {
       return { ready: false, reason: `store unreachable (${opened.describe}): ${error instanceof Error ? error.message : String(error)}` };
     }
+    try {
+      // Reads can work while every write fails (a full disk): /readyz must not say ready then.
+      await withTimeout(opened.store.probeWrite?.() ?? Promise.resolve(), 2_000, 'no answer within 2 s');
+    } catch (error) {
+      return { ready: false, reason: `store cannot be written (${opened.describe}): ${error instanceof Error ? error.message : String(error)}` };
+    }
     if (!checks) return { ready: false, reason: 'setup checks are still running' };
     // A failed round is run again by the companion (at most every 30 s): readiness recovers
     // once the service or the configuration is fixed, without a restart.

@@ -15,6 +15,7 @@ import type { Discovery } from '../payments/discovery.js';
 import type { EventStreams } from '../status/event-stream.js';
 import { PayerRefusal, TooManyRequests } from '../model/payer-refusal.js';
 import { refusalBody, refusalStatus } from './refusal-answer.js';
+import { BodyRefusedError } from './refusal-answer.js';
 import type { Limiter, NumberGuard } from './rate-limit.js';
 import { parseReturnUrl } from '../model/urls.js';
 import { payCheckout, type PayFlowDeps } from '../payments/pay-flow.js';
@@ -61,6 +62,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
 
   app.onError((error, c) => {
     if (error instanceof TooManyRequests && error.retryAfterSeconds !== undefined) c.header('retry-after', String(error.retryAfterSeconds));
+    if (error instanceof BodyRefusedError) c.header('connection', 'close');
     if (error instanceof PayerRefusal) return c.json(refusalBody(error), refusalStatus(error) as 400);
     deps.log.error('companion route failed', { path: new URL(c.req.url).pathname, error });
     // Never "nothing was charged": this may come after a pay-in was posted. A retry is safe either
@@ -106,17 +108,18 @@ export function createApp(deps: AppDeps): Hono<Env> {
   const browserLimit = bodyLimit({
     maxSize: maxBrowserBody,
     onError: () => {
-      throw new PayerRefusal('BAD_REQUEST', 'The request is too large.');
+      throw new BodyRefusedError('The request is too large.');
     },
   });
   app.use(`${companionRoutes.checkout}/*`, browserLimit);
   // The webhook route is the hot path (issue 3: thousands per second): a declared length is
   // checked without wrapping the body stream; only a body of unknown length is counted as it comes.
-  const webhookLimit = bodyLimit({ maxSize: maxWebhookBytes, onError: (c) => c.json({ error: 'body too large' }, 413) });
+  const tooLarge = (c: Context<Env>) => c.json({ error: 'body too large' }, 413, { connection: 'close' });
+  const webhookLimit = bodyLimit({ maxSize: maxWebhookBytes, onError: tooLarge });
   app.use(companionRoutes.webhook, async (c, next) => {
     const declared = c.req.header('content-length');
     if (declared === undefined) return webhookLimit(c, next);
-    if (Number(declared) > maxWebhookBytes) return c.json({ error: 'body too large' }, 413);
+    if (Number(declared) > maxWebhookBytes) return tooLarge(c);
     await next();
     return undefined;
   });
@@ -167,17 +170,17 @@ export function createApp(deps: AppDeps): Hono<Env> {
 
   const readJson = async <T>(c: Context<Env>, schema: z.ZodType<T>): Promise<T> => {
     const text = await c.req.text();
-    if (text.length > maxBrowserBody) throw new PayerRefusal('BAD_REQUEST', 'The request is too large.');
+    if (text.length > maxBrowserBody) throw new BodyRefusedError('The request is too large.');
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch {
-      throw new PayerRefusal('BAD_REQUEST', 'The request is not JSON.');
+      throw new BodyRefusedError('The request is not JSON.');
     }
     const parsed = schema.safeParse(value);
     if (!parsed.success) {
       const field = parsed.error.issues[0]?.path.join('.') || 'body';
-      throw new PayerRefusal('BAD_REQUEST', `The request's ${field} is missing or malformed.`);
+      throw new BodyRefusedError(`The request's ${field} is missing or malformed.`);
     }
     return parsed.data;
   };

@@ -3,7 +3,7 @@
  * The one place a refusal's code meets HTTP.
  */
 import type { CompanionError, CompanionErrorCode } from '../../contract/companion.js';
-import type { PayerRefusal } from '../model/payer-refusal.js';
+import { PayerRefusal } from '../model/payer-refusal.js';
 
 const statusOf: Record<CompanionErrorCode, number> = {
   BAD_REQUEST: 400,
@@ -30,4 +30,16 @@ export function refusalStatus(refusal: PayerRefusal): number {
 
 export function refusalBody(refusal: PayerRefusal): CompanionError {
   return { error: { code: refusal.code, message: refusal.message, ...(refusal.details ? { details: refusal.details } : {}) } };
+}
+
+/**
+ * A body refused unread or unparsed (too large, not JSON): answered with `Connection: close`, because
+ * the adapter stops reading it and then closes the socket; a client that pooled it would otherwise
+ * send its next request on a socket being closed ("other side closed").
+ */
+export class BodyRefusedError extends PayerRefusal {
+  override name = 'BodyRefusedError';
+  constructor(message: string) {
+    super('BAD_REQUEST', message);
+  }
 }

@@ -67,8 +67,8 @@ export class CheckoutConflictError extends CheckoutError {
 export const checkoutRetentionMs = 7 * 24 * 3600_000;
 const unpaidGraceMs = 3600_000;
 
-// Permissive here: the currency's real `decimalPlaces` comes from discovery; `checkPayable` refuses
-// an amount the currency cannot carry once discovery has told it, and the lookup does before that.
+// Permissive here: `checkPayable` (payable.ts) checks the currency's decimals, the service's
+// `decimalPlaces` once discovery has told it, ISO 4217's minor units before that.
 const maxDecimalsAtCreation = 8;
 
 export async function createCheckoutRecord(

@@ -178,9 +178,13 @@ true satisfies Same<z.infer<typeof PaymentUpdateSchema>, PaymentUpdate>;
 const security = [{ serverSecret: [] }];
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ content: { 'application/json': { schema } }, description });
 const errors = {
-  400: json(ErrorSchema, 'The request is malformed: the message names the field.'),
+  400: json(ErrorSchema, 'The request is malformed: the message names the field. A refused body is answered with `Connection: close`: send the next call on a new connection.'),
   401: json(ErrorSchema, 'No or wrong server secret.'),
   403: json(ErrorSchema, 'The request came from a browser (it carried an Origin header): this API is for your backend only.'),
+  503: {
+    ...json(ErrorSchema, '`STORE_UNAVAILABLE`: the companion\'s store cannot be read or written (Redis down, a full disk, a locked file), answered within `storeTimeoutMs` (4 s). Retry the same call after `Retry-After` seconds: every call is safe to repeat.'),
+    headers: z.object({ 'retry-after': z.string().openapi({ description: 'Seconds to wait before retrying.', example: '5' }) }),
+  },
 };
 
 export const createCheckoutRoute = createRoute({
@@ -233,9 +237,8 @@ export const relayNotificationRoute = createRoute({
   responses: {
     200: json(RelayResultSchema, 'Verified and applied (or a duplicate, or for no current payment).'),
     ...errors,
-    413: json(ErrorSchema, 'Larger than 64 KB.'),
+    413: json(ErrorSchema, 'Larger than 64 KB (answered with `Connection: close`).'),
     422: json(ErrorSchema, 'Not a genuine notification (signature, timestamp, shape): the message says which check failed.'),
-    503: json(ErrorSchema, 'The store is unreachable: relay it again later.'),
   },
 });
 

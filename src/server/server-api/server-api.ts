@@ -22,6 +22,7 @@ import { createCheckoutRoute, getPaymentRoute, listPaymentsRoute, serverApiDocum
 import type { CheckoutStore } from '../stores/store.js';
 import { paymentView } from '../model/payment-view.js';
 import type { WebhookResult } from '../notifications/notification-route.js';
+import { StoreUnavailableError } from '../stores/store-guard.js';
 
 export type ServerApiErrorCode =
   | 'BAD_REQUEST'
@@ -54,6 +55,11 @@ export class ServerApiError extends Error {
   constructor(
     readonly code: ServerApiErrorCode,
     message: string,
+    /**
+     * The body was refused unread or unparsed: answered with `Connection: close`, because the
+     * adapter then closes the socket, and a pooled client must not send its next request on it.
+     */
+    readonly refusesBody = false,
   ) {
     super(message);
   }
@@ -68,6 +74,7 @@ export interface ServerApiDeps {
   /** `<publicUrl origin><mountPath>`, for the OpenAPI document's server URL. */
   publicBase: string;
   secret: string;
+  /** The companion's store behind a deadline (store-guard.ts): its failures are answered 503. */
   store: CheckoutStore;
   createCheckout(order: CheckoutOrder): Promise<CreatedCheckout>;
   handleWebhook(raw: Uint8Array): Promise<WebhookResult>;
@@ -90,6 +97,9 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
 
   app.onError((error, c) => {
     const known = asServerApiError(error);
+    if (error instanceof StoreUnavailableError) deps.log.error('server API: store unavailable, answered 503', { path: new URL(c.req.url).pathname, error });
+    if (known?.refusesBody) c.header('connection', 'close');
+    if (known?.code === 'STORE_UNAVAILABLE') c.header('retry-after', String(storeRetryAfterSeconds));
     if (known) return c.json({ error: { code: known.code, message: known.message } }, known.status);
     deps.log.error('server API route failed', { path: new URL(c.req.url).pathname, error });
     return c.json(
@@ -134,7 +144,7 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
     bodyLimit({
       maxSize: maxWebhookBytes,
       onError: () => {
-        throw new ServerApiError('PAYLOAD_TOO_LARGE', `The body is larger than ${maxWebhookBytes / 1024} KB.`);
+        throw new ServerApiError('PAYLOAD_TOO_LARGE', `The body is larger than ${maxWebhookBytes / 1024} KB.`, true);
       },
     }),
   );
@@ -222,15 +232,16 @@ const refuseInvalid: Hook<unknown, any, any, unknown> = (result) => {
   if (result.success) return;
   const issue = result.error.issues[0];
   const where = result.target === 'json' ? 'in the JSON body' : result.target === 'query' ? 'in the query string' : 'in the path';
-  if (!issue) throw new ServerApiError('BAD_REQUEST', `The request is invalid ${where}.`);
+  const refusesBody = result.target === 'json';
+  if (!issue) throw new ServerApiError('BAD_REQUEST', `The request is invalid ${where}.`, refusesBody);
   // The validator hands the hook what it read (not in the published type).
   const input = (result as { data?: unknown }).data;
   if (result.target === 'json' && (typeof input !== 'object' || input === null || Array.isArray(input))) {
-    throw new ServerApiError('BAD_REQUEST', 'The JSON body must be an object, e.g. {"orderId":"order-42","amount":"5000","currencyCode":"XOF"}.');
+    throw new ServerApiError('BAD_REQUEST', 'The JSON body must be an object, e.g. {"orderId":"order-42","amount":"5000","currencyCode":"XOF"}.', true);
   }
   const path = issue.path.map(String).join('.');
-  if (valueAt(input, issue.path) === undefined) throw new ServerApiError('BAD_REQUEST', `Field "${path}" ${where} is missing.`);
-  throw new ServerApiError('BAD_REQUEST', `Field "${path}" ${where}: ${issue.message}.`);
+  if (valueAt(input, issue.path) === undefined) throw new ServerApiError('BAD_REQUEST', `Field "${path}" ${where} is missing.`, refusesBody);
+  throw new ServerApiError('BAD_REQUEST', `Field "${path}" ${where}: ${issue.message}.`, refusesBody);
 };
 
 function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
@@ -242,12 +253,18 @@ function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
   return value;
 }
 
+/** What a backend waits before trying again after a 503 STORE_UNAVAILABLE. */
+const storeRetryAfterSeconds = 5;
+
 function asServerApiError(error: unknown): ServerApiError | undefined {
   if (error instanceof ServerApiError) return error;
+  if (error instanceof StoreUnavailableError) {
+    return new ServerApiError('STORE_UNAVAILABLE', `The companion's store cannot be read or written right now (${error.message}). Retry in a few seconds, unchanged (every call is safe to repeat); /readyz says when it is back.`);
+  }
   if (error instanceof HTTPException) {
-    if (error.status === 415) return new ServerApiError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON, with "Content-Type: application/json".');
-    if (error.status === 400) return new ServerApiError('BAD_REQUEST', 'The body is not valid JSON: send a JSON object with "Content-Type: application/json".');
-    if (error.status === 413) return new ServerApiError('PAYLOAD_TOO_LARGE', `The body is larger than ${maxWebhookBytes / 1024} KB.`);
+    if (error.status === 415) return new ServerApiError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON, with "Content-Type: application/json".', true);
+    if (error.status === 400) return new ServerApiError('BAD_REQUEST', 'The body is not valid JSON: send a JSON object with "Content-Type: application/json".', true);
+    if (error.status === 413) return new ServerApiError('PAYLOAD_TOO_LARGE', `The body is larger than ${maxWebhookBytes / 1024} KB.`, true);
   }
   return undefined;
 }

@@ -70,6 +70,12 @@ export interface CheckoutStore {
   listPayments(query: PaymentQuery): Promise<CheckoutRecord[]>;
   /** Throws when the backend cannot be reached (the readiness check). */
   ping(): Promise<void>;
+  /**
+   * Throws when a write cannot be made although reads can (a full disk, a read-only or locked file,
+   * a Redis refusing writes): a tiny write, committed and undone. The readiness check calls it, so
+   * that `/readyz` is not "ready" while every write fails. Optional for a store of your own.
+   */
+  probeWrite?(): Promise<void>;
   /** Frees timers and connections. */
   close?(): Promise<void>;
 }

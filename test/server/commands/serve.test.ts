@@ -72,12 +72,17 @@ describe('serve: configuration', () => {
 describe('serve: health, readiness, timeouts, stop', () => {
   let service: RunningService;
   let pingFails = false;
+  let diskFull = false;
   before(async () => {
     const memory = createMemoryStore();
     const store: CheckoutStore = {
       ...memory,
       ping: async () => {
         if (pingFails) throw new Error('connection refused');
+      },
+      // What better-sqlite3 throws when the disk is full: reads still work, every write fails.
+      probeWrite: async () => {
+        if (diskFull) throw Object.assign(new Error('database or disk is full'), { name: 'SqliteError', code: 'SQLITE_FULL' });
       },
     };
     service = await startService({ env: await envFor(await freePort()), store: { store, describe: 'test store' }, log: silentLogger, requestTimeoutMs: 600, headersTimeoutMs: 500 });
@@ -96,6 +101,19 @@ describe('serve: health, readiness, timeouts, stop', () => {
       assert.match(body.reason, /store unreachable \(test store\): connection refused/);
     } finally {
       pingFails = false;
+    }
+    assert.equal((await fetch(`${service.url}/readyz`)).status, 200);
+  });
+
+  it('/readyz is 503 while the store cannot be written (a full disk), and 200 again once it can', async () => {
+    await until('ready', async () => (await fetch(`${service.url}/readyz`)).status === 200);
+    diskFull = true;
+    try {
+      const response = await fetch(`${service.url}/readyz`);
+      assert.equal(response.status, 503);
+      assert.match(((await response.json()) as { reason: string }).reason, /store cannot be written \(test store\): database or disk is full/);
+    } finally {
+      diskFull = false;
     }
     assert.equal((await fetch(`${service.url}/readyz`)).status, 200);
   });

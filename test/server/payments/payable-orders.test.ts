@@ -52,8 +52,6 @@ describe('createCheckout refuses what no payer could pay', () => {
   });
 
   it('an amount with more decimals than the currency allows, once a lookup has told its decimals', async () => {
-    // Before any lookup the companion cannot know USD's decimals: the order is accepted (the lookup refuses it later).
-    assert.ok((await h.companion.createCheckout({ orderId: newOrderId(), amount: '12.345', currencyCode: 'USD' })).token);
     const token = await h.checkout(newOrderId(), '10', 'USD');
     assert.equal((await h.json('/checkout/lookup', { token, body: { phoneNumber: drcVodacom } })).status, 200);
 
@@ -85,23 +83,71 @@ describe('createCheckout refuses what no payer could pay', () => {
   });
 });
 
+/**
+ * The service's discovery answers with other `decimalPlaces` than the sandbox's catalogue (which
+ * matches ISO 4217): what a service whose figure differs from ISO's looks like to the companion.
+ */
+function serviceSaying(decimals: Record<string, number>): typeof fetch {
+  return async (input, init) => {
+    const response = await fetch(input, init);
+    if (!String(input instanceof Request ? input.url : input).includes('/v1/corridors/available')) return response;
+    const body = (await response.json()) as { data: { operators: Array<{ currencies: Array<{ code: string; decimalPlaces: number }> }> } };
+    for (const operator of body.data.operators) for (const currency of operator.currencies) currency.decimalPlaces = decimals[currency.code] ?? currency.decimalPlaces;
+    return new Response(JSON.stringify(body), { status: response.status, headers: response.headers });
+  };
+}
+
+describe('decimals on a fresh companion, before any lookup', () => {
+  it("refuses 12.50 XOF at creation with ISO 4217's rule in the message; 1 XOF is accepted (no minimum is invented)", async () => {
+    const fresh = await startHarness({ setupChecksAtStart: false, log: recordingLogger() });
+    try {
+      const error = await refusal({ amount: '12.50', currencyCode: 'XOF' }, fresh.companion);
+      assert.equal(error.code, 'AMOUNT_PRECISION');
+      assert.match(error.message, /amount 12\.5 has more decimals than XOF allows \(none: ISO 4217's minor units, until the payment service says its own figure\)/);
+      assert.equal((await refusal({ amount: '12.345', currencyCode: 'USD' }, fresh.companion)).code, 'AMOUNT_PRECISION', 'USD: at most 2');
+      assert.ok((await fresh.companion.createCheckout({ orderId: newOrderId(), amount: '12.34', currencyCode: 'USD' })).token);
+      assert.ok((await fresh.companion.createCheckout({ orderId: newOrderId(), amount: '1', currencyCode: 'XOF' })).token, 'no minimum before the service says one');
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it("once the service has said a currency's decimals, its figure rules, more or fewer than ISO's", async () => {
+    // A service allowing 2 decimals in XOF (ISO: none) and none in USD (ISO: 2).
+    const own = await startHarness({ setupChecksAtStart: false, log: recordingLogger(), fetch: serviceSaying({ XOF: 2, USD: 0 }) });
+    try {
+      assert.equal((await refusal({ amount: '12.50', currencyCode: 'XOF' }, own.companion)).code, 'AMOUNT_PRECISION', 'ISO first');
+      for (const [currencyCode, phoneNumber] of [['XOF', beninMtn], ['USD', drcVodacom]] as const) {
+        const token = await own.checkout(newOrderId(), '100', currencyCode);
+        assert.equal((await own.json('/checkout/lookup', { token, body: { phoneNumber } })).status, 200);
+      }
+      assert.ok((await own.companion.createCheckout({ orderId: newOrderId(), amount: '1200.50', currencyCode: 'XOF' })).token, "the service's 2 decimals");
+      const usd = await refusal({ amount: '12.50', currencyCode: 'USD' }, own.companion);
+      assert.match(usd.message, /more decimals than USD allows \(none\)/, "the service's figure, without ISO's rule");
+    } finally {
+      await own.close();
+    }
+  });
+});
+
 describe('an order created before its currency was known', () => {
   it('is refused at the lookup with words for the payer, and an error in the merchant log', async () => {
     const fresh = recordingLogger();
-    const own = await startHarness({ setupChecksAtStart: false, log: fresh });
+    // ISO 4217 lets USD have 2 decimals, this service none: 1.5 USD passes creation, not the lookup.
+    const own = await startHarness({ setupChecksAtStart: false, log: fresh, fetch: serviceSaying({ USD: 0 }) });
     try {
       const orderId = newOrderId();
-      const token = await own.checkout(orderId, '1.005', 'USD');
+      const token = await own.checkout(orderId, '1.5', 'USD');
       const lookup = await own.json('/checkout/lookup', { token, body: { phoneNumber: drcVodacom } });
       assert.equal(lookup.status, 400);
       assert.equal(lookup.body.error.code, 'AMOUNT_PRECISION', 'not AMOUNT_OUT_OF_RANGE: no other operator or number helps');
       assert.match(lookup.body.error.message, /cannot be paid as it stands.*Contact the shop/);
-      assert.ok(fresh.errors.some((line) => line.includes(orderId) && /more decimals than USD allows \(2\)/.test(line)), fresh.errors.join('\n'));
+      assert.ok(fresh.errors.some((line) => line.includes(orderId) && /more decimals than USD allows \(0\)/.test(line)), fresh.errors.join('\n'));
       const pay = await own.json('/checkout/pay', { token, body: { phoneNumber: drcVodacom, useWallet: false } });
       assert.equal(pay.body.error.code, 'AMOUNT_PRECISION');
       assert.equal(own.sandbox.control.transaction(orderId), undefined, 'nothing was sent to the service');
       // From now on createCheckout knows: the next such order is refused at once.
-      assert.equal((await refusal({ amount: '1.005', currencyCode: 'USD' }, own.companion)).code, 'AMOUNT_PRECISION');
+      assert.equal((await refusal({ amount: '1.5', currencyCode: 'USD' }, own.companion)).code, 'AMOUNT_PRECISION');
     } finally {
       await own.close();
     }

@@ -146,6 +146,10 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Chec
     async ping() {
       await pingRedis(client, where);
     },
+    async probeWrite() {
+      // Refused by a Redis that cannot persist (MISCONF), is out of memory (OOM) or is a replica (READONLY).
+      await client.set(`${prefix}probe:write`, String(now()), { PX: 1_000 });
+    },
     async close() {
       if (ownsClient) await closeRedis(client);
     },

@@ -268,6 +268,12 @@ export function createFileStore(options: FileStoreOptions = {}): CheckoutStore {
       for (const item of batch) item.reject(error);
     }
   };
+  // A write committed and undone in one transaction: its commit still reaches the WAL, which is
+  // what a full disk or a lock held elsewhere refuses.
+  const probeWrite = db.transaction(() => {
+    statements.setLock.run('probe:write', 'probe', 0);
+    statements.releaseLock.run('probe:write', 'probe');
+  });
   const sweepNow = db.transaction((at: number) => {
     statements.sweepCheckouts.run(at);
     statements.sweepLocks.run(at);
@@ -349,6 +355,9 @@ export function createFileStore(options: FileStoreOptions = {}): CheckoutStore {
     },
     async ping() {
       statements.ping.get();
+    },
+    async probeWrite() {
+      probeWrite.immediate();
     },
     async close() {
       // Inbox writes still waiting for their group commit go in first.
