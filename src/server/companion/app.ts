@@ -35,7 +35,7 @@ export interface AppDeps {
   /** Verifies a notification, answers, and applies it after the answer. */
   acceptWebhook: (raw: Uint8Array) => Promise<WebhookAnswer>;
   markReturned: (checkout: CheckoutRecord) => Promise<void>;
-  /** Limits of the routes that reach the service (lookup, preview, pay). */
+  /** Limits of the routes that reach the service (lookup, preview, pay), per process or shared (rate-limit.ts). */
   limits: { perCheckout: Limiter; perAddress: Limiter; numbers: NumberGuard };
   /** The payer's address (see client-address.ts), or undefined when it is not known. */
   clientAddress: (request: Request, context: RequestContext | undefined) => string | undefined;
@@ -138,7 +138,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
   // looked at, so guessing tokens is limited too), per checkout, and in distinct numbers.
   const limitAddress = async (c: Context<Env>, next: () => Promise<void>) => {
     const address = deps.clientAddress(c.req.raw, c.env);
-    const wait = address === undefined ? 0 : deps.limits.perAddress.take(address);
+    const wait = address === undefined ? 0 : await deps.limits.perAddress.take(address);
     if (wait > 0) {
       deps.log.warn('rate limited by client address', { path: new URL(c.req.url).pathname });
       throw new RateLimitedError('RATE_LIMITED', `Too many requests from this address: try again in ${wait} s.`, wait);
@@ -146,7 +146,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
     await next();
   };
   const limitCheckout = async (c: Context<Env>, next: () => Promise<void>) => {
-    const wait = deps.limits.perCheckout.take(c.get('checkout').orderId);
+    const wait = await deps.limits.perCheckout.take(c.get('checkout').orderId);
     if (wait > 0) {
       deps.log.warn('rate limited by checkout', { orderId: c.get('checkout').orderId });
       throw new RateLimitedError('RATE_LIMITED', `Too many requests for this checkout: try again in ${wait} s.`, wait);
@@ -154,10 +154,10 @@ export function createApp(deps: AppDeps): Hono<Env> {
     await next();
   };
   // §4.2: a preview may assign a provider to a number durably; a checkout is not a way to probe many.
-  const admitNumber = (checkout: CheckoutRecord, typed: string, country: string | undefined) => {
+  const admitNumber = async (checkout: CheckoutRecord, typed: string, country: string | undefined) => {
     const phone = normalizePhoneFull(typed, country);
     if (!phone.ok) return; // refused with its reason by the lookup, without any upstream call
-    if (!deps.limits.numbers.admit(checkout.orderId, phone.e164, checkout.expiresAt)) {
+    if (!(await deps.limits.numbers.admit(checkout.orderId, phone.e164, checkout.expiresAt))) {
       deps.log.warn('too many distinct numbers for one checkout', { orderId: checkout.orderId });
       throw new RateLimitedError('TOO_MANY_NUMBERS', 'This checkout already tried its share of phone numbers: use one of them, or start a new checkout.');
     }
@@ -191,7 +191,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
   app.post(companionRoutes.lookup, ...reachesService({ allowExpired: false }), async (c) => {
     const body = await readJson(c, lookupSchema);
     const checkout = c.get('checkout');
-    admitNumber(checkout, body.phoneNumber, body.country);
+    await admitNumber(checkout, body.phoneNumber, body.country);
     const { decimalPlaces, ...lookup } = await withServiceErrors(deps, () => deps.discovery.lookup(checkout, body.phoneNumber, body.country));
     if (decimalPlaces !== null && checkout.decimalPlaces !== decimalPlaces) {
       await rememberDecimals(deps.store, checkout, decimalPlaces);
@@ -207,7 +207,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
   app.post(companionRoutes.preview, ...reachesService({ allowExpired: false }), async (c) => {
     const body = await readJson(c, previewSchema);
     const checkout = c.get('checkout');
-    admitNumber(checkout, body.phoneNumber, undefined);
+    await admitNumber(checkout, body.phoneNumber, undefined);
     const workflow = await withServiceErrors(deps, async () => {
       const lookup = await deps.discovery.lookup(checkout, body.phoneNumber, undefined);
       if (body.useWallet && !lookup.wallet) throw new CompanionHttpError('BAD_REQUEST', 'The wallet is not offered for this number.');
@@ -218,7 +218,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
 
   app.post(companionRoutes.pay, ...reachesService({ allowExpired: false }), async (c) => {
     const body = await readJson(c, paySchema);
-    admitNumber(c.get('checkout'), body.phoneNumber, undefined);
+    await admitNumber(c.get('checkout'), body.phoneNumber, undefined);
     // Not "nothing was charged": that is not known once a pay-in may have been posted.
     const view = await withServiceErrors(deps, () => payCheckout(deps.payFlow, c.get('checkout'), body), payUnavailable);
     return c.json(view, 200, noStore);
@@ -229,10 +229,10 @@ export function createApp(deps: AppDeps): Hono<Env> {
     return c.json({ payment: paymentView(checkout) }, 200, noStore);
   });
 
-  app.get(companionRoutes.events, authenticate({ allowExpired: true }), (c) => {
+  app.get(companionRoutes.events, authenticate({ allowExpired: true }), async (c) => {
     const orderId = c.get('checkout').orderId;
     const lastEventId = Number.parseInt(c.req.header('last-event-id') ?? '', 10);
-    const response = deps.streams.open(
+    const response = await deps.streams.open(
       orderId,
       async () => {
         const checkout = await deps.store.getByOrderId(orderId);

@@ -21,7 +21,7 @@ import { createMemoryStatusHub, type StatusHub } from './status-hub.js';
 import { createTransitions } from './transitions.js';
 import { isAllowedAuthorizationUrl, isLoopbackUrl, parseReturnUrl } from './urls.js';
 import { resolveClientAddress, type RequestContext } from './client-address.js';
-import { createLimiter, createNumberGuard } from './rate-limit.js';
+import { createMemoryLimits } from './rate-limit.js';
 import { paymentView } from './view.js';
 import { createMaintenance } from './maintenance.js';
 import { defaultStaleMinutes } from './payments-list.js';
@@ -117,11 +117,16 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
     log.warn('momo-checkout store: Redis store without a Redis status hub: a page whose stream another process holds hears of its payment only when it re-checks. Pass hub: await createRedisStatusHub({ url }).');
   }
   const hub = options.hub ?? createMemoryStatusHub();
+  // A shared store counts the limits for every process on it; otherwise each process counts its own.
+  const counted = store.limits ?? createMemoryLimits(now);
+  const heartbeatMs = options.heartbeatMs ?? 15_000;
+  const streamLifetimeMs = limits.streamLifetimeMs ?? 5 * 60_000;
   const streams = createEventStreams(hub, {
-    heartbeatMs: options.heartbeatMs ?? 15_000,
-    perOrder: limits.streamsPerCheckout ?? 5,
+    heartbeatMs,
+    // A stream ends at the first heartbeat after its lifetime: its slot's lease needs no renewal.
+    perOrder: counted.streamSlots(limits.streamsPerCheckout ?? 5, streamLifetimeMs + 2 * heartbeatMs),
     total: limits.streams ?? 4_000,
-    lifetimeMs: limits.streamLifetimeMs ?? 5 * 60_000,
+    lifetimeMs: streamLifetimeMs,
   });
   const service = createServiceClient({
     baseUrl: options.baseUrl,
@@ -204,9 +209,9 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
     log,
     now,
     limits: {
-      perCheckout: createLimiter(limits.perCheckout ?? { burst: 20, perMinute: 20 }, now),
-      perAddress: createLimiter(limits.perAddress ?? { burst: 120, perMinute: 120 }, now),
-      numbers: createNumberGuard(limits.numbersPerCheckout ?? 5, now),
+      perCheckout: counted.limiter('checkout', limits.perCheckout ?? { burst: 20, perMinute: 20 }),
+      perAddress: counted.limiter('address', limits.perAddress ?? { burst: 120, perMinute: 120 }),
+      numbers: counted.numberGuard(limits.numbersPerCheckout ?? 5),
     },
     clientAddress: (request, context) => resolveClientAddress({ clientAddress: options.clientAddress, trustProxy: options.trustProxy }, request, context),
     markReturned: async (checkout) => {

@@ -101,7 +101,7 @@ export interface CompanionOptions {
   now?: () => number;
   /** fetch used to reach the service (tests, proxies). */
   fetch?: typeof fetch;
-  /** Caps and rate limits of the page's routes (per process, in memory). See {@link CompanionLimits}. */
+  /** Caps and rate limits of the page's routes (shared by every process on a Redis store). See {@link CompanionLimits}. */
   limits?: CompanionLimits;
   /**
    * The payer's address, for the per-address limits, when the default does not fit (a proxy with
@@ -139,8 +139,9 @@ export interface CompanionOptions {
 }
 
 /**
- * Defaults fit a shop's normal traffic: a payer makes about ten page calls per payment. Every
- * limit is per process (in memory); several processes each apply their own.
+ * Defaults fit a shop's normal traffic: a payer makes about ten page calls per payment. On a
+ * shared store (Redis) every limit but `streams` holds for all the processes on it together; on
+ * the memory or file store each process counts in its own memory.
  */
 export interface CompanionLimits {
   /** Status streams open at once for one checkout (its tabs). Default 5; more are answered 429. */

@@ -21,6 +21,7 @@
 import { createLogger, type Logger } from '../log.js';
 import { nextDeliveryAt, type CheckoutRecord, type InboxEntry } from './records.js';
 import { closeRedis, connectRedis, describeRedisUrl, pingRedis, runScript, type AnyRedisClient, type LuaScript } from './redis-client.js';
+import { createRedisLimits } from './redis-limits.js';
 import * as scripts from './redis-scripts.js';
 import { StoreConflictError, type CheckoutStore } from './store.js';
 
@@ -89,6 +90,8 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Chec
 
   return {
     kind: 'redis',
+    // Every process on this store counts against one limit (redis-limits.ts).
+    limits: createRedisLimits(client, prefix, now),
     async createIfAbsent(record) {
       const [outcome, detail] = (await run(scripts.createIfAbsentScript, ...recordArgs(record))) as [number, string?];
       if (outcome === -1) throw conflict(record, detail);

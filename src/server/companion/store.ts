@@ -6,6 +6,7 @@
  * A store must pass the contract suite exported as `momo-checkout/store-contract`.
  */
 import type { PaymentState } from '../../contract/companion.js';
+import type { LimitBackend } from './rate-limit.js';
 import type { CheckoutRecord, InboxEntry } from './records.js';
 
 export interface PaymentQuery {
@@ -20,6 +21,11 @@ export interface PaymentQuery {
 export interface CheckoutStore {
   /** `memory`, `file` or `redis` for the shipped stores (what the start-up and doctor checks read). */
   readonly kind?: string;
+  /**
+   * Where a store shared by several processes keeps the page routes' limits, so that they hold for
+   * all of them together (the Redis store has it). Absent: each process counts in its own memory.
+   */
+  readonly limits?: LimitBackend;
   /**
    * Stores `record` unless a checkout exists for its `orderId`; returns the stored one either way
    * (atomic: two concurrent creations of one order store one record). Kept until `record.retainUntil`.
