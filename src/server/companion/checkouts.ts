@@ -120,6 +120,7 @@ export async function createCheckoutRecord(
     returnUrl,
     maxAttempts: order.maxAttempts ?? options.maxAttempts,
     createdAt: now,
+    lifeId: randomId(9),
     expiresAt: now + options.ttlMs,
     revision: 0,
     version: 0,

@@ -94,8 +94,8 @@ export function createMerchantWebhookSink(options: MerchantWebhookOptions): Deli
         headers: {
           'content-type': 'application/json',
           'user-agent': 'momo-checkout',
-          // The delivery id (`<orderId>.<version>`) is the same on every retry: the receiver's
-          // idempotency key, as the specification intends.
+          // The delivery id (the update's idempotency key) is the same on every retry and unique
+          // for ever: the receiver's idempotency key, as the specification intends.
           'webhook-id': delivery.id,
           'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
           'webhook-signature': signer.sign(delivery.id, at, body),

@@ -41,7 +41,8 @@ export interface CompanionOptions {
    * notification), after the transition is stored and never in the payer's request. At least once:
    * while it throws or does not settle within `deliveryTimeoutMs`, it is called again with backoff,
    * also after a restart, and in order per order (a `completed` never before its `pending`). Use
-   * `update.idempotencyKey` to skip an update you already handled.
+   * `update.idempotencyKey` to skip an update you already handled (it is never reused, even by an
+   * order id created again after its checkout expired).
    */
   onPaymentUpdate?: (update: PaymentUpdate) => void | Promise<void>;
   /** How long `onPaymentUpdate` may take before the call counts as failed and is retried. Default 10 s. */
