@@ -15,6 +15,7 @@ export { openStoreFromEnv, storeRisk } from './companion/store-from-env.js';
 export type { OpenedStore, StoreKind } from './companion/store-from-env.js';
 export type { WebhookResult } from './companion/webhook-handler.js';
 export type { CheckoutStore, PaymentQuery } from './companion/store.js';
+export type { LimitBackend, Limiter, NumberGuard, StreamSlots } from './companion/rate-limit.js';
 export { transitionCheckout, StoreConflictError } from './companion/store.js';
 export type { CheckoutRecord, PaymentRecord, OperatorRecord, DeliveryRecord, DeliveryAttempt, DeliverySink, InboxEntry } from './companion/records.js';
 export { createMemoryStore, StoreFullError } from './companion/memory-store.js';
