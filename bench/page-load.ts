@@ -44,7 +44,7 @@ export const profiles: readonly NetworkProfile[] = [
   { name: 'Slow 3G', latencyMs: 400, downKbit: 400, upKbit: 400 },
 ];
 
-/** A Benin MTN push number of the sandbox that approves (src/sandbox/test-numbers.ts). */
+/** A Benin MTN push number of the sandbox that approves (src/sandbox/catalogue/test-numbers.ts). */
 const testNumber = '+2290196000001';
 const samples = Number(process.env.BENCH_PAGE_SAMPLES ?? 3);
 

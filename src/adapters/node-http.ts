@@ -12,7 +12,7 @@
  */
 import { getRequestListener } from '@hono/node-server';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { maxWebhookBytes } from '../server/notifications/inbox.js';
+import { maxNotificationBytes } from '../server/notifications/inbox.js';
 
 export interface FetchHandler {
   fetch(request: Request, context?: { clientAddress?: string | undefined }): Promise<Response>;
@@ -27,7 +27,7 @@ export function toNodeHandler(companion: FetchHandler): (req: IncomingMessage, r
   return async (req, res) => {
     if (req.method !== 'POST' || (req.url !== webhookPath && !req.url?.startsWith(`${webhookPath}?`))) return general(req, res);
     const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > maxWebhookBytes) return answer(res, 413, '{"error":"body too large"}', true);
+    if (declared > maxNotificationBytes) return answer(res, 413, '{"error":"body too large"}', true);
     const body = await readBody(req);
     if (body === 'too large') return answer(res, 413, '{"error":"body too large"}', true);
     if (body === 'aborted') return; // the sender went away: nothing to answer
@@ -43,7 +43,7 @@ function readBody(req: IncomingMessage): Promise<Buffer | 'too large' | 'aborted
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.byteLength;
-      if (size > maxWebhookBytes) {
+      if (size > maxNotificationBytes) {
         req.removeAllListeners('data');
         req.resume();
         resolve('too large');

@@ -72,11 +72,6 @@ function fail(code: AmountErrorCode, message: string): AmountResult {
   return { ok: false, code, message };
 }
 
-/** True when `amount` is the canonical form `parseAmount` returns (no sign, no leading or trailing zeros). */
-export function isCanonicalAmount(amount: string): boolean {
-  return /^(0|[1-9]\d*)(\.\d*[1-9])?$/.test(amount);
-}
-
 /** `'12.5'` with 2 decimals is `1250n`. Throws on text that is not canonical or too precise. */
 export function toMinorUnits(amount: string, decimalPlaces: number): bigint {
   assertDecimalPlaces(decimalPlaces);

@@ -6,7 +6,7 @@
  * purpose here: they are the sandbox's own throwaway credentials, shown once at start-up, never
  * in the request log.
  */
-import { SANDBOX_OTP } from './catalogue.js';
+import { SANDBOX_OTP } from './catalogue/catalogue.js';
 import { startSandbox } from './server.js';
 
 const port = Number(process.env.PORT ?? 4010);

@@ -16,7 +16,7 @@ import { buildSandbox } from './sandbox.js';
 import type { LocalSandbox, SandboxOptions } from './types.js';
 
 export { startSandbox } from './server.js';
-export { SANDBOX_OTP } from './catalogue.js';
+export { SANDBOX_OTP } from './catalogue/catalogue.js';
 export { isSandboxPath, sandboxPathPrefixes } from './paths.js';
 export type {
   DeliveryResult,

@@ -7,7 +7,7 @@ import { createApp } from './app.js';
 import { SandboxCore, type TransactionRecord } from './core.js';
 import { ConnectionResetError, FaultPlan, internalErrorPage } from './faults.js';
 import { prefixed } from './log.js';
-import { testNumbers } from './test-numbers.js';
+import { testNumbers } from './catalogue/test-numbers.js';
 import type { Sandbox, SandboxControl, SandboxOptions, SandboxTransaction } from './types.js';
 
 /** The socket a request came on, when served over HTTP (fault injection cuts it). */

@@ -6,31 +6,32 @@ import type { PaymentView } from '../contract/companion.js';
 import { createLogger } from './log.js';
 import { createServiceClient, type ServiceClient } from './service-client/index.js';
 import { createDeliveryWorker } from './deliveries/delivery-worker.js';
-import { createNotificationInbox, type WebhookAnswer } from './notifications/inbox.js';
-import { listPaymentSummaries, type PaymentListQuery, type PaymentSummary } from './payments/payments-list.js';
+import { createNotificationInbox, type NotificationAnswer } from './notifications/inbox.js';
+import { defaultStaleMinutes, listPaymentSummaries, type PaymentListQuery, type PaymentSummary } from './payments/payments-list.js';
 import { createApp } from './page-routes/page-routes.js';
 import { createCheckoutRecord, type CheckoutOrder, type CreatedCheckout } from './payments/checkouts.js';
 import { createDiscovery } from './payments/discovery.js';
 import { refuseUnpayable } from './payments/payable.js';
-import { createEventStreams } from './status/event-stream.js';
+import { createEventStreams } from './page-routes/event-stream.js';
 import { createFileStore } from './stores/sqlite/sqlite-store.js';
 import { storeRisk } from './stores/store-from-env.js';
 import { CompanionConfigError } from './config-error.js';
 import { type CompanionOptions } from './options.js';
-import { runSetupChecks, type SetupCheck } from './setup/setup-checks.js';
+import type { SetupCheck } from './setup/setup-checks.js';
+import { createSetupReadiness } from './setup/readiness.js';
+import { resolvePublicAddress } from './public-address.js';
 import { createMemoryStatusHub, type StatusHub } from './status/status-hub.js';
 import { createTransitions } from './payments/transitions.js';
-import { isAllowedAuthorizationUrl, isLoopbackUrl, parseReturnUrl } from './model/urls.js';
+import { isAllowedAuthorizationUrl, parseReturnUrl } from './model/urls.js';
 import { resolveClientAddress, type RequestContext } from './page-routes/client-address.js';
-import { createLimiter, createNumberGuard } from './page-routes/rate-limit.js';
+import { createMemoryLimits } from './page-routes/rate-limit.js';
 import { paymentView } from './model/payment-view.js';
 import { createBackgroundWork } from './background-work.js';
 import { createMaintenance } from './maintenance.js';
-import { defaultStaleMinutes } from './payments/payments-list.js';
 import { reportStale } from './payments/stale-report.js';
-import type { WebhookResult } from './notifications/notification-route.js';
+import type { WebhookResult } from './notifications/apply-notification.js';
 import type { DeliverySink } from './model/records.js';
-import { createMerchantWebhookSink } from './deliveries/merchant-notifications.js';
+import { createDeliverySinks } from './deliveries/delivery-sinks.js';
 import { createServerApi } from './server-api/server-api.js';
 import { checkCompanionOptions } from './options-schema.js';
 import { guardStore } from './stores/store-guard.js';
@@ -48,7 +49,7 @@ export interface Companion {
    * What the webhook route does, without a `Request`: verifies the raw body, answers, and applies
    * the notification after the answer. The node:http adapter calls it directly (the hot path).
    */
-  acceptWebhook(rawBody: Uint8Array | string): Promise<WebhookAnswer>;
+  acceptWebhook(rawBody: Uint8Array | string): Promise<NotificationAnswer>;
   /** Called by the merchant's server for an order; gives the token the page passes to the element. */
   createCheckout(order: CheckoutOrder): Promise<CreatedCheckout>;
   /**
@@ -76,8 +77,9 @@ export interface Companion {
    */
   ready(): Promise<SetupCheck[]>;
   /**
-   * Applies notifications kept but not yet applied (after a crash) and delivers what is due. Runs
-   * at creation and periodically by itself; resolves when the first round is done.
+   * Applies notifications kept but not yet applied (after a crash). Runs at creation and
+   * periodically by itself; resolves when the first round is done. (What is due to the merchant
+   * is delivered by the delivery worker's own poll, from creation on.)
    */
   readonly resumed: Promise<void>;
   /** Waits (a few seconds at most) for work started after answering webhooks, closes the streams. */
@@ -98,15 +100,7 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
   checkCompanionOptions(options);
   const now = options.now ?? Date.now;
   const log = options.log ?? createLogger();
-  const insecureLocal = options.allowInsecureLocalUrls === true;
-  const publicUrl = checkPublicUrl(options, insecureLocal);
-  if (options.mountPath !== undefined && options.mountPath !== '' && !/^\/[\w\-./]*$/.test(options.mountPath)) {
-    throw new CompanionConfigError(`mountPath ${JSON.stringify(options.mountPath)} must start with "/", e.g. "/momo".`);
-  }
-  // The routes live under the path of `publicUrl` plus `mountPath`: the URL the service posts
-  // webhooks to and the path this handler sees are then the same by construction.
-  const mountPath = `${publicUrl.pathname.replace(/\/+$/, '')}${(options.mountPath ?? '').replace(/\/+$/, '')}`;
-  const base = `${publicUrl.origin}${mountPath}`;
+  const { insecureLocal, mountPath, base } = resolvePublicAddress(options);
   const checkoutTtlMs = options.checkoutTtlMs ?? 30 * 60_000;
   const defaultReturnUrl = options.returnUrl === undefined ? null : parseReturnUrl(options.returnUrl);
   if (options.returnUrl !== undefined && defaultReturnUrl === null) {
@@ -122,11 +116,16 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
     log.warn('momo-checkout store: Redis store without a Redis status hub: a page whose stream another process holds hears of its payment only when it re-checks. Pass hub: await createRedisStatusHub({ url }).');
   }
   const hub = options.hub ?? createMemoryStatusHub();
+  // A shared store counts the limits for every process on it; otherwise each process counts its own.
+  const counted = store.limits ?? createMemoryLimits(now);
+  const heartbeatMs = options.heartbeatMs ?? 15_000;
+  const streamLifetimeMs = limits.streamLifetimeMs ?? 5 * 60_000;
   const streams = createEventStreams(hub, {
-    heartbeatMs: options.heartbeatMs ?? 15_000,
-    perOrder: limits.streamsPerCheckout ?? 5,
+    heartbeatMs,
+    // A stream ends at the first heartbeat after its lifetime: its slot's lease needs no renewal.
+    perOrder: counted.streamSlots(limits.streamsPerCheckout ?? 5, streamLifetimeMs + 2 * heartbeatMs),
     total: limits.streams ?? 4_000,
-    lifetimeMs: limits.streamLifetimeMs ?? 5 * 60_000,
+    lifetimeMs: streamLifetimeMs,
   });
   const service = createServiceClient({
     baseUrl: options.baseUrl,
@@ -137,32 +136,16 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
   });
   const discovery = createDiscovery(service, { ttlMs: options.discoveryCacheTtlMs ?? 5 * 60_000, checkoutTtlMs, now, log });
   const background = createBackgroundWork();
-  const onPaymentUpdate = options.onPaymentUpdate;
-  // Service mode: transitions also go to the merchant backend's endpoint, from the same queue.
-  const merchantWebhook =
-    options.merchantWebhookUrl !== undefined || options.merchantWebhookSecret !== undefined
-      ? createMerchantWebhookSink({ url: options.merchantWebhookUrl ?? '', secret: options.merchantWebhookSecret ?? '', now, timeoutMs: options.deliveryTimeoutMs ?? 10_000 })
-      : undefined;
-  const sinks: DeliverySink[] = [...(onPaymentUpdate ? (['callback'] as const) : []), ...(merchantWebhook ? (['webhook'] as const) : [])];
+  const sinks = createDeliverySinks(options, now);
   const deliveries = createDeliveryWorker({
     store,
     log,
     now,
-    sinks: {
-      ...(onPaymentUpdate
-        ? {
-            callback: async (delivery) => {
-              await onPaymentUpdate(delivery.update);
-              return { ok: true };
-            },
-          }
-        : {}),
-      ...(merchantWebhook ? { webhook: merchantWebhook } : {}),
-    },
+    sinks,
     ...(options.deliveryTimeoutMs !== undefined ? { timeoutMs: options.deliveryTimeoutMs } : {}),
     ...(options.deliveryRetryDelaysMs !== undefined ? { retryDelaysMs: options.deliveryRetryDelaysMs } : {}),
   });
-  const transitions = createTransitions({ store, hub, now, sinks, onQueued: deliveries.kick });
+  const transitions = createTransitions({ store, hub, now, sinks: Object.keys(sinks) as DeliverySink[], onQueued: deliveries.kick });
   const webhook = {
     store,
     transitions,
@@ -208,9 +191,9 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
     log,
     now,
     limits: {
-      perCheckout: createLimiter(limits.perCheckout ?? { burst: 20, perMinute: 20 }, now),
-      perAddress: createLimiter(limits.perAddress ?? { burst: 120, perMinute: 120 }, now),
-      numbers: createNumberGuard(limits.numbersPerCheckout ?? 5, now),
+      perCheckout: counted.limiter('checkout', limits.perCheckout ?? { burst: 20, perMinute: 20 }),
+      perAddress: counted.limiter('address', limits.perAddress ?? { burst: 120, perMinute: 120 }),
+      numbers: counted.numberGuard(limits.numbersPerCheckout ?? 5),
     },
     clientAddress: (request, context) => resolveClientAddress({ clientAddress: options.clientAddress, trustProxy: options.trustProxy }, request, context),
     markReturned: async (checkout) => {
@@ -247,28 +230,19 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
         })
       : undefined;
 
-  let checks: Promise<SetupCheck[]> | undefined;
-  // A failed round is run again when asked after `setupRecheckMs` (the service was down at start,
-  // a secret was added): readiness recovers without a restart. A passed round is kept.
-  let recheckAfter = Number.POSITIVE_INFINITY;
-  const ready = () => {
-    if (checks && now() >= recheckAfter) checks = undefined;
-    return (checks ??= runSetupChecks({
+  const ready = createSetupReadiness({
+    checks: {
       baseUrl: options.baseUrl,
       apiKey: options.apiKey,
       webhookSecrets: options.webhookSecrets,
       publicUrl: base,
       allowLocalPublicUrl: insecureLocal,
       ...(options.fetch ? { fetch: options.fetch } : {}),
-    }).then((results) => {
-      for (const check of results) {
-        if (check.status === 'error') log.error(`momo-checkout setup: ${check.name}: ${check.message}`);
-        else if (check.status === 'warning') log.warn(`momo-checkout setup: ${check.name}: ${check.message}`);
-      }
-      recheckAfter = results.some((check) => check.status === 'error') ? now() + (options.setupRecheckMs ?? 30_000) : Number.POSITIVE_INFINITY;
-      return results;
-    }));
-  };
+    },
+    log,
+    now,
+    recheckMs: options.setupRecheckMs ?? 30_000,
+  });
   // At start, in the background (listening is not delayed): a misconfiguration is said before the
   // first payer meets it, not at that payer's request.
   if (options.setupChecksAtStart !== false) {
@@ -301,20 +275,4 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
       await store.close?.();
     },
   };
-}
-
-function checkPublicUrl(options: CompanionOptions, insecureLocal: boolean): URL {
-  let url: URL;
-  try {
-    url = new URL(options.publicUrl);
-  } catch {
-    throw new CompanionConfigError(`publicUrl ${JSON.stringify(options.publicUrl)} is not a URL: give where the service reaches this companion, e.g. https://shop.example/momo.`, 'INVALID_OPTION');
-  }
-  if (url.protocol !== 'https:' && !(insecureLocal && isLoopbackUrl(url.href))) {
-    throw new CompanionConfigError(
-      `publicUrl must be https: the service posts notifications only to https URLs on public addresses and drops any other. Against a local stand-in of the service (the sandbox) on this machine, set allowInsecureLocalUrls: true (MOMO_ALLOW_INSECURE_LOCAL_URLS=1).`,
-      'INSECURE_PUBLIC_URL',
-    );
-  }
-  return url;
 }

@@ -4,6 +4,9 @@
  */
 import type { Logger } from './log.js';
 import type { CheckoutStore } from './stores/store.js';
+import type { RateLimit } from './stores/limit-backend.js';
+
+export type { RateLimit };
 import type { PaymentUpdate } from './model/payment-update.js';
 import type { PaymentSummary } from './payments/payments-list.js';
 
@@ -43,7 +46,8 @@ export interface CompanionOptions {
    * notification), after the transition is stored and never in the payer's request. At least once:
    * while it throws or does not settle within `deliveryTimeoutMs`, it is called again with backoff,
    * also after a restart, and in order per order (a `completed` never before its `pending`). Use
-   * `update.idempotencyKey` to skip an update you already handled.
+   * `update.idempotencyKey` to skip an update you already handled (it is never reused, even by an
+   * order id created again after its checkout expired).
    */
   onPaymentUpdate?: (update: PaymentUpdate) => void | Promise<void>;
   /** How long `onPaymentUpdate` may take before the call counts as failed and is retried. Default 10 s. */
@@ -108,7 +112,7 @@ export interface CompanionOptions {
   now?: () => number;
   /** fetch used to reach the service (tests, proxies). */
   fetch?: typeof fetch;
-  /** Caps and rate limits of the page's routes (per process, in memory). See {@link CompanionLimits}. */
+  /** Caps and rate limits of the page's routes (shared by every process on a Redis store). See {@link CompanionLimits}. */
   limits?: CompanionLimits;
   /**
    * The payer's address, for the per-address limits, when the default does not fit (a proxy with
@@ -146,8 +150,9 @@ export interface CompanionOptions {
 }
 
 /**
- * Defaults fit a shop's normal traffic: a payer makes about ten page calls per payment. Every
- * limit is per process (in memory); several processes each apply their own.
+ * Defaults fit a shop's normal traffic: a payer makes about ten page calls per payment. On a
+ * shared store (Redis) every limit but `streams` holds for all the processes on it together; on
+ * the memory or file store each process counts in its own memory.
  */
 export interface CompanionLimits {
   /** Status streams open at once for one checkout (its tabs). Default 5; more are answered 429. */
@@ -165,9 +170,4 @@ export interface CompanionLimits {
    * mobile carriers put many payers behind one address (carrier-grade NAT).
    */
   perAddress?: RateLimit;
-}
-
-export interface RateLimit {
-  burst: number;
-  perMinute: number;
 }

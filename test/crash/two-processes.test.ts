@@ -1,7 +1,7 @@
 /**
  * Two companion processes on one Redis behind a round-robin front, as a PM2 cluster or two
  * containers behind a load balancer would run them: they share checkouts, payments, the pay lock,
- * the inbox and the status streams.
+ * the inbox, the status streams, and the limits (one limit for the pair, not one per process).
  */
 import assert from 'node:assert/strict';
 import { createServer, request as httpRequest, type Server } from 'node:http';
@@ -15,6 +15,8 @@ import { createCheckoutIn, freePort, readUpdates, startChild, streamUntil, tempD
 
 const approve = '+2290196000001';
 const noAnswer = '+2290196000003';
+/** Valid Benin mobile numbers on the sandbox's push operator, none of them a scripted test number. */
+const strangers = Array.from({ length: 10 }, (_, i) => `+22901960001${String(10 + i)}`);
 const shop = 'http://shop.test';
 
 let sandbox: RunningSandbox;
@@ -35,6 +37,8 @@ function startFront(ports: number[]): Promise<{ server: Server; port: number }> 
       answer.pipe(res);
     });
     upstream.on('error', () => res.destroy());
+    // A page that goes away closes its stream on the process too, as a real proxy does.
+    res.on('close', () => upstream.destroy());
     req.pipe(upstream);
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as { port: number }).port })));
@@ -69,6 +73,13 @@ after(async () => {
   await redis?.stop();
   await sandbox?.close();
 });
+
+const lookup = (base: string, token: string, phoneNumber: string) =>
+  fetch(`${base}/checkout/lookup`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, origin: shop, 'content-type': 'application/json' },
+    body: JSON.stringify({ phoneNumber }),
+  });
 
 const pay = (base: string, token: string, phoneNumber: string) =>
   fetch(`${base}/checkout/pay`, {
@@ -113,5 +124,53 @@ describe('two companion processes on one Redis', () => {
     const record = await merchant.store.getByOrderId(orderId);
     assert.equal(record?.payment?.state, 'completed');
     assert.equal(readUpdates(updatesFile).filter((line) => line.orderId === orderId && line.state === 'completed').length, 1);
+  });
+});
+
+describe('two companion processes on one Redis: one limit for the pair', () => {
+  it('pay calls per checkout: 20 then 429 across both processes, not 20 on each', async () => {
+    const token = await createCheckoutIn(merchant.store, `two-limit-pay-${Date.now()}`);
+    const statuses: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const answer = await pay(frontBase, token, noAnswer);
+      await answer.arrayBuffer();
+      statuses.push(answer.status);
+    }
+    // 20 a minute refill one call every 3 s: at most one more in the time this takes.
+    const letThrough = statuses.filter((status) => status !== 429).length;
+    assert.ok(letThrough >= 20 && letThrough <= 21, `calls let through: ${letThrough} of 30 (${statuses.join(',')})`);
+  });
+
+  it('distinct numbers per checkout: 5 across both processes, the rest TOO_MANY_NUMBERS', async () => {
+    const token = await createCheckoutIn(merchant.store, `two-limit-numbers-${Date.now()}`);
+    const codes: string[] = [];
+    for (const phoneNumber of strangers) {
+      const answer = await lookup(frontBase, token, phoneNumber);
+      const body = (await answer.json()) as { error?: { code: string } };
+      codes.push(answer.status === 200 ? 'ok' : (body.error?.code ?? String(answer.status)));
+    }
+    assert.deepEqual(codes, [...Array(5).fill('ok'), ...Array(5).fill('TOO_MANY_NUMBERS')]);
+  });
+
+  it('status streams per checkout: 5 across both processes, and one closed on A frees a slot on B', async () => {
+    const token = await createCheckoutIn(merchant.store, `two-limit-streams-${Date.now()}`);
+    const [a, b] = children as [Child, Child];
+    const open: Array<{ response: Response; abort: AbortController }> = [];
+    const openOn = async (child: Child) => {
+      const abort = new AbortController();
+      const response = await fetch(`${child.base}/checkout/events`, { headers: { authorization: `Bearer ${token}`, origin: shop }, signal: abort.signal });
+      if (response.status === 200) open.push({ response, abort });
+      else await response.arrayBuffer();
+      return response.status;
+    };
+    try {
+      const statuses: number[] = [];
+      for (const child of [a, b, a, b, a, b]) statuses.push(await openOn(child));
+      assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429]);
+      open.shift()!.abort.abort(); // a stream held by A
+      await until('the slot to be freed', async () => (await openOn(b)) === 200);
+    } finally {
+      for (const stream of open) stream.abort.abort();
+    }
   });
 });

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { checkoutPage, formatMoney } from '../../demo/page.js';
 import { orderFromQuery } from '../../demo/order.js';
-import { testNumbers } from '../../src/sandbox/test-numbers.js';
+import { testNumbers } from '../../src/sandbox/catalogue/test-numbers.js';
 
 function page(lang: 'en' | 'fr', query = ''): string {
   const parsed = orderFromQuery(new URLSearchParams(query));

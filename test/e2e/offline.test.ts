@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { enterNumber, openCheckout, screenshot, startE2e, type E2eEnv, type Watched } from './harness.js';
 
-// Sandbox test numbers (src/sandbox/test-numbers.ts).
+// Sandbox test numbers (src/sandbox/catalogue/test-numbers.ts).
 const pushApproves = '+2290196000001';
 const pushNoAnswer = '+2290196000003';
 

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { SANDBOX_OTP } from '../../src/sandbox/index.js';
 import { assertCallBounds, assertCleanPage, callsOf, enterNumber, openCheckout, screenshot, startE2e, type E2eEnv } from './harness.js';
 
-// Sandbox test numbers (src/sandbox/test-numbers.ts).
+// Sandbox test numbers (src/sandbox/catalogue/test-numbers.ts).
 const pushApproves = '+2290196000001';
 const pushDeclines = '+2290196000002';
 const pushNoAnswer = '+2290196000003';

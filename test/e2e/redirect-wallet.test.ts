@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { assertCallBounds, assertCleanPage, callsOf, enterNumber, openCheckout, screenshot, startE2e, type E2eEnv, type Watched } from './harness.js';
 
-// Sandbox test numbers (src/sandbox/test-numbers.ts): Benin has the overlay wallet beside MTN;
+// Sandbox test numbers (src/sandbox/catalogue/test-numbers.ts): Benin has the overlay wallet beside MTN;
 // the Ivorian Moov number is the one documented as also holding a wallet account.
 const beninMtn = '+2290196000001';
 const ivorianMoovWithWallet = '+2250100000001';

@@ -1,9 +1,9 @@
 /** Discovery: corridors (§4.6), operators (§4.4), countries (§4.5, public), and the logos they link. */
 import type { Hono } from 'hono';
-import { countries, currencies, type CountryDef, type OperatorDef } from '../catalogue.js';
+import { countries, currencies, type CountryDef, type OperatorDef } from '../catalogue/catalogue.js';
 import { fail, ok } from '../envelope.js';
-import { logoSvg } from '../logos.js';
-import { isStrictE164, resolveNumber } from '../resolve.js';
+import { logoSvg } from '../catalogue/logos.js';
+import { isStrictE164, resolveNumber } from '../catalogue/resolve.js';
 
 const originOf = (url: string): string => new URL(url).origin;
 

@@ -4,12 +4,12 @@
  * the payer's part: a push answered after pushDelayMs, an OTP already checked, or a redirect page.
  */
 import type { Hono } from 'hono';
-import { SANDBOX_OTP } from '../catalogue.js';
+import { SANDBOX_OTP } from '../catalogue/catalogue.js';
 import type { SandboxCore, TransactionRecord } from '../core.js';
 import { conflict, fail, missingElement, ok } from '../envelope.js';
-import { computeFees } from '../fees.js';
-import { isWithinBounds, resolveWorkflow } from '../resolve.js';
-import { outcomeOf } from '../test-numbers.js';
+import { computeFees } from '../catalogue/fees.js';
+import { isWithinBounds, resolveWorkflow } from '../catalogue/resolve.js';
+import { outcomeOf } from '../catalogue/test-numbers.js';
 import { readOrderRequest, checkPayment, checkWebhookUrl, isHttpUrl } from './validate.js';
 
 export function registerPayIn(app: Hono, core: SandboxCore): void {

@@ -3,9 +3,9 @@ import type { Hono } from 'hono';
 import { fromMinorUnits, toMinorUnits } from '../../contract/money.js';
 import type { SandboxCore } from '../core.js';
 import { conflict, fail, ok } from '../envelope.js';
-import { computeFees, minorToNumber } from '../fees.js';
-import { resolveWorkflow } from '../resolve.js';
-import { outcomeOf } from '../test-numbers.js';
+import { computeFees, minorToNumber } from '../catalogue/fees.js';
+import { resolveWorkflow } from '../catalogue/resolve.js';
+import { outcomeOf } from '../catalogue/test-numbers.js';
 import { readOrderRequest, checkPayment, checkWebhookUrl } from './validate.js';
 
 export function registerPreview(app: Hono, core: SandboxCore): void {

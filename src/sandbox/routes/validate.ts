@@ -1,10 +1,10 @@
 /** Field checks shared by pay-in (§2.3), pay-out (§2.4) and the preview (§4.2). */
-import type { CorridorDef, OperatorDef, CountryDef } from '../catalogue.js';
-import { currencies } from '../catalogue.js';
+import type { CorridorDef, OperatorDef, CountryDef } from '../catalogue/catalogue.js';
+import { currencies } from '../catalogue/catalogue.js';
 import { checkDecimals, readRawAmount } from '../amount.js';
 import { fail } from '../envelope.js';
 import { readJsonBody } from '../request-body.js';
-import { chooseOperator, corridorFor, isStrictE164, resolveNumber } from '../resolve.js';
+import { chooseOperator, corridorFor, isStrictE164, resolveNumber } from '../catalogue/resolve.js';
 
 export interface ResolvedPayment {
   amount: string;

@@ -1,4 +1,7 @@
 /**
+ * Part `commands/` (docs/architecture.md): the CLI's commands: serve, payments, the store and Node
+ * checks. May import the composition root (companion.ts, options) and everything below it.
+ *
  * `npx momo-checkout serve`: the companion as its own HTTP server, for a merchant backend in any
  * language (PHP, Python, Ruby...). Configured from `MOMO_*` variables, on the durable store, with
  * `/healthz` and `/readyz`, JSON logs, and a graceful stop on SIGTERM/SIGINT.

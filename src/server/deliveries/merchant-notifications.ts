@@ -74,10 +74,10 @@ export function checkMerchantWebhookOptions(url: string | undefined, secret: str
 
 /**
  * @example
- * const deliver = createMerchantWebhookSink({ url: 'https://shop.example/momo-events', secret: 'whsec_...' });
+ * const deliver = createMerchantNotificationSink({ url: 'https://shop.example/momo-events', secret: 'whsec_...' });
  * const result = await deliver(delivery); // { ok: true, status: 204 } or { ok: false, error: 'HTTP 500' }
  */
-export function createMerchantWebhookSink(options: MerchantWebhookOptions): DeliverFunction {
+export function createMerchantNotificationSink(options: MerchantWebhookOptions): DeliverFunction {
   checkMerchantWebhookOptions(options.url, options.secret);
   const signer = new Webhook(options.secret);
   const timeoutMs = options.timeoutMs ?? 10_000;
@@ -94,8 +94,8 @@ export function createMerchantWebhookSink(options: MerchantWebhookOptions): Deli
         headers: {
           'content-type': 'application/json',
           'user-agent': 'momo-checkout',
-          // The delivery id (`<orderId>.<version>`) is the same on every retry: the receiver's
-          // idempotency key, as the specification intends.
+          // The delivery id (the update's idempotency key) is the same on every retry and unique
+          // for ever: the receiver's idempotency key, as the specification intends.
           'webhook-id': delivery.id,
           'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
           'webhook-signature': signer.sign(delivery.id, at, body),

@@ -5,8 +5,11 @@ export interface PaymentUpdate {
   /** The merchant's order id (not the attempt's `<orderId>-a2`). */
   orderId: string;
   /**
-   * The same for every delivery of one transition (a retry, a restart): record it with the order's
-   * fulfilment and skip an update whose key you already have.
+   * The same for every delivery of one transition (a retry, a restart), and never the same for two
+   * transitions, even of an order id created again after its checkout expired: record it with the
+   * order's fulfilment and skip an update whose key you already have. `<orderId>.<lifeId>.<version>`
+   * (`order-42.Xq3v9TbN0aZk.2`), where the life id is random per creation of the checkout: read it
+   * as an opaque string.
    */
   idempotencyKey: string;
   amount: string;

@@ -1,4 +1,8 @@
 /**
+ * Part `model/` (docs/architecture.md): the records a store keeps (checkout, payment, deliveries,
+ * inbox entry), the payment update the merchant receives, the page's view of a payment, the refusal
+ * a payer is told, URL rules. May import the shared contract (src/contract) only.
+ *
  * What the companion keeps per checkout. Plain JSON-serialisable data, so a persistent or shared
  * store (Redis) can hold it as it is.
  */
@@ -71,6 +75,12 @@ export interface CheckoutRecord {
   returnUrl: string | null;
   maxAttempts: number;
   createdAt: number;
+  /**
+   * Random, minted when this record is created: an order id created again after its record expired
+   * gets a new one, so the idempotency keys of its merchant notifications (`<orderId>.<lifeId>.<version>`)
+   * never repeat one of the earlier life. Absent on records written before it existed.
+   */
+  lifeId?: string;
   expiresAt: number;
   /** Increases at every write; the store's compare-and-set compares it. */
   revision: number;
@@ -97,7 +107,7 @@ export interface CheckoutRecord {
 export type DeliverySink = 'callback' | 'webhook';
 
 export interface DeliveryRecord {
-  /** `<orderId>.<version>`: the same on every retry (the Standard Webhooks `webhook-id`). */
+  /** The update's idempotency key (transitions.ts): the same on every retry (the Standard Webhooks `webhook-id`). */
   id: string;
   sink: DeliverySink;
   /** What is reported, as it was at the transition. */

@@ -1,4 +1,8 @@
 /**
+ * Part `notifications/` (docs/architecture.md): the service's notifications to us: verified, kept
+ * in the inbox before the answer, applied to the payment. May import payments/ (transitions),
+ * stores/, model/, webhook/ (verification) and the foundation.
+ *
  * Receiving a notification (the service sends each one once: no retry, no history, 30 s to answer).
  * The order of work is what makes a restart or a crash lose nothing:
  *
@@ -16,29 +20,29 @@ import type { BackgroundWork } from '../background-work.js';
 import type { Logger } from '../log.js';
 import { DEFAULT_MAX_BYTES, readVerifiedWebhook } from '../webhook/index.js';
 import type { InboxEntry } from '../model/records.js';
-import { applyNotification, verifyNotification, type WebhookDeps, type WebhookResult } from './notification-route.js';
+import { applyNotification, verifyNotification, type NotificationDeps, type WebhookResult } from './apply-notification.js';
 
 /** The verifier's own limit (64 KB), so a body is refused before it is read, not after. */
-export const maxWebhookBytes = DEFAULT_MAX_BYTES;
+export const maxNotificationBytes = DEFAULT_MAX_BYTES;
 
-export interface WebhookAnswer {
+export interface NotificationAnswer {
   status: 200 | 400 | 401 | 413 | 503;
   body: string;
 }
 
 export interface NotificationInbox {
   /** The webhook route: verifies, keeps, answers; applies after the answer. */
-  accept(raw: Uint8Array | string): Promise<WebhookAnswer>;
+  accept(raw: Uint8Array | string): Promise<NotificationAnswer>;
   /** For a relayed notification: the same, but resolves once it is applied. */
   handle(raw: Uint8Array | string): Promise<WebhookResult>;
   /** Applies every entry still pending (a crash, a store outage); returns how many. */
   resume(): Promise<number>;
 }
 
-const received: WebhookAnswer = { status: 200, body: '{"received":true}' };
+const received: NotificationAnswer = { status: 200, body: '{"received":true}' };
 const decoder = new TextDecoder();
 
-export function createNotificationInbox(deps: WebhookDeps & { log: Logger; background: BackgroundWork }): NotificationInbox {
+export function createNotificationInbox(deps: NotificationDeps & { log: Logger; background: BackgroundWork }): NotificationInbox {
   // An id is remembered twice the timestamp tolerance: a replay older than that is refused as old.
   const seenTtlMs = deps.toleranceMs * 2;
 
@@ -59,11 +63,11 @@ export function createNotificationInbox(deps: WebhookDeps & { log: Logger; backg
     } catch (error) {
       // Not kept: answering 200 would lose it for good. A non-2xx at least leaves the service's
       // record showing the miss (support can re-emit it).
-      deps.log.error('webhook could not be stored: answered 503', { orderId: notification.orderId, status: notification.status, error });
+      deps.log.error('service notification could not be stored: answered 503', { orderId: notification.orderId, status: notification.status, error });
       return { kind: 'unavailable' as const };
     }
     if (!first) {
-      deps.log.info('webhook duplicate dropped', { orderId: notification.orderId });
+      deps.log.info('service notification duplicate dropped', { orderId: notification.orderId });
       return { kind: 'duplicate' as const, orderId: notification.orderId };
     }
     return { kind: 'kept' as const, entry, notification };
@@ -74,7 +78,7 @@ export function createNotificationInbox(deps: WebhookDeps & { log: Logger; backg
   return {
     async accept(raw) {
       const size = typeof raw === 'string' ? raw.length : raw.byteLength;
-      if (size > maxWebhookBytes) return { status: 413, body: '{"error":"body too large"}' };
+      if (size > maxNotificationBytes) return { status: 413, body: '{"error":"body too large"}' };
       const kept = await keep(raw);
       if (kept.kind === 'refused') return { status: kept.result.status as 400 | 401, body: JSON.stringify({ error: kept.result.outcome }) };
       if (kept.kind === 'unavailable') return { status: 503, body: '{"error":"storage unavailable"}' };
@@ -82,7 +86,7 @@ export function createNotificationInbox(deps: WebhookDeps & { log: Logger; backg
         inBackground(
           apply(kept.entry, kept.notification).catch((error: unknown) =>
             // Still pending in the inbox: the next resume applies it.
-            deps.log.error('webhook processing failed; it stays in the inbox and is retried', { orderId: kept.notification.orderId, error }),
+            deps.log.error('service notification could not be applied; it stays in the inbox and is retried', { orderId: kept.notification.orderId, error }),
           ),
         );
       }

@@ -1,4 +1,9 @@
 /**
+ * Part `page-routes/` (docs/architecture.md): the routes the element calls (checkout, lookup,
+ * preview, pay, status, the status stream, return) and the notification route, their limits, client
+ * address and refusal answers. May import notifications/, payments/, status/, stores/, model/ and
+ * the foundation; never the composition root.
+ *
  * The companion's routes, on Hono (a tiny router around `fetch(Request) => Response`):
  * the page's JSON routes under `/checkout` (token, CORS, Origin), the return route after an
  * authorisation page, and the service's webhook.
@@ -12,18 +17,17 @@ import { normalizePhoneFull } from '../../contract/phone-full.js';
 import type { Logger } from '../log.js';
 import type { RequestContext } from './client-address.js';
 import type { Discovery } from '../payments/discovery.js';
-import type { EventStreams } from '../status/event-stream.js';
+import type { EventStreams } from './event-stream.js';
 import { PayerRefusal, TooManyRequests } from '../model/payer-refusal.js';
-import { refusalBody, refusalStatus } from './refusal-answer.js';
-import { BodyRefusedError } from './refusal-answer.js';
+import { BodyRefusedError, refusalBody, refusalStatus } from './refusal-answer.js';
 import type { Limiter, NumberGuard } from './rate-limit.js';
 import { parseReturnUrl } from '../model/urls.js';
 import { payCheckout, type PayFlowDeps } from '../payments/pay-flow.js';
 import type { CheckoutRecord } from '../model/records.js';
 import { transitionCheckout, type CheckoutStore } from '../stores/store.js';
-import { sha256Base64url } from '../payments/tokens.js';
+import { sha256Base64url } from '../tokens.js';
 import { checkoutView, paymentView } from '../model/payment-view.js';
-import { maxWebhookBytes, type WebhookAnswer } from '../notifications/inbox.js';
+import { maxNotificationBytes, type NotificationAnswer } from '../notifications/inbox.js';
 
 export interface AppDeps {
   mountPath: string;
@@ -35,9 +39,9 @@ export interface AppDeps {
   log: Logger;
   now: () => number;
   /** Verifies a notification, answers, and applies it after the answer. */
-  acceptWebhook: (raw: Uint8Array) => Promise<WebhookAnswer>;
+  acceptWebhook: (raw: Uint8Array) => Promise<NotificationAnswer>;
   markReturned: (checkout: CheckoutRecord) => Promise<void>;
-  /** Limits of the routes that reach the service (lookup, preview, pay). */
+  /** Limits of the routes that reach the service (lookup, preview, pay), per process or shared (rate-limit.ts). */
   limits: { perCheckout: Limiter; perAddress: Limiter; numbers: NumberGuard };
   /** The payer's address (see client-address.ts), or undefined when it is not known. */
   clientAddress: (request: Request, context: RequestContext | undefined) => string | undefined;
@@ -115,11 +119,11 @@ export function createApp(deps: AppDeps): Hono<Env> {
   // The webhook route is the hot path (issue 3: thousands per second): a declared length is
   // checked without wrapping the body stream; only a body of unknown length is counted as it comes.
   const tooLarge = (c: Context<Env>) => c.json({ error: 'body too large' }, 413, { connection: 'close' });
-  const webhookLimit = bodyLimit({ maxSize: maxWebhookBytes, onError: tooLarge });
+  const webhookLimit = bodyLimit({ maxSize: maxNotificationBytes, onError: tooLarge });
   app.use(companionRoutes.webhook, async (c, next) => {
     const declared = c.req.header('content-length');
     if (declared === undefined) return webhookLimit(c, next);
-    if (Number(declared) > maxWebhookBytes) return tooLarge(c);
+    if (Number(declared) > maxNotificationBytes) return tooLarge(c);
     await next();
     return undefined;
   });
@@ -142,7 +146,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
   // looked at, so guessing tokens is limited too), per checkout, and in distinct numbers.
   const limitAddress = async (c: Context<Env>, next: () => Promise<void>) => {
     const address = deps.clientAddress(c.req.raw, c.env);
-    const wait = address === undefined ? 0 : deps.limits.perAddress.take(address);
+    const wait = address === undefined ? 0 : await deps.limits.perAddress.take(address);
     if (wait > 0) {
       deps.log.warn('rate limited by client address', { path: new URL(c.req.url).pathname });
       throw new TooManyRequests('RATE_LIMITED', `Too many requests from this address: try again in ${wait} s.`, wait);
@@ -150,7 +154,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
     await next();
   };
   const limitCheckout = async (c: Context<Env>, next: () => Promise<void>) => {
-    const wait = deps.limits.perCheckout.take(c.get('checkout').orderId);
+    const wait = await deps.limits.perCheckout.take(c.get('checkout').orderId);
     if (wait > 0) {
       deps.log.warn('rate limited by checkout', { orderId: c.get('checkout').orderId });
       throw new TooManyRequests('RATE_LIMITED', `Too many requests for this checkout: try again in ${wait} s.`, wait);
@@ -158,10 +162,10 @@ export function createApp(deps: AppDeps): Hono<Env> {
     await next();
   };
   // §4.2: a preview may assign a provider to a number durably; a checkout is not a way to probe many.
-  const admitNumber = (checkout: CheckoutRecord, typed: string, country: string | undefined) => {
+  const admitNumber = async (checkout: CheckoutRecord, typed: string, country: string | undefined) => {
     const phone = normalizePhoneFull(typed, country);
     if (!phone.ok) return; // refused with its reason by the lookup, without any upstream call
-    if (!deps.limits.numbers.admit(checkout.orderId, phone.e164, checkout.expiresAt)) {
+    if (!(await deps.limits.numbers.admit(checkout.orderId, phone.e164, checkout.expiresAt))) {
       deps.log.warn('too many distinct numbers for one checkout', { orderId: checkout.orderId });
       throw new TooManyRequests('TOO_MANY_NUMBERS', 'This checkout already tried its share of phone numbers: use one of them, or start a new checkout.');
     }
@@ -195,7 +199,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
   app.post(companionRoutes.lookup, ...reachesService({ allowExpired: false }), async (c) => {
     const body = await readJson(c, lookupSchema);
     const checkout = c.get('checkout');
-    admitNumber(checkout, body.phoneNumber, body.country);
+    await admitNumber(checkout, body.phoneNumber, body.country);
     const { decimalPlaces, ...lookup } = await withServiceErrors(deps, () => deps.discovery.lookup(checkout, body.phoneNumber, body.country));
     if (decimalPlaces !== null && checkout.decimalPlaces !== decimalPlaces) {
       await rememberDecimals(deps.store, checkout, decimalPlaces);
@@ -211,7 +215,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
   app.post(companionRoutes.preview, ...reachesService({ allowExpired: false }), async (c) => {
     const body = await readJson(c, previewSchema);
     const checkout = c.get('checkout');
-    admitNumber(checkout, body.phoneNumber, undefined);
+    await admitNumber(checkout, body.phoneNumber, undefined);
     const workflow = await withServiceErrors(deps, async () => {
       const lookup = await deps.discovery.lookup(checkout, body.phoneNumber, undefined);
       if (body.useWallet && !lookup.wallet) throw new PayerRefusal('BAD_REQUEST', 'The wallet is not offered for this number.');
@@ -222,7 +226,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
 
   app.post(companionRoutes.pay, ...reachesService({ allowExpired: false }), async (c) => {
     const body = await readJson(c, paySchema);
-    admitNumber(c.get('checkout'), body.phoneNumber, undefined);
+    await admitNumber(c.get('checkout'), body.phoneNumber, undefined);
     // Not "nothing was charged": that is not known once a pay-in may have been posted.
     const view = await withServiceErrors(deps, () => payCheckout(deps.payFlow, c.get('checkout'), body), payUnavailable);
     return c.json(view, 200, noStore);
@@ -233,10 +237,10 @@ export function createApp(deps: AppDeps): Hono<Env> {
     return c.json({ payment: paymentView(checkout) }, 200, noStore);
   });
 
-  app.get(companionRoutes.events, authenticate({ allowExpired: true }), (c) => {
+  app.get(companionRoutes.events, authenticate({ allowExpired: true }), async (c) => {
     const orderId = c.get('checkout').orderId;
     const lastEventId = Number.parseInt(c.req.header('last-event-id') ?? '', 10);
-    const response = deps.streams.open(
+    const response = await deps.streams.open(
       orderId,
       async () => {
         const checkout = await deps.store.getByOrderId(orderId);

@@ -1,21 +1,29 @@
 /**
- * Rate limits of the page's routes that reach the service (lookup, preview, pay): every payer
- * shares the API key's upstream limits, and a preview may durably assign a provider to a number
- * (§4.2: a never-seen number may be assigned a provider pair by the preview alone), so a token
- * must not be a free oracle over strangers' numbers.
+ * Limits of the page's routes that reach the service (lookup, preview, pay) and of status streams:
+ * every payer shares the API key's upstream limits, and a preview may durably assign a provider to
+ * a number (§4.2: a never-seen number may be assigned a provider pair by the preview alone), so a
+ * token must not be a free oracle over strangers' numbers.
  *
- * In memory, per process: a token bucket per key (burst-tolerant: a payer who corrects a number
- * twice in a second is not refused) and a set of distinct numbers per checkout. Several processes
- * each apply their own; a shared limit (Redis) would implement the same two functions.
+ * The interfaces (stores/limit-backend.ts) are async so that a shared store can keep the counts
+ * (stores/redis/redis-limits.ts): with
+ * several processes behind one front, a limit kept per process is multiplied by their number.
+ * This file is the in-memory backend, for a store that one process owns (memory) or that shares
+ * nothing across machines (the file store).
  *
  * Hand-written rather than a library: the installed dependencies have no limiter, and a bucket is
  * a few lines with no timer (refilled from the elapsed time at each take).
  */
-import type { RateLimit } from '../options.js';
+import { waitSeconds, type Limiter, type LimitBackend, type NumberGuard, type RateLimit, type StreamSlots } from '../stores/limit-backend.js';
 
-export interface Limiter {
-  /** Takes one call for `key`: 0 when allowed, else the seconds to wait. */
-  take(key: string): number;
+export type { Limiter, LimitBackend, NumberGuard, StreamSlots };
+
+export function createMemoryLimits(now: () => number): LimitBackend {
+  return {
+    limiter: (_name, limit) => createLimiter(limit, now),
+    numberGuard: (perCheckout) => createNumberGuard(perCheckout, now),
+    // A process's own streams end with it: no lease needed.
+    streamSlots: (perCheckout) => createStreamSlots(perCheckout),
+  };
 }
 
 export function createLimiter(limit: RateLimit, now: () => number, maxKeys = 100_000): Limiter {
@@ -24,7 +32,7 @@ export function createLimiter(limit: RateLimit, now: () => number, maxKeys = 100
   // map stays bounded under a flood of keys by forgetting the oldest, which are full by then anyway.
   const buckets = new Map<string, { tokens: number; at: number }>();
   return {
-    take(key) {
+    async take(key) {
       const at = now();
       const bucket = buckets.get(key) ?? { tokens: limit.burst, at };
       buckets.delete(key);
@@ -36,20 +44,15 @@ export function createLimiter(limit: RateLimit, now: () => number, maxKeys = 100
         bucket.tokens -= 1;
         return 0;
       }
-      return perMs > 0 ? Math.max(1, Math.ceil((1 - bucket.tokens) / perMs / 1000)) : 60;
+      return waitSeconds(bucket.tokens, perMs);
     },
   };
-}
-
-export interface NumberGuard {
-  /** False when the checkout already used its share of distinct numbers and `e164` is a new one. */
-  admit(orderId: string, e164: string, until: number): boolean;
 }
 
 export function createNumberGuard(perCheckout: number, now: () => number, maxCheckouts = 100_000): NumberGuard {
   const seen = new Map<string, { numbers: Set<string>; until: number }>();
   return {
-    admit(orderId, e164, until) {
+    async admit(orderId, e164, until) {
       const at = now();
       let entry = seen.get(orderId);
       if (entry && entry.until <= at) entry = undefined;
@@ -63,6 +66,24 @@ export function createNumberGuard(perCheckout: number, now: () => number, maxChe
       if (entry.numbers.size >= perCheckout) return false;
       entry.numbers.add(e164);
       return true;
+    },
+  };
+}
+
+export function createStreamSlots(perCheckout: number): StreamSlots {
+  const open = new Map<string, Set<string>>();
+  return {
+    async acquire(orderId, streamId) {
+      const streams = open.get(orderId) ?? new Set<string>();
+      if (streams.size >= perCheckout) return streams.size;
+      streams.add(streamId);
+      open.set(orderId, streams);
+      return 0;
+    },
+    async release(orderId, streamId) {
+      const streams = open.get(orderId);
+      if (!streams?.delete(streamId)) return;
+      if (streams.size === 0) open.delete(orderId);
     },
   };
 }

@@ -1,13 +1,17 @@
 /**
+ * Part `payments/` (docs/architecture.md): checkouts, discovery (corridors, previews), the pay-in
+ * protocol and its attempt ids, transitions of a payment (publish and queue deliveries), listing
+ * and stuck payments. May import stores/, status/, model/, service-client/ and the foundation;
+ * throws PayerRefusal, never an HTTP answer.
+ *
  * Checkout sessions, created by the merchant's server: the order id, amount and currency live
  * here only, and the page gets an unguessable token that expires. Nothing the browser sends
  * changes the order.
  */
 import { parseAmount } from '../../contract/money.js';
 import type { CheckoutRecord } from '../model/records.js';
-import type { CheckoutStore } from '../stores/store.js';
-import { StoreConflictError, transitionCheckout } from '../stores/store.js';
-import { randomId, sha256Base64url } from './tokens.js';
+import { StoreConflictError, transitionCheckout, type CheckoutStore } from '../stores/store.js';
+import { randomId, sha256Base64url } from '../tokens.js';
 import { parseReturnUrl } from '../model/urls.js';
 
 export interface CheckoutOrder {
@@ -116,6 +120,7 @@ export async function createCheckoutRecord(
     returnUrl,
     maxAttempts: order.maxAttempts ?? options.maxAttempts,
     createdAt: now,
+    lifeId: randomId(9),
     expiresAt: now + options.ttlMs,
     revision: 0,
     version: 0,

@@ -33,7 +33,7 @@ import { StoreConflictError, type CheckoutStore } from '../stores/store.js';
 import { nextAttemptOrderIds } from './attempt-ids.js';
 import { isFinal, movesForward, type Transitions } from './transitions.js';
 import { paymentView } from '../model/payment-view.js';
-import { randomId } from './tokens.js';
+import { randomId } from '../tokens.js';
 
 export interface PayFlowDeps {
   service: ServiceClient;

@@ -95,12 +95,21 @@ function reportable(before: CheckoutRecord, after: CheckoutRecord): PaymentUpdat
   const view = paymentView(after)!;
   return {
     orderId: after.orderId,
-    // One transition, one key: `<orderId>.<version>` is unique per visible change of the order.
-    idempotencyKey: `${after.orderId}.${after.version}`,
+    idempotencyKey: idempotencyKey(after),
     amount: after.amount,
     currencyCode: after.currencyCode,
     payment: view,
     previousState: previous?.state ?? null,
     amountMismatch: payment.amountMismatch,
   };
+}
+
+/**
+ * One transition, one key, unique for ever: the version is unique per visible change within one
+ * life of the order id, the life id across its lives (an order id created again after its record
+ * expired). A record written before life ids keeps its old form, `<orderId>.<version>`, which its
+ * earlier notifications used: its keys stay unique within its life, and its next life has an id.
+ */
+function idempotencyKey(record: CheckoutRecord): string {
+  return record.lifeId ? `${record.orderId}.${record.lifeId}.${record.version}` : `${record.orderId}.${record.version}`;
 }

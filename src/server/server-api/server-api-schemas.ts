@@ -79,9 +79,14 @@ export const PaymentSummarySchema = z
   })
   .openapi('PaymentSummary');
 
+/** An idempotency key (`webhook-id`) as transitions.ts makes them: `<orderId>.<lifeId>.<version>`. */
+const idempotencyKeyExample = 'order-42.Xq3v9TbN0aZk.2';
+const idempotencyKeyMeaning =
+  'Unique for ever: `<orderId>.<lifeId>.<version>`, the life id random per creation of the checkout, so an order id created again after its checkout expired never repeats a key (read it as an opaque string).';
+
 const PendingDeliverySchema = z
   .object({
-    id: z.string().openapi({ description: 'The `webhook-id` of this transition (the same on every retry).', example: 'order-42.2' }),
+    id: z.string().openapi({ description: `The \`webhook-id\` of this transition (the same on every retry). ${idempotencyKeyMeaning}`, example: idempotencyKeyExample }),
     sink: z.enum(['callback', 'webhook']),
     state: z.enum(paymentStates).openapi({ description: 'The payment state this transition reports.' }),
     attempts: z.number().int(),
@@ -152,7 +157,7 @@ const ServiceNotificationSchema = z
 const PaymentUpdateSchema = z
   .object({
     orderId: z.string(),
-    idempotencyKey: z.string().openapi({ description: 'The same as `webhook-id`: skip an update whose key you already handled.' }),
+    idempotencyKey: z.string().openapi({ description: `The same as \`webhook-id\`: skip an update whose key you already handled. ${idempotencyKeyMeaning}`, example: idempotencyKeyExample }),
     amount: z.string(),
     currencyCode: z.string(),
     payment: PaymentViewSchema,
@@ -261,10 +266,10 @@ export function serverApiDocument(serverUrl = 'https://shop.example/momo/server'
     path: 'payment.updated',
     summary: 'A payment changed state (sent to MOMO_MERCHANT_WEBHOOK_URL)',
     description:
-      'Signed as Standard Webhooks says: `webhook-signature` is `v1,` + base64(HMAC-SHA256(key, `${webhook-id}.${webhook-timestamp}.${body}`)) where key is the base64-decoded part of MOMO_MERCHANT_WEBHOOK_SECRET after `whsec_`. Answer 2xx once recorded; anything else (or no answer in 10 s, or a redirect) is retried with backoff for 72 hours, in order per order. `webhook-id` is the same on every retry.',
+      'Signed as Standard Webhooks says: `webhook-signature` is `v1,` + base64(HMAC-SHA256(key, `${webhook-id}.${webhook-timestamp}.${body}`)) where key is the base64-decoded part of MOMO_MERCHANT_WEBHOOK_SECRET after `whsec_`. Answer 2xx once recorded; anything else (or no answer in 10 s, or a redirect) is retried with backoff for 72 hours, in order per order. `webhook-id` is the same on every retry and never the same for two transitions (`data.idempotencyKey`).',
     request: {
       headers: z.object({
-        'webhook-id': z.string().openapi({ example: 'order-42.2' }),
+        'webhook-id': z.string().openapi({ example: idempotencyKeyExample }),
         'webhook-timestamp': z.string().openapi({ description: 'Unix seconds of this attempt.', example: '1795000000' }),
         'webhook-signature': z.string().openapi({ example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=' }),
       }),

@@ -1,4 +1,8 @@
 /**
+ * Part `server-api/` (docs/architecture.md): the server API a backend in any language calls
+ * (routes, schemas, server secret). May import notifications/, payments/, stores/, model/ and the
+ * foundation; never the composition root.
+ *
  * The server API (merchant backend → companion), under `<mount path>/server`: create a checkout,
  * read a payment with its deliveries, list payments, relay a raw notification. It is what lets a
  * PHP, Python or Ruby backend use the companion with a few HTTP calls (`npx momo-checkout serve`);
@@ -14,14 +18,14 @@ import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { Logger } from '../log.js';
 import { CheckoutConflictError, CheckoutError, type CheckoutOrder, type CreatedCheckout } from '../payments/checkouts.js';
-import { maxWebhookBytes } from '../notifications/inbox.js';
+import { maxNotificationBytes } from '../notifications/inbox.js';
 import { summarise, type PaymentListQuery, type PaymentSummary } from '../payments/payments-list.js';
 import type { CheckoutRecord } from '../model/records.js';
 import { createSecretCheck } from './server-secret.js';
 import { createCheckoutRoute, getPaymentRoute, listPaymentsRoute, serverApiDocument, serverApiPrefix } from './server-api-schemas.js';
 import type { CheckoutStore } from '../stores/store.js';
 import { paymentView } from '../model/payment-view.js';
-import type { WebhookResult } from '../notifications/notification-route.js';
+import type { WebhookResult } from '../notifications/apply-notification.js';
 import { StoreUnavailableError } from '../stores/store-guard.js';
 
 export type ServerApiErrorCode =
@@ -142,9 +146,9 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
   app.use(
     '*',
     bodyLimit({
-      maxSize: maxWebhookBytes,
+      maxSize: maxNotificationBytes,
       onError: () => {
-        throw new ServerApiError('PAYLOAD_TOO_LARGE', `The body is larger than ${maxWebhookBytes / 1024} KB.`, true);
+        throw new ServerApiError('PAYLOAD_TOO_LARGE', `The body is larger than ${maxNotificationBytes / 1024} KB.`, true);
       },
     }),
   );
@@ -264,7 +268,7 @@ function asServerApiError(error: unknown): ServerApiError | undefined {
   if (error instanceof HTTPException) {
     if (error.status === 415) return new ServerApiError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON, with "Content-Type: application/json".', true);
     if (error.status === 400) return new ServerApiError('BAD_REQUEST', 'The body is not valid JSON: send a JSON object with "Content-Type: application/json".', true);
-    if (error.status === 413) return new ServerApiError('PAYLOAD_TOO_LARGE', `The body is larger than ${maxWebhookBytes / 1024} KB.`, true);
+    if (error.status === 413) return new ServerApiError('PAYLOAD_TOO_LARGE', `The body is larger than ${maxNotificationBytes / 1024} KB.`, true);
   }
   return undefined;
 }

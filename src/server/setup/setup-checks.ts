@@ -1,4 +1,7 @@
 /**
+ * Part `setup/` (docs/architecture.md): the setup checks (the service answers the key, secrets,
+ * public URL) and their report. May import model/, service-client/ and the foundation.
+ *
  * Setup checks, run at start and by `npx momo-checkout doctor`. Each misconfiguration they catch
  * fails silently on the real service (service doc §6.1: no notification ever arrives; §6.4: a
  * private or http webhook URL is dropped at emission), so they are said loudly, with the fix.

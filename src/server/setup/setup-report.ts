@@ -1,6 +1,6 @@
 /**
  * The setup checks as lines a person reads: the doctor prints them, and so does a start banner
- * (`npm start`, a future `serve`). One format, so the two cannot say it differently.
+ * (`npm start`, `momo-checkout serve`). One format, so the two cannot say it differently.
  */
 import type { SetupCheck } from './setup-checks.js';
 

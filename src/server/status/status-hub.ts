@@ -1,4 +1,8 @@
 /**
+ * Part `status/` (docs/architecture.md): the status hub: how a transition reaches every status
+ * stream of its order in this process (Redis pub/sub implements the same interface in
+ * stores/redis/). May import model/ and the foundation (log, tokens).
+ *
  * In-process publish/subscribe of payment views, keyed by order id. Behind this small interface
  * so Redis pub/sub can replace it when the companion runs in several processes (a webhook received
  * by one process must reach a stream held by another).

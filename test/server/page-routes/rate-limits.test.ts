@@ -94,23 +94,23 @@ describe('the client address', () => {
 });
 
 describe('the token bucket', () => {
-  it('allows a burst, refuses with the seconds to wait, and refills with time', () => {
+  it('allows a burst, refuses with the seconds to wait, and refills with time', async () => {
     let clock = 0;
     const limiter = createLimiter({ burst: 2, perMinute: 60 }, () => clock);
-    assert.equal(limiter.take('a'), 0);
-    assert.equal(limiter.take('a'), 0);
-    assert.equal(limiter.take('a'), 1);
-    assert.equal(limiter.take('b'), 0, 'keys are independent');
+    assert.equal(await limiter.take('a'), 0);
+    assert.equal(await limiter.take('a'), 0);
+    assert.equal(await limiter.take('a'), 1);
+    assert.equal(await limiter.take('b'), 0, 'keys are independent');
     clock += 1000;
-    assert.equal(limiter.take('a'), 0);
-    assert.equal(limiter.take('a'), 1);
+    assert.equal(await limiter.take('a'), 0);
+    assert.equal(await limiter.take('a'), 1);
   });
 
-  it('stays bounded under a flood of keys', () => {
+  it('stays bounded under a flood of keys', async () => {
     const limiter = createLimiter({ burst: 1, perMinute: 1 }, () => 0, 3);
-    for (const key of ['a', 'b', 'c', 'd']) assert.equal(limiter.take(key), 0);
+    for (const key of ['a', 'b', 'c', 'd']) assert.equal(await limiter.take(key), 0);
     // "a" was forgotten (the least recently used): it starts with a full bucket again.
-    assert.equal(limiter.take('a'), 0);
-    assert.equal(limiter.take('d'), 60);
+    assert.equal(await limiter.take('a'), 0);
+    assert.equal(await limiter.take('d'), 60);
   });
 });

@@ -57,7 +57,7 @@ describe('stuck payments', () => {
       const body = await signWebhook({ phoneNumber: noAnswer, amount: 5000, orderId, status: 'completed' }, h.sandbox.webhookSecret, { now: () => Date.now() - 6 * 60_000 });
       const response = await fetch(`${h.base}/webhook`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
       assert.equal(response.status, 400);
-      const line = log.lines.find((entry) => /validly signed webhook refused/.test(entry.message));
+      const line = log.lines.find((entry) => /validly signed service notification refused/.test(entry.message));
       assert.ok(line, 'logged');
       assert.match(JSON.stringify(line.fields), new RegExp(orderId));
       assert.match(JSON.stringify(line.fields), /completed/);

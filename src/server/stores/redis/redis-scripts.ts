@@ -14,6 +14,7 @@
  *   <p>retain               zset orderId by retainUntil: what the sweep cleans
  *   <p>lock:<key>           owner, with PX ttl
  *   <p>inbox:<id>           hash: rawBody, receivedAt, done, until; <p>inbox-pending zset id by receivedAt
+ *   <p>limit:*, <p>numbers:*, <p>streams:*   the page routes' limits (redis-limits.ts)
  *
  * Record keys and their index keys carry a TTL of `retainUntil - now`, so Redis drops them itself;
  * a record is also treated as absent once `retainUntil <= now` (the store's clock, which tests

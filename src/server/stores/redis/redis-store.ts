@@ -1,4 +1,7 @@
 /**
+ * Part `stores/redis/`: the Redis store, its scripts, client, limits and status hub. May import
+ * stores/, status/, model/ and the foundation.
+ *
  * The shared store: Redis, for a companion running in several processes or hosts (set
  * `MOMO_REDIS_URL`). Every write that races is one Lua script (redis-scripts.ts), which Redis runs
  * alone, so two processes creating the same order, or writing the same revision, cannot both win.
@@ -21,6 +24,7 @@
 import { createLogger, type Logger } from '../../log.js';
 import { nextDeliveryAt, type CheckoutRecord, type InboxEntry } from '../../model/records.js';
 import { closeRedis, connectRedis, describeRedisUrl, pingRedis, runScript, type AnyRedisClient, type LuaScript } from './redis-client.js';
+import { createRedisLimits } from './redis-limits.js';
 import * as scripts from './redis-scripts.js';
 import { serviceOrderIdTaken, type CheckoutStore } from '../store.js';
 
@@ -84,6 +88,8 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Chec
 
   return {
     kind: 'redis',
+    // Every process on this store counts against one limit (redis-limits.ts).
+    limits: createRedisLimits(client, prefix, now),
     async createIfAbsent(record) {
       const [outcome, detail, taken] = (await run(scripts.createIfAbsentScript, ...recordArgs(record))) as [number, string?, string?];
       if (outcome === -1) throw serviceOrderIdTaken(taken!, detail!);

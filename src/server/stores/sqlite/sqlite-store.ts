@@ -1,4 +1,7 @@
 /**
+ * Part `stores/sqlite/`: the file store (SQLite through better-sqlite3). May import stores/, model/
+ * and the foundation.
+ *
  * The default store: one SQLite file on the companion's disk (better-sqlite3), so checkouts,
  * payments and received notifications survive a restart, and several processes on one host can
  * share it. Records are kept as JSON text next to the few columns that are looked up or indexed.

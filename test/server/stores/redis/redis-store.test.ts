@@ -1,7 +1,8 @@
 /**
  * The Redis store against a real redis-server: the store contract, then what only a shared store
  * must do: two store instances (two connections, as two processes would have) see each other's
- * writes and exactly one of their racing writes wins, and expiry is Redis's own TTLs.
+ * writes and exactly one of their racing writes wins, expiry is Redis's own TTLs, and the page
+ * routes' limits kept beside the records hold for both instances together.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -9,6 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createClient } from 'redis';
 import { createRedisStore, RedisStoreUnavailableError } from '../../../../src/server/index.js';
 import type { AnyRedisClient } from '../../../../src/server/stores/redis/redis-client.js';
+import { createMemoryLimits, type LimitBackend, type Limiter } from '../../../../src/server/page-routes/rate-limit.js';
 import { StoreConflictError, transitionCheckout } from '../../../../src/server/stores/store.js';
 import type { CheckoutRecord } from '../../../../src/server/model/records.js';
 import { createLogger } from '../../../../src/server/log.js';
@@ -222,3 +224,62 @@ describe('redis store: connection', () => {
   });
 });
 
+describe('redis store: the limits kept beside the records', () => {
+  let clock = 1_000_000;
+  const now = () => clock;
+  const bucket = { burst: 2, perMinute: 60 };
+  /** The limits of a store instance (a process) on `keyPrefix`, on the test's clock. */
+  const limitsOn = async (keyPrefix: string): Promise<LimitBackend> => (await createRedisStore({ client: shared, keyPrefix, now, log: quiet })).limits!;
+  const takes = async (limiter: Limiter, key: string, times: number) => {
+    const answers: number[] = [];
+    for (let i = 0; i < times; i++) answers.push(await limiter.take(key));
+    return answers;
+  };
+
+  it('give the memory limiter’s answers: a burst, the seconds to wait, a refill with time', async () => {
+    const redis = (await limitsOn(newPrefix())).limiter('checkout', bucket);
+    const memory = createMemoryLimits(now).limiter('checkout', bucket);
+    for (const limiter of [redis, memory]) {
+      assert.deepEqual(await takes(limiter, 'a', 3), [0, 0, 1]);
+      assert.deepEqual(await takes(limiter, 'b', 1), [0], 'keys are independent');
+      clock += 1000;
+      assert.deepEqual(await takes(limiter, 'a', 2), [0, 1]);
+    }
+  });
+
+  it('count two instances (two processes) against one limit: buckets, distinct numbers, stream slots', async () => {
+    const keyPrefix = newPrefix();
+    const [a, b] = [await limitsOn(keyPrefix), await limitsOn(keyPrefix)];
+    assert.deepEqual([...(await takes(a.limiter('checkout', bucket), 'order-1', 1)), ...(await takes(b.limiter('checkout', bucket), 'order-1', 2))], [0, 0, 1]);
+
+    const until = clock + 60_000;
+    const [guardA, guardB] = [a.numberGuard(2), b.numberGuard(2)];
+    assert.equal(await guardA.admit('order-1', '+22901960001', until), true);
+    assert.equal(await guardB.admit('order-1', '+22901960002', until), true);
+    assert.equal(await guardA.admit('order-1', '+22901960003', until), false);
+    assert.equal(await guardB.admit('order-1', '+22901960001', until), true, 'a number already used stays usable');
+
+    const [slotsA, slotsB] = [a.streamSlots(2, 10_000), b.streamSlots(2, 10_000)];
+    assert.equal(await slotsA.acquire('order-1', 's1'), 0);
+    assert.equal(await slotsB.acquire('order-1', 's2'), 0);
+    assert.equal(await slotsB.acquire('order-1', 's3'), 2, 'refused, with how many are open');
+    await slotsA.release('order-1', 's1');
+    assert.equal(await slotsB.acquire('order-1', 's3'), 0);
+  });
+
+  it('forget what has expired: a checkout’s numbers after its expiry, a dead process’s stream slot after its lease', async () => {
+    const limits = await limitsOn(newPrefix());
+    const guard = limits.numberGuard(1);
+    assert.equal(await guard.admit('order-2', '+22901960001', clock + 50), true);
+    assert.equal(await guard.admit('order-2', '+22901960002', clock + 50), false);
+    // The set's TTL is Redis's own time: wait it out for real.
+    await sleep(120);
+    assert.equal(await guard.admit('order-2', '+22901960002', clock + 60_000), true);
+
+    const slots = limits.streamSlots(1, 5_000);
+    assert.equal(await slots.acquire('order-2', 'held-by-a-killed-process'), 0);
+    assert.equal(await slots.acquire('order-2', 'next'), 1);
+    clock += 5_001;
+    assert.equal(await slots.acquire('order-2', 'next'), 0);
+  });
+});

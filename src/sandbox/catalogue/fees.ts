@@ -3,7 +3,7 @@
  * Each component is rounded half-up to the currency's decimals, in minor units with BigInt so
  * no float ever touches money.
  */
-import { fromMinorUnits, toMinorUnits } from '../contract/money.js';
+import { fromMinorUnits, toMinorUnits } from '../../contract/money.js';
 import type { OperatorDef } from './catalogue.js';
 
 export interface FeeBreakdown {

@@ -7,18 +7,22 @@
  * Each stream holds a socket and memory until it ends, so they are bounded (issue 12): a few per
  * checkout (its tabs), a total per process (beyond it the page polls the status route), and a
  * lifetime after which the page reconnects. Without these, one token opening streams in a loop
- * used every file descriptor of the process and the webhook route could no longer answer.
+ * used every file descriptor of the process and the webhook route could no longer answer. The
+ * per-checkout slots are counted where the store says (rate-limit.ts): across every process on a
+ * shared store; the total is this process's own (its file descriptors).
  */
 import { finalPaymentStates, type PaymentView } from '../../contract/companion.js';
 import { TooManyRequests } from '../model/payer-refusal.js';
-import type { StatusHub } from './status-hub.js';
+import type { StreamSlots } from '../stores/limit-backend.js';
+import type { StatusHub } from '../status/status-hub.js';
+import { randomId } from '../tokens.js';
 
 const encoder = new TextEncoder();
 
 export interface EventStreamLimits {
   heartbeatMs: number;
-  /** Streams open at once per order (its tabs). */
-  perOrder: number;
+  /** Streams open at once per order (its tabs), counted in the process or across processes. */
+  perOrder: StreamSlots;
   /** Streams open at once in the process. */
   total: number;
   /** A stream ends after this (checked at the heartbeat), and the page reconnects. */
@@ -30,7 +34,7 @@ export interface EventStreams {
    * `loadCurrent` is read after subscribing, so a transition between the two is never lost.
    * Throws a {@link TooManyRequests} when a cap is reached.
    */
-  open(orderId: string, loadCurrent: () => Promise<PaymentView | null>, lastEventId: number, signal: AbortSignal): Response;
+  open(orderId: string, loadCurrent: () => Promise<PaymentView | null>, lastEventId: number, signal: AbortSignal): Promise<Response>;
   /** Open streams. */
   size(): number;
   close(): void;
@@ -40,7 +44,8 @@ export function createEventStreams(hub: StatusHub, limits: EventStreamLimits): E
   const { heartbeatMs } = limits;
   /** Each open stream, with when it opened and how to end it. */
   const open = new Map<ReadableStreamDefaultController<Uint8Array>, { openedAt: number; finish: () => void }>();
-  const perOrder = new Map<string, number>();
+  /** Streams admitted by the total cap, waiting for their per-order slot. */
+  let opening = 0;
   let heartbeat: ReturnType<typeof setInterval> | undefined;
   const ping = encoder.encode(': ping\n\n');
 
@@ -72,15 +77,22 @@ export function createEventStreams(hub: StatusHub, limits: EventStreamLimits): E
   };
 
   return {
-    open(orderId, loadCurrent, lastEventId, signal) {
-      const ofOrder = perOrder.get(orderId) ?? 0;
-      if (ofOrder >= limits.perOrder) {
-        throw new TooManyRequests('RATE_LIMITED', `This checkout already has ${ofOrder} status streams open: close a tab, or read /checkout/status instead.`, 5);
-      }
-      if (open.size >= limits.total) {
+    async open(orderId, loadCurrent, lastEventId, signal) {
+      // The process's own cap first: it costs no round trip to a shared store.
+      if (open.size + opening >= limits.total) {
         throw new TooManyRequests('RATE_LIMITED', 'Too many status streams are open on this server: read /checkout/status instead, or try the stream again later.', 5);
       }
-      perOrder.set(orderId, ofOrder + 1);
+      const streamId = randomId(12);
+      opening += 1;
+      let ofOrder: number;
+      try {
+        ofOrder = await limits.perOrder.acquire(orderId, streamId);
+      } finally {
+        opening -= 1;
+      }
+      if (ofOrder > 0) {
+        throw new TooManyRequests('RATE_LIMITED', `This checkout already has ${ofOrder} status streams open: close a tab, or read /checkout/status instead.`, 5);
+      }
       let unsubscribe = () => {};
       let controllerRef: ReadableStreamDefaultController<Uint8Array> | undefined;
       let closed = false;
@@ -88,9 +100,8 @@ export function createEventStreams(hub: StatusHub, limits: EventStreamLimits): E
         if (closed) return;
         closed = true;
         unsubscribe();
-        const left = (perOrder.get(orderId) ?? 1) - 1;
-        if (left > 0) perOrder.set(orderId, left);
-        else perOrder.delete(orderId);
+        // Not awaited: a slot a shared store could not free now is freed by its lease.
+        limits.perOrder.release(orderId, streamId).catch(() => undefined);
         if (controllerRef) {
           open.delete(controllerRef);
           try {
@@ -122,7 +133,9 @@ export function createEventStreams(hub: StatusHub, limits: EventStreamLimits): E
             // above the current version would otherwise keep it open for nothing, for ever).
             if (current && finalPaymentStates.includes(current.state)) queueMicrotask(finish);
           }, finish);
-          signal.addEventListener('abort', finish, { once: true });
+          // The page may have gone while the slot was being taken.
+          if (signal.aborted) queueMicrotask(finish);
+          else signal.addEventListener('abort', finish, { once: true });
         },
         cancel: finish,
       });
@@ -139,7 +152,6 @@ export function createEventStreams(hub: StatusHub, limits: EventStreamLimits): E
     close() {
       for (const stream of [...open.values()]) stream.finish();
       open.clear();
-      perOrder.clear();
       stopHeartbeatIfIdle();
     },
   };

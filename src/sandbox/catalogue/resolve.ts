@@ -2,9 +2,9 @@
  * From a number to its country and operator (§2.2: "the country and the operator are deduced from
  * this number"), and from an (operator, amount) to the collecting workflow (§4.1).
  */
-import { compareAmounts } from '../contract/money.js';
+import { compareAmounts } from '../../contract/money.js';
 import { countries, type CorridorDef, type CountryDef, type OperatorDef } from './catalogue.js';
-import type { Workflow } from './types.js';
+import type { Workflow } from '../types.js';
 
 /** §2.2: `+`, a country calling code and subscriber digits; no spaces or separators. */
 const STRICT_E164 = /^\+[1-9][0-9]{6,14}$/;

@@ -5,7 +5,7 @@
  * `subtle.digest` crosses the libuv thread pool (measured here: about half of a create-checkout
  * request, bench/service.ts), so where `node:crypto` is reachable (through
  * `process.getBuiltinModule`, never imported, as webhook/hmac.ts does) the same SHA-256 is
- * computed synchronously. Both give the same string (test/server/payments/tokens.test.ts).
+ * computed synchronously. Both give the same string (test/server/tokens.test.ts).
  */
 import type * as NodeCrypto from 'node:crypto';
 

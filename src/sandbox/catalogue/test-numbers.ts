@@ -4,7 +4,7 @@
  * prefix is approved.
  */
 import { SANDBOX_OTP } from './catalogue.js';
-import type { Outcome, TestNumber, Workflow } from './types.js';
+import type { Outcome, TestNumber, Workflow } from '../types.js';
 
 const OTP_NOTE = `OTP number: the operator accepts the code ${SANDBOX_OTP} only; any other code is refused (400) and nothing is created, so the payer can retry with the same orderId.`;
 

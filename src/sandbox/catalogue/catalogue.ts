@@ -2,7 +2,7 @@
  * The sandbox's invented but realistic catalogue: countries, operators, corridors (one per
  * operator and currency, §2.1 Bounds), number prefixes and fee rates. Data only; resolve.ts reads it.
  */
-import type { Workflow } from './types.js';
+import type { Workflow } from '../types.js';
 
 export interface CurrencyInfo {
   code: string;

@@ -1,7 +1,7 @@
 /** The token hash is the same through node:crypto and through Web Crypto (other runtimes): stored hashes stay valid either way. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { randomId, sha256Base64url, webCryptoSha256Base64url } from '../../../src/server/payments/tokens.js';
+import { randomId, sha256Base64url, webCryptoSha256Base64url } from '../../src/server/tokens.js';
 
 describe('token hash', () => {
   it('gives the same base64url SHA-256 on both paths', async () => {

@@ -16,7 +16,7 @@ export type WebhookResult =
   | { status: 200; outcome: 'applied' | 'duplicate' | 'ignored'; orderId?: string; state?: PaymentState }
   | { status: 400 | 401; outcome: 'refused'; reason: string; message: string };
 
-export interface WebhookDeps {
+export interface NotificationDeps {
   store: CheckoutStore;
   transitions: Transitions;
   log: Logger;
@@ -28,7 +28,7 @@ export interface WebhookDeps {
 }
 
 /** Verifies; throws nothing. A refusal carries 401 (signature, secrets) or 400 (the body). */
-export async function verifyNotification(deps: WebhookDeps, rawBody: string | Uint8Array): Promise<{ ok: true; notification: WebhookNotification } | { ok: false; result: WebhookResult }> {
+export async function verifyNotification(deps: NotificationDeps, rawBody: string | Uint8Array): Promise<{ ok: true; notification: WebhookNotification } | { ok: false; result: WebhookResult }> {
   try {
     const notification = await verifyWebhook(rawBody, { secrets: deps.secrets, toleranceMs: deps.toleranceMs, now: deps.now });
     return { ok: true, notification };
@@ -38,7 +38,7 @@ export async function verifyNotification(deps: WebhookDeps, rawBody: string | Ui
     if (error.reason === 'TIMESTAMP_TOO_OLD' || error.reason === 'TIMESTAMP_IN_FUTURE') {
       await keepRefusedButGenuine(deps, rawBody, error);
     } else {
-      deps.log.warn('webhook refused', { reason: error.reason, message: error.message });
+      deps.log.warn('service notification refused', { reason: error.reason, message: error.message });
     }
     return { ok: false, result: { status, outcome: 'refused', reason: error.reason, message: error.message } };
   }
@@ -49,15 +49,15 @@ export async function verifyNotification(deps: WebhookDeps, rawBody: string | Ui
  * service will never send again: name its order in the log and keep it on the payment, so the
  * stuck-payments list tells the merchant (and this server's clock can be fixed).
  */
-async function keepRefusedButGenuine(deps: WebhookDeps, rawBody: string | Uint8Array, error: WebhookVerificationError): Promise<void> {
+async function keepRefusedButGenuine(deps: NotificationDeps, rawBody: string | Uint8Array, error: WebhookVerificationError): Promise<void> {
   let notification: WebhookNotification;
   try {
     notification = await verifyWebhook(rawBody, { secrets: deps.secrets, toleranceMs: Number.POSITIVE_INFINITY, now: deps.now });
   } catch {
-    deps.log.warn('webhook refused', { reason: error.reason, message: error.message });
+    deps.log.warn('service notification refused', { reason: error.reason, message: error.message });
     return;
   }
-  deps.log.error('validly signed webhook refused for its timestamp: check this server clock (NTP); the payment is listed as stuck', {
+  deps.log.error('validly signed service notification refused for its timestamp: check this server clock (NTP); the payment is listed as stuck', {
     orderId: notification.orderId,
     status: notification.status,
     reason: error.reason,
@@ -73,22 +73,22 @@ async function keepRefusedButGenuine(deps: WebhookDeps, rawBody: string | Uint8A
 }
 
 /** Applies a verified notification: idempotent (applying it again changes nothing). */
-export async function applyNotification(deps: WebhookDeps, notification: WebhookNotification): Promise<WebhookResult> {
+export async function applyNotification(deps: NotificationDeps, notification: WebhookNotification): Promise<WebhookResult> {
   const checkout = await deps.store.getByServiceOrderId(notification.orderId);
   if (!checkout || checkout.payment?.serviceOrderId !== notification.orderId) {
     // An order this companion does not hold, or an earlier attempt already failed and replaced.
-    deps.log.warn('webhook for no current payment ignored', { orderId: notification.orderId, status: notification.status });
+    deps.log.warn('service notification for no current payment ignored', { orderId: notification.orderId, status: notification.status });
     return { status: 200, outcome: 'ignored', orderId: notification.orderId };
   }
   if (checkout.payment.orderIdConflict) {
     // The service's transaction under this id is not ours (pay-flow.ts): never applied to this order.
-    deps.log.error('webhook for an order id another client created: not applied; needs support', { orderId: checkout.orderId, status: notification.status });
+    deps.log.error('service notification for an order id another client created: not applied; needs support', { orderId: checkout.orderId, status: notification.status });
     return { status: 200, outcome: 'ignored', orderId: notification.orderId };
   }
 
   const amountMatches = sameAmount(notification.rawAmount, checkout.amount);
   if (!amountMatches) {
-    deps.log.error('webhook amount differs from the order: not reported as paid', {
+    deps.log.error('service notification amount differs from the order: not reported as paid', {
       orderId: checkout.orderId,
       expected: checkout.amount,
       received: notification.rawAmount,
@@ -97,7 +97,7 @@ export async function applyNotification(deps: WebhookDeps, notification: Webhook
   }
   const authorizationUrl = notification.nextAction?.authorizationUrl;
   if (authorizationUrl !== undefined && !deps.isAllowedAuthorizationUrl(authorizationUrl)) {
-    deps.log.error('webhook authorizationUrl refused: only https URLs are sent to a payer', { orderId: checkout.orderId });
+    deps.log.error('service notification authorizationUrl refused: only https URLs are sent to a payer', { orderId: checkout.orderId });
   }
 
   const { changed, checkout: after } = await deps.transitions.update(checkout.orderId, (payment) => {
@@ -116,7 +116,7 @@ export async function applyNotification(deps: WebhookDeps, notification: Webhook
     }
     if (notification.status !== 'pending') {
       // assumptions.md: an unknown status is non-final; keep it monotone and log it.
-      deps.log.warn('webhook with an unknown status treated as non-final', { orderId: checkout.orderId, status: notification.status });
+      deps.log.warn('service notification with an unknown status treated as non-final', { orderId: checkout.orderId, status: notification.status });
     }
     if (movesForward(payment.state, 'pending')) return { ...next, state: 'pending' as const };
     return null;
