@@ -24,6 +24,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Webhook } from 'standardwebhooks';
 import { startSandbox } from '../src/sandbox/index.js';
 import { freePort } from '../test/support/free-port.js';
+import { sandboxEnv } from '../test/support/sandbox-env.js';
 
 interface Figure {
   name: string;
@@ -79,16 +80,11 @@ export async function benchSoak(): Promise<Figure[]> {
     cwd: root,
     env: {
       PATH: process.env.PATH ?? '',
-      MOMO_BASE_URL: sandbox.url,
-      MOMO_API_KEY: sandbox.apiKey,
-      MOMO_WEBHOOK_SECRETS: sandbox.webhookSecret,
-      MOMO_PUBLIC_URL: `${base}/momo`,
-      MOMO_ALLOW_INSECURE_LOCAL_URLS: '1',
+      ...sandboxEnv(sandbox, port),
       MOMO_DATA_DIR: dataDir, // the default store (a file), in a folder of this run's own
       MOMO_SERVER_SECRET: SERVER_SECRET,
       MOMO_MERCHANT_WEBHOOK_URL: merchant.url,
       MOMO_MERCHANT_WEBHOOK_SECRET: MERCHANT_SECRET,
-      PORT: String(port),
     },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -12,7 +12,7 @@
  */
 import { getRequestListener } from '@hono/node-server';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { maxNotificationBytes } from '../server/notifications/inbox.js';
+import { maxNotificationBytes, tooLargeAnswer } from '../server/notifications/inbox.js';
 
 export interface FetchHandler {
   fetch(request: Request, context?: { clientAddress?: string | undefined }): Promise<Response>;
@@ -27,9 +27,9 @@ export function toNodeHandler(companion: FetchHandler): (req: IncomingMessage, r
   return async (req, res) => {
     if (req.method !== 'POST' || (req.url !== webhookPath && !req.url?.startsWith(`${webhookPath}?`))) return general(req, res);
     const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > maxNotificationBytes) return answer(res, 413, '{"error":"body too large"}', true);
+    if (declared > maxNotificationBytes) return answer(res, tooLargeAnswer.status, tooLargeAnswer.body, true);
     const body = await readBody(req);
-    if (body === 'too large') return answer(res, 413, '{"error":"body too large"}', true);
+    if (body === 'too large') return answer(res, tooLargeAnswer.status, tooLargeAnswer.body, true);
     if (body === 'aborted') return; // the sender went away: nothing to answer
     const result = await acceptWebhook(body);
     answer(res, result.status, result.body, false);

@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { buildBrowser } from '../../scripts/build-browser.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { freePort } from '../support/free-port.js';
+import { sandboxEnv } from '../support/sandbox-env.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const serverSecret = 'install-test-server-secret-0123456789abcdef';
@@ -76,13 +77,8 @@ describe('an install with --ignore-scripts', () => {
       cwd: app,
       env: {
         PATH: process.env.PATH ?? '',
-        MOMO_BASE_URL: sandbox.url,
-        MOMO_API_KEY: sandbox.apiKey,
-        MOMO_WEBHOOK_SECRETS: sandbox.webhookSecret,
-        MOMO_PUBLIC_URL: `http://127.0.0.1:${port}/momo`,
-        MOMO_ALLOW_INSECURE_LOCAL_URLS: '1',
+        ...sandboxEnv(sandbox, port),
         MOMO_SERVER_SECRET: serverSecret,
-        PORT: String(port),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -22,13 +22,20 @@ import { DEFAULT_MAX_BYTES, readVerifiedWebhook } from '../webhook/index.js';
 import type { InboxEntry } from '../model/records.js';
 import { applyNotification, verifyNotification, type NotificationDeps, type WebhookResult } from './apply-notification.js';
 
-/** The verifier's own limit (64 KB), so a body is refused before it is read, not after. */
+/**
+ * The one body limit of a service notification: the verifier's own (64 KB). Each way in checks it
+ * before reading the body (the node:http fast path, the Hono route, the server API's relay), so a
+ * large body is refused unread; `accept` checks it again for callers that pass bytes directly.
+ */
 export const maxNotificationBytes = DEFAULT_MAX_BYTES;
 
 export interface NotificationAnswer {
   status: 200 | 400 | 401 | 413 | 503;
   body: string;
 }
+
+/** The answer to a notification body over {@link maxNotificationBytes}, on every way in. */
+export const tooLargeAnswer = { status: 413, body: '{"error":"body too large"}' } as const satisfies NotificationAnswer;
 
 export interface NotificationInbox {
   /** The webhook route: verifies, keeps, answers; applies after the answer. */
@@ -78,7 +85,7 @@ export function createNotificationInbox(deps: NotificationDeps & { log: Logger; 
   return {
     async accept(raw) {
       const size = typeof raw === 'string' ? raw.length : raw.byteLength;
-      if (size > maxNotificationBytes) return { status: 413, body: '{"error":"body too large"}' };
+      if (size > maxNotificationBytes) return tooLargeAnswer;
       const kept = await keep(raw);
       if (kept.kind === 'refused') return { status: kept.result.status as 400 | 401, body: JSON.stringify({ error: kept.result.outcome }) };
       if (kept.kind === 'unavailable') return { status: 503, body: '{"error":"storage unavailable"}' };

@@ -27,7 +27,7 @@ import type { CheckoutRecord } from '../model/records.js';
 import { transitionCheckout, type CheckoutStore } from '../stores/store.js';
 import { sha256Base64url } from '../tokens.js';
 import { checkoutView, paymentView } from '../model/payment-view.js';
-import { maxNotificationBytes, type NotificationAnswer } from '../notifications/inbox.js';
+import { maxNotificationBytes, tooLargeAnswer, type NotificationAnswer } from '../notifications/inbox.js';
 
 export interface AppDeps {
   mountPath: string;
@@ -118,7 +118,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
   app.use(`${companionRoutes.checkout}/*`, browserLimit);
   // The webhook route is the hot path (issue 3: thousands per second): a declared length is
   // checked without wrapping the body stream; only a body of unknown length is counted as it comes.
-  const tooLarge = (c: Context<Env>) => c.json({ error: 'body too large' }, 413, { connection: 'close' });
+  const tooLarge = (c: Context<Env>) => c.body(tooLargeAnswer.body, tooLargeAnswer.status, { 'content-type': 'application/json', connection: 'close' });
   const webhookLimit = bodyLimit({ maxSize: maxNotificationBytes, onError: tooLarge });
   app.use(companionRoutes.webhook, async (c, next) => {
     const declared = c.req.header('content-length');

@@ -16,6 +16,7 @@ import { silentLogger } from '../../../src/server/log.js';
 import { openStoreFromEnv } from '../../../src/server/stores/store-from-env.js';
 import { startService, type RunningService } from '../../../src/server/commands/serve.js';
 import { freePort } from '../../support/free-port.js';
+import { sandboxEnv } from '../../support/sandbox-env.js';
 
 const cli = fileURLToPath(new URL('../../../src/server/cli.ts', import.meta.url));
 const serverSecret = 'serve-test-server-secret-0123456789abcdef';
@@ -29,16 +30,7 @@ after(async () => sandbox.close());
 
 
 async function envFor(port: number): Promise<Record<string, string>> {
-  return {
-    MOMO_BASE_URL: sandbox.url,
-    MOMO_API_KEY: sandbox.apiKey,
-    MOMO_WEBHOOK_SECRETS: sandbox.webhookSecret,
-    MOMO_PUBLIC_URL: `http://127.0.0.1:${port}/momo`,
-    MOMO_ALLOW_INSECURE_LOCAL_URLS: '1',
-    MOMO_SERVER_SECRET: serverSecret,
-    MOMO_STORE: 'memory',
-    PORT: String(port),
-  };
+  return { ...sandboxEnv(sandbox, port), MOMO_SERVER_SECRET: serverSecret, MOMO_STORE: 'memory' };
 }
 
 async function until(what: string, predicate: () => boolean | Promise<boolean>, ms = 8_000): Promise<void> {
