@@ -9,7 +9,7 @@ import type { PaymentState } from '../../contract/companion.js';
 import type { WebhookNotification } from '../../contract/upstream/index.js';
 import type { Logger } from '../log.js';
 import { verifyWebhook, WebhookVerificationError } from '../webhook/index.js';
-import { transitionCheckout, type CheckoutStore } from '../stores/store.js';
+import { updateCheckoutRecord, type CheckoutStore } from '../stores/store.js';
 import { isFinal, movesForward, type Transitions } from '../payments/transitions.js';
 
 export type WebhookResult =
@@ -65,7 +65,7 @@ async function keepRefusedButGenuine(deps: NotificationDeps, rawBody: string | U
   });
   const checkout = await deps.store.getByServiceOrderId(notification.orderId);
   if (!checkout) return;
-  await transitionCheckout(deps.store, checkout.orderId, (current) => {
+  await updateCheckoutRecord(deps.store, checkout.orderId, (current) => {
     const payment = current.payment;
     if (!payment || payment.serviceOrderId !== notification.orderId) return null;
     return { ...current, payment: { ...payment, refusedNotification: { status: notification.status, sentAt: notification._timestamp, receivedAt: deps.now() } } };

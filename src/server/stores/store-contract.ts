@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { PaymentState, PaymentView } from '../../contract/companion.js';
 import type { CheckoutRecord, DeliveryRecord, PaymentRecord } from '../model/records.js';
-import { StoreConflictError, transitionCheckout, type CheckoutStore } from './store.js';
+import { StoreConflictError, updateCheckoutRecord, type CheckoutStore } from './store.js';
 
 export interface StoreContractOptions {
   /** The store keeps time by itself (cannot follow an injected clock): skip the expiry cases. */
@@ -228,11 +228,11 @@ export function runStoreContract(name: string, makeStore: MakeStore, options: St
         await store.close?.();
       });
 
-      it('makes transitionCheckout atomic: concurrent increments are all kept', async () => {
+      it('makes updateCheckoutRecord atomic: concurrent increments are all kept', async () => {
         const { store } = await setup();
         const record = sampleRecord();
         await store.createIfAbsent(record);
-        await Promise.all(Array.from({ length: 25 }, () => transitionCheckout(store, record.orderId, (current) => ({ ...current, version: current.version + 1 }))));
+        await Promise.all(Array.from({ length: 25 }, () => updateCheckoutRecord(store, record.orderId, (current) => ({ ...current, version: current.version + 1 }))));
         const stored = (await store.getByOrderId(record.orderId))!;
         assert.equal(stored.version, 25);
         assert.equal(stored.revision, 25);
