@@ -20,8 +20,10 @@ export interface MomoCheckoutVueProps {
   onMomoError?: (event: MomoErrorEvent) => void;
 }
 
+// A constructor with `$props`, not `DefineComponent<Props>`: Vue reads an object of optional
+// functions given to DefineComponent as runtime prop options, and the handlers' events become `any`.
 declare module 'vue' {
   interface GlobalComponents {
-    'momo-checkout': DefineComponent<MomoCheckoutVueProps>;
+    'momo-checkout': new () => { $props: MomoCheckoutVueProps };
   }
 }
