@@ -69,8 +69,8 @@ export interface Companion {
    */
   listPayments(query?: PaymentListQuery): Promise<PaymentSummary[]>;
   /**
-   * Refunds part or all of the order's completed payment to the number that paid (a pay-out,
-   * §4.3), once `refunds: true`. Idempotent on `refundId`: the same call again makes no new
+   * Refunds part or all of the order's completed payment to the number that paid (a pay-out of
+   * the service), once `refunds: true`. Idempotent on `refundId`: the same call again makes no new
    * pay-out. Resolves with the refund after the service's answer; its outcome comes through
    * `onRefundUpdate` / `refund.updated`. Throws a `RefundRefusal` (code and sentence) when refused.
    *

@@ -8,6 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
+import { refundCommand } from '../../../src/server/commands/refund.js';
 import { newOrderId, startHarness, type Harness } from '../harness.js';
 
 const serverSecret = 'refund-test-server-secret-0123456789abcdef';
@@ -156,5 +157,86 @@ describe('refunds against the sandbox', () => {
     } finally {
       await off.close();
     }
+  });
+});
+
+describe('refunds whose pay-out answer is lost', () => {
+  let h: Harness;
+  before(async () => {
+    h = await startHarness({ refunds: true, serverSecret, setupChecksAtStart: false });
+  });
+  after(() => h.close());
+
+  async function paidOrder(): Promise<string> {
+    const orderId = newOrderId();
+    const token = await h.checkout(orderId, '5000');
+    await h.json('/checkout/pay', { token, body: { phoneNumber: payer, useWallet: false } });
+    await h.waitFor(orderId, (view) => view.state === 'completed');
+    return orderId;
+  }
+  const payoutsOf = (payoutOrderId: string) => h.sandbox.control.transactions().filter((transaction) => transaction.kind === 'payout' && transaction.orderId === payoutOrderId);
+
+  it('posts the same pay-out id again after a lost answer: a 409 means it exists, one pay-out', async () => {
+    const orderId = await paidOrder();
+    h.sandbox.control.injectFault({ kind: 'lost-answer', path: '/v1/pay-out', times: 1 });
+    const refund = await h.companion.refund({ orderId, refundId: 'rf-lost', amount: '1000' });
+    assert.equal(refund.state, 'pending');
+    assert.equal(payoutsOf(refund.payoutOrderId).length, 1);
+  });
+
+  it('leaves a refund unknown when the answer is lost twice, and resumes it with the same id on a repeat', async () => {
+    const orderId = await paidOrder();
+    h.sandbox.control.injectFault({ kind: 'status-500', path: '/v1/pay-out', times: 2 });
+    const lost = await h.companion.refund({ orderId, refundId: 'rf-unknown', amount: '1000' });
+    assert.equal(lost.state, 'unknown');
+    assert.equal(payoutsOf(lost.payoutOrderId).length, 0, 'a 500 created nothing here');
+    // While unknown it may have paid out: it still counts against the amount paid.
+    await assert.rejects(h.companion.refund({ orderId, refundId: 'rf-over', amount: '4500' }), { code: 'EXCEEDS_PAID_AMOUNT' });
+    const resumed = await h.companion.refund({ orderId, refundId: 'rf-unknown', amount: '1000' });
+    assert.equal(resumed.payoutOrderId, lost.payoutOrderId);
+    assert.equal(resumed.state, 'pending');
+    assert.equal(payoutsOf(lost.payoutOrderId).length, 1);
+  });
+
+  it('fails a refund at once for an insufficient balance, keeps the cause and the balance, and no longer counts it', async () => {
+    const orderId = await paidOrder();
+    h.sandbox.control.setBalance('XOF', '100');
+    const failed = await h.companion.refund({ orderId, refundId: 'rf-poor', amount: '5000' });
+    assert.equal(failed.state, 'failed');
+    assert.equal(failed.failureCategory, 'INSUFFICIENT_FUNDS');
+    assert.equal(failed.newBalance, '100');
+    h.sandbox.control.setBalance('XOF', '1000000');
+    const again = await h.companion.refund({ orderId, refundId: 'rf-rich', amount: '5000' });
+    assert.equal(again.state, 'pending', 'the failed refund no longer counts against the amount paid');
+  });
+
+  it('keeps a refund pending while the recipient does not answer, until the service settles it', async () => {
+    const silent = '+2290196000003';
+    const orderId = newOrderId();
+    const token = await h.checkout(orderId, '5000');
+    await h.json('/checkout/pay', { token, body: { phoneNumber: silent, useWallet: false } });
+    await h.sandbox.control.settle(orderId, 'completed');
+    await h.waitFor(orderId, (view) => view.state === 'completed');
+    const pending = await h.companion.refund({ orderId, refundId: 'rf-wait', amount: '2000' });
+    assert.equal(pending.state, 'pending');
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const stored = async () => (await h.companion.refund({ orderId, refundId: 'rf-wait', amount: '2000' })).state;
+    assert.equal(await stored(), 'pending', 'still pending: the recipient never answers');
+    await h.sandbox.control.settle(pending.payoutOrderId, 'failed');
+    await until('the refund failed', async () => ((await stored()) === 'failed' ? true : undefined));
+  });
+
+  it('refunds from the command line through the server API, and a repeat makes no second pay-out', async () => {
+    const orderId = await paidOrder();
+    const env = { MOMO_SERVER_URL: `${h.base}/server`, MOMO_SERVER_SECRET: serverSecret };
+    const lines: string[] = [];
+    assert.equal(await refundCommand([orderId, '1500', '--id', 'rf-cli'], env, (line) => lines.push(line)), 0);
+    assert.match(lines[0]!, /^Refund rf-cli of 1500 XOF to .*: pending \(pay-out /);
+    assert.equal(await refundCommand([orderId, '1500', '--id', 'rf-cli'], env, (line) => lines.push(line)), 0);
+    const over = await refundCommand([orderId, '4000', '--id', 'rf-cli-2'], env, (line) => lines.push(line));
+    assert.equal(over, 1);
+    assert.match(lines.at(-1)!, /refused \(HTTP 422 EXCEEDS_PAID_AMOUNT\): .*at most 3500 is left/);
+    const read = await h.companion.refund({ orderId, refundId: 'rf-cli', amount: '1500' });
+    assert.equal(payoutsOf(read.payoutOrderId).length, 1);
   });
 });

@@ -1,0 +1,44 @@
+<?php
+// refund.php: refund a completed payment, in part or in full, to the number that paid.
+// The companion must run with MOMO_REFUNDS=on. Plain PHP 8 with the curl extension.
+require_once __DIR__ . '/momo.php';
+
+/**
+ * Returns the refund (['refundId', 'state', 'payoutOrderId', ...]); its outcome comes later as a
+ * signed "refund.updated" notification. $refundId is YOUR id for this refund: calling again with
+ * the same id and amount makes no second pay-out (do it after a timeout). $amount is a decimal
+ * STRING ("2000"). A refusal throws MomoError with the companion's code and sentence, e.g.
+ * EXCEEDS_PAID_AMOUNT, NOT_REFUNDABLE, REFUND_ID_REUSED, REFUNDS_DISABLED.
+ */
+function momo_refund(string $orderId, string $refundId, string $amount, ?string $reason = null): array
+{
+    $body = ['refundId' => $refundId, 'amount' => $amount];
+    if ($reason !== null) {
+        $body['reason'] = $reason;
+    }
+    $curl = curl_init(getenv('MOMO_SERVER_URL') . '/payments/' . rawurlencode($orderId) . '/refunds');
+    curl_setopt_array($curl, [
+        CURLOPT_POST => true,
+        CURLOPT_POSTFIELDS => json_encode($body),
+        CURLOPT_HTTPHEADER => [
+            'Content-Type: application/json',
+            'Authorization: Bearer ' . getenv('MOMO_SERVER_SECRET'),
+        ],
+        CURLOPT_RETURNTRANSFER => true,
+        CURLOPT_TIMEOUT => 60,
+    ]);
+    $text = curl_exec($curl);
+    $status = curl_getinfo($curl, CURLINFO_RESPONSE_CODE);
+    $error = curl_error($curl);
+    curl_close($curl);
+    if ($text === false) {
+        // Nothing is known: call again with the same $refundId.
+        throw new MomoError("momo-checkout companion unreachable: $error");
+    }
+    $answer = json_decode($text, true);
+    if ($status !== 200) {
+        $code = $answer['error']['code'] ?? '';
+        throw new MomoError("momo-checkout: HTTP $status $code: " . ($answer['error']['message'] ?? $text));
+    }
+    return $answer;
+}
