@@ -16,29 +16,6 @@ function momo_refund(string $orderId, string $refundId, string $amount, ?string 
     if ($reason !== null) {
         $body['reason'] = $reason;
     }
-    $curl = curl_init(getenv('MOMO_SERVER_URL') . '/payments/' . rawurlencode($orderId) . '/refunds');
-    curl_setopt_array($curl, [
-        CURLOPT_POST => true,
-        CURLOPT_POSTFIELDS => json_encode($body),
-        CURLOPT_HTTPHEADER => [
-            'Content-Type: application/json',
-            'Authorization: Bearer ' . getenv('MOMO_SERVER_SECRET'),
-        ],
-        CURLOPT_RETURNTRANSFER => true,
-        CURLOPT_TIMEOUT => 60,
-    ]);
-    $text = curl_exec($curl);
-    $status = curl_getinfo($curl, CURLINFO_RESPONSE_CODE);
-    $error = curl_error($curl);
-    curl_close($curl);
-    if ($text === false) {
-        // Nothing is known: call again with the same $refundId.
-        throw new MomoError("momo-checkout companion unreachable: $error");
-    }
-    $answer = json_decode($text, true);
-    if ($status !== 200) {
-        $code = $answer['error']['code'] ?? '';
-        throw new MomoError("momo-checkout: HTTP $status $code: " . ($answer['error']['message'] ?? $text));
-    }
-    return $answer;
+    // A timeout or an unreachable companion: nothing is known, call again with the same $refundId.
+    return momo_post('/payments/' . rawurlencode($orderId) . '/refunds', $body, 60);
 }

@@ -2,13 +2,9 @@
 
 The companion must run with MOMO_REFUNDS=on. Standard library only.
 """
-import json
-import os
-import urllib.error
 import urllib.parse
-import urllib.request
 
-from momo import MomoError
+from momo import post
 
 
 def refund(order_id, refund_id, amount, reason=None):
@@ -22,18 +18,5 @@ def refund(order_id, refund_id, amount, reason=None):
     body = {"refundId": refund_id, "amount": amount}
     if reason is not None:
         body["reason"] = reason
-    request = urllib.request.Request(
-        os.environ["MOMO_SERVER_URL"] + "/payments/" + urllib.parse.quote(order_id, safe="") + "/refunds",
-        data=json.dumps(body).encode(),
-        method="POST",
-        headers={
-            "Content-Type": "application/json",
-            "Authorization": "Bearer " + os.environ["MOMO_SERVER_SECRET"],
-        },
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=60) as response:
-            return json.load(response)
-    except urllib.error.HTTPError as error:
-        answer = json.load(error).get("error", {})
-        raise MomoError(f"momo-checkout: HTTP {error.code} {answer.get('code', '')}: {answer.get('message', '')}") from None
+    # A timeout or an unreachable companion: nothing is known, call again with the same refund_id.
+    return post("/payments/" + urllib.parse.quote(order_id, safe="") + "/refunds", body, timeout=60)

@@ -76,6 +76,24 @@ export interface RefundUpdate {
   previousState: RefundState | null;
 }
 
+/** A refund as first written, before its pay-out is posted (state `sending`). */
+export function newRefundRecord(fields: Pick<RefundRecord, 'refundId' | 'payoutOrderId' | 'amount' | 'reason' | 'phoneNumber'>, at: number): RefundRecord {
+  return {
+    ...fields,
+    state: 'sending',
+    transactionId: null,
+    failureCategory: null,
+    failureReason: null,
+    newBalance: null,
+    lastServiceStatus: null,
+    amountMismatch: false,
+    payoutIdConflict: false,
+    version: 0,
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
 export function refundView(refund: RefundRecord, currencyCode: string): RefundView {
   const iso = (at: number) => new Date(at).toISOString();
   return {

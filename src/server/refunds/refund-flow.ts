@@ -23,7 +23,7 @@ import type { Logger } from '../log.js';
 import { amountFromNumber } from '../../contract/money.js';
 import type { PayOutRequest } from '../../contract/upstream/index.js';
 import { AlreadyExistsError, ServiceError, type ServiceClient } from '../service-client/index.js';
-import { refundView, type RefundRecord, type RefundState, type RefundView } from '../model/refund.js';
+import { newRefundRecord, refundView, type RefundRecord, type RefundState, type RefundView } from '../model/refund.js';
 import { StoreConflictError, transitionCheckout } from '../stores/store.js';
 import { checkoutRetentionMs } from '../payments/checkouts.js';
 import { randomId } from '../tokens.js';
@@ -92,25 +92,17 @@ async function writeRefund(deps: RefundDeps, orderId: string, refundId: string, 
         checkRefundable(checkout, amount);
         const at = deps.now();
         const refunds = checkout.refunds ?? [];
-        written = {
-          refundId,
-          payoutOrderId: payoutOrderId(orderId, refunds, skipped),
-          amount,
-          reason,
-          // §2.4: the pay-out goes to this number; the request has no field to name another.
-          phoneNumber: checkout.payment!.phoneNumber,
-          state: 'sending',
-          transactionId: null,
-          failureCategory: null,
-          failureReason: null,
-          newBalance: null,
-          lastServiceStatus: null,
-          amountMismatch: false,
-          payoutIdConflict: false,
-          version: 0,
-          createdAt: at,
-          updatedAt: at,
-        };
+        written = newRefundRecord(
+          {
+            refundId,
+            payoutOrderId: payoutOrderId(orderId, refunds, skipped),
+            amount,
+            reason,
+            // §2.4: the pay-out goes to this number; the request has no field to name another.
+            phoneNumber: checkout.payment!.phoneNumber,
+          },
+          at,
+        );
         return { ...checkout, refunds: [...refunds, written], retainUntil: Math.max(checkout.retainUntil, at + checkoutRetentionMs) };
       });
     } catch (error) {
@@ -142,6 +134,9 @@ async function postPayout(deps: RefundDeps, orderId: string, currencyCode: strin
     webhookUrl: deps.webhookUrl,
   };
   const answer = await sendPayout(deps, request, resumed);
+  if (answer.kind === 'unknown') {
+    deps.log.error('refund left unknown: the pay-out answer was lost twice; repeat the refund (same refundId) or ask support whether the pay-out exists', { orderId, refundId: refund.refundId, payoutOrderId: refund.payoutOrderId });
+  }
   if (answer.kind === 'not-ours') {
     deps.log.error('pay-out answered 409 for an order id this companion did not post: refund held as unknown; needs support', { orderId, refundId: refund.refundId, payoutOrderId: refund.payoutOrderId });
   }

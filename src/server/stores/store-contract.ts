@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { PaymentState, PaymentView } from '../../contract/companion.js';
 import type { CheckoutRecord, DeliveryRecord, PaymentRecord } from '../model/records.js';
-import type { RefundRecord } from '../model/refund.js';
+import { newRefundRecord, type RefundRecord } from '../model/refund.js';
 import { StoreConflictError, transitionCheckout, type CheckoutStore } from './store.js';
 
 export interface StoreContractOptions {
@@ -81,24 +81,7 @@ export function withPayment(record: CheckoutRecord, serviceOrderId: string, atte
 
 /** A refund as the refund flow writes it before its pay-out, for store tests. */
 export function sampleRefund(refundId: string, payoutOrderId: string, amount = '1000'): RefundRecord {
-  return {
-    refundId,
-    payoutOrderId,
-    amount,
-    reason: null,
-    phoneNumber: '+2290196000001',
-    state: 'sending',
-    transactionId: null,
-    failureCategory: null,
-    failureReason: null,
-    newBalance: null,
-    lastServiceStatus: null,
-    amountMismatch: false,
-    payoutIdConflict: false,
-    version: 0,
-    createdAt: 0,
-    updatedAt: 0,
-  };
+  return newRefundRecord({ refundId, payoutOrderId, amount, reason: null, phoneNumber: '+2290196000001' }, 0);
 }
 
 /** `record` with `refund` added and the next revision, as the refund flow's compare-and-set writes it. */

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.js';
 import { createCompanion, createFileStore } from '../../../src/server/index.js';
-import { silentLogger } from '../../../src/server/log.js';
+import { refundCompanionOptions } from './fixtures/companion-options.js';
 import { sampleRecord, withPayment } from '../../../src/server/stores/store-contract.js';
 
 const child = fileURLToPath(new URL('./fixtures/refund-killed.ts', import.meta.url));
@@ -62,19 +62,7 @@ describe('a refund whose process is killed with SIGKILL after the pay-out was po
     const payouts = () => sandbox.control.transactions().filter((transaction) => transaction.kind === 'payout' && transaction.orderId === payoutOrderId);
     assert.equal(payouts().length, 1, 'the killed process had paid out');
 
-    const companion = createCompanion({
-      baseUrl: sandbox.url,
-      apiKey: sandbox.apiKey,
-      webhookSecrets: [sandbox.webhookSecret],
-      publicUrl: 'http://127.0.0.1:9/momo',
-      allowedOrigins: ['http://shop.test'],
-      allowInsecureLocalUrls: true,
-      setupChecksAtStart: false,
-      log: silentLogger,
-      store,
-      refunds: true,
-      now: later,
-    });
+    const companion = createCompanion({ ...refundCompanionOptions(sandbox, store), now: later });
     try {
       const resumed = await companion.refund({ orderId: record.orderId, refundId: 'rf-killed', amount: '2000' });
       assert.equal(resumed.payoutOrderId, payoutOrderId);
