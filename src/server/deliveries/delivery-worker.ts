@@ -99,7 +99,7 @@ export function createDeliveryWorker(options: DeliveryOptions): DeliveryWorker {
       log_(givingUp ? 'payment update not delivered: gave up' : 'payment update not delivered: will retry', {
         orderId,
         sink: delivery.sink,
-        state: delivery.update.payment.state,
+        ...(delivery.refund ? { refundId: delivery.refund.refund.refundId, state: delivery.refund.refund.state } : { state: delivery.update?.payment.state }),
         attempts,
         error: attempt.error,
       });
