@@ -104,6 +104,31 @@ export interface CheckoutRecord {
   deliveryLog: DeliveryAttempt[];
   /** Refunds of the payment, oldest first (refunds/). Absent on records without one. */
   refunds?: RefundRecord[];
+  /**
+   * The last deliveries that left the queue (acknowledged, or given up), oldest first, bounded:
+   * what a redelivery (deliveries/redeliver.ts) sends again, byte for byte under the same `webhook-id`.
+   * Absent on records written before redelivery existed.
+   */
+  settledDeliveries?: SettledDelivery[];
+  /**
+   * The payment's states and the service's notifications, with their times, oldest first, bounded
+   * ({@link keptTimelineEntries}): what the console shows beside `deliveryLog` and `refunds`.
+   * Absent on records written before it existed.
+   */
+  timeline?: TimelineEntry[];
+}
+
+/** One line of a payment's history: a state it reached, or a verified notification the service sent. */
+export type TimelineEntry =
+  | { kind: 'state'; at: number; state: PaymentState; attempt: number }
+  | { kind: 'notification'; at: number; status: string; serviceOrderId: string };
+
+/** A payment has a handful of states and notifications; a bound keeps a record small in every store. */
+export const keptTimelineEntries = 30;
+
+/** The record's timeline with `entry` added last (the oldest dropped past the bound). */
+export function withTimelineEntry(record: CheckoutRecord, entry: TimelineEntry): TimelineEntry[] {
+  return [...(record.timeline ?? []), entry].slice(-keptTimelineEntries);
 }
 
 /**
@@ -131,6 +156,17 @@ export interface DeliveryRecord {
   attempts: number;
   /** Epoch ms of the next try. Deliveries of one order and sink go out in order: only the first is due. */
   nextAttemptAt: number;
+  /**
+   * Set when the merchant asked for this delivery again (redeliver): the give-up window counts from
+   * here, not from the transition (`createdAt`, which the body's timestamp keeps).
+   */
+  requeuedAt?: number;
+}
+
+/** A delivery that left the queue: acknowledged by the merchant (`delivered`), or given up. */
+export interface SettledDelivery extends DeliveryRecord {
+  delivered: boolean;
+  settledAt: number;
 }
 
 export interface DeliveryAttempt {
@@ -142,6 +178,8 @@ export interface DeliveryAttempt {
   status?: number;
   /** Why it failed (a timeout, a thrown error's message, a non-2xx), never a secret. */
   error?: string;
+  /** How long the sink took to answer (or to fail), in ms. Absent on attempts recorded before it existed. */
+  durationMs?: number;
 }
 
 /** Notification kept by the store before the webhook route answers (the inbox). */

@@ -131,7 +131,7 @@ export async function applyNotification(deps: NotificationDeps, notification: We
     }
     if (movesForward(payment.state, 'pending')) return { ...next, state: 'pending' as const };
     return null;
-  });
+  }, { received: { status: notification.status, serviceOrderId: notification.orderId } });
   const state = after?.payment?.state;
   return { status: 200, outcome: changed ? 'applied' : 'ignored', orderId: checkout.orderId, ...(state ? { state } : {}) };
 }

@@ -5,7 +5,7 @@
  */
 import { finalPaymentStates, type PaymentState } from '../../contract/companion.js';
 import type { PaymentUpdate } from '../model/payment-update.js';
-import type { CheckoutRecord, DeliveryRecord, DeliverySink, PaymentRecord } from '../model/records.js';
+import { withTimelineEntry, type CheckoutRecord, type DeliveryRecord, type DeliverySink, type PaymentRecord } from '../model/records.js';
 import type { StatusHub } from '../status/status-hub.js';
 import { updateCheckoutRecord, type CheckoutStore } from '../stores/store.js';
 import { paymentView } from '../model/payment-view.js';
@@ -44,7 +44,11 @@ export interface Transitions {
   update(
     orderId: string,
     change: (payment: PaymentRecord | null, checkout: CheckoutRecord) => PaymentRecord | null,
-    options?: { silent?: boolean },
+    options?: {
+      silent?: boolean;
+      /** The verified service notification that asked for this change: kept in the timeline even when nothing changes. */
+      received?: { status: string; serviceOrderId: string };
+    },
   ): Promise<{ changed: boolean; checkout: CheckoutRecord | undefined }>;
 }
 
@@ -59,12 +63,20 @@ export function createTransitions(deps: {
 }): Transitions {
   return {
     async update(orderId, change, options = {}) {
+      // Whether the payment itself changed (a timeline-only write is not a change for anyone).
+      let paymentChanged = false;
       const result = await updateCheckoutRecord(deps.store, orderId, (checkout) => {
         const next = change(checkout.payment, checkout);
-        if (!next) return null;
+        paymentChanged = next !== null;
         const at = deps.now();
+        const heard = options.received ? { ...checkout, timeline: withTimelineEntry(checkout, { kind: 'notification', at, ...options.received }) } : null;
+        // A notification that changes nothing is still kept in the timeline, in a write no one is told of.
+        if (!next) return heard;
+        const base = heard ?? checkout;
+        const movedOn = next.state !== checkout.payment?.state || next.attempt !== checkout.payment?.attempt;
         const updated: CheckoutRecord = {
-          ...checkout,
+          ...base,
+          ...(movedOn ? { timeline: withTimelineEntry(base, { kind: 'state', at, state: next.state, attempt: next.attempt }) } : {}),
           payment: { ...next, updatedAt: at },
           version: options.silent ? checkout.version : checkout.version + 1,
           retainUntil: Math.max(checkout.retainUntil, at + checkoutRetentionMs),
@@ -76,7 +88,8 @@ export function createTransitions(deps: {
         return { ...updated, deliveries: [...(checkout.deliveries ?? []), ...queued] };
       });
       const checkout = result.record;
-      if (!result.changed || !checkout || options.silent) return { changed: result.changed, checkout };
+      const changed = result.changed && paymentChanged;
+      if (!changed || !checkout || options.silent) return { changed, checkout };
       const view = paymentView(checkout);
       if (view) deps.hub.publish(orderId, view);
       if ((checkout.deliveries?.length ?? 0) > (result.previous?.deliveries?.length ?? 0)) deps.onQueued?.(orderId);

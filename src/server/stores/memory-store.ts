@@ -196,9 +196,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CheckoutSto
         if (!payment || !live(record.orderId)) continue;
         if (query.states && !query.states.includes(payment.state)) continue;
         if (query.updatedBefore !== undefined && payment.updatedAt > query.updatedBefore) continue;
+        if (query.updatedAfter !== undefined && payment.updatedAt < query.updatedAfter) continue;
         found.push(record);
       }
-      found.sort((a, b) => a.payment!.updatedAt - b.payment!.updatedAt);
+      const direction = query.newestFirst ? -1 : 1;
+      found.sort((a, b) => direction * (a.payment!.updatedAt - b.payment!.updatedAt));
       return found.slice(0, query.limit ?? 100).map(copy);
     },
     async ping() {},

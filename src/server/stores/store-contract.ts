@@ -439,6 +439,22 @@ export function runStoreContract(name: string, makeStore: MakeStore, options: St
         assert.equal((await store.listPayments({ limit: 1 })).length, 1);
         await store.close?.();
       });
+
+      it('lists the newest change first and from a time on (the console)', async () => {
+        const { store } = await setup();
+        const tag = `recent-${++sequence}`;
+        const records = [sampleRecord(), sampleRecord(), sampleRecord()];
+        for (const record of records) await store.createIfAbsent(record);
+        await store.compareAndSet(records[0]!.orderId, 0, withPayment(records[0]!, `${tag}-0`, 1, 'pending', 310));
+        await store.compareAndSet(records[1]!.orderId, 0, withPayment(records[1]!, `${tag}-1`, 1, 'failed', 110));
+        await store.compareAndSet(records[2]!.orderId, 0, withPayment(records[2]!, `${tag}-2`, 1, 'completed', 210));
+        const ours = (list: CheckoutRecord[]) => list.map((record) => record.orderId).filter((id) => records.some((record) => record.orderId === id));
+        assert.deepEqual(ours(await store.listPayments({ newestFirst: true })), [records[0]!.orderId, records[2]!.orderId, records[1]!.orderId]);
+        assert.deepEqual(ours(await store.listPayments({ newestFirst: true, updatedAfter: 210 })), [records[0]!.orderId, records[2]!.orderId]);
+        assert.deepEqual(ours(await store.listPayments({ updatedAfter: 150, updatedBefore: 250 })), [records[2]!.orderId]);
+        assert.deepEqual(ours(await store.listPayments({ states: ['failed', 'completed'], newestFirst: true, limit: 1 })), [records[2]!.orderId]);
+        await store.close?.();
+      });
     });
 
     describe('ping', () => {

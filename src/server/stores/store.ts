@@ -19,6 +19,10 @@ export interface PaymentQuery {
   states?: readonly PaymentState[];
   /** Only payments whose last change (`payment.updatedAt`) is at or before this epoch ms. */
   updatedBefore?: number;
+  /** Only payments whose last change is at or after this epoch ms (the console's last 24 hours). */
+  updatedAfter?: number;
+  /** The most recent change first (the console's list); default the oldest first. */
+  newestFirst?: boolean;
   /** At most this many (default 100). */
   limit?: number;
 }
@@ -77,7 +81,11 @@ export interface CheckoutStore {
    * records.ts), earliest first.
    */
   dueDeliveries(at: number, limit: number): Promise<string[]>;
-  /** Checkouts that have a payment, filtered by `query`, the oldest change first. */
+  /**
+   * Checkouts that have a payment, filtered by `query`, the oldest change first (or the newest with
+   * `newestFirst`). Indexed by state and time of the last change in the durable stores: a page of
+   * the console reads a page of records, not every one.
+   */
   listPayments(query: PaymentQuery): Promise<CheckoutRecord[]>;
   /** Throws when the backend cannot be reached (the readiness check). */
   ping(): Promise<void>;

@@ -257,17 +257,23 @@ return out
 `);
 
 /**
- * ARGV[3] = updatedBefore or '+inf', [4] limit, [5..] states. Flat list: updatedAt, record JSON, ...
- * at most `limit` per state, each state's oldest first (the caller merges them).
+ * ARGV[3] = updatedBefore or '+inf', [4] updatedAfter or '-inf', [5] 'desc' for the newest first,
+ * [6] limit, [7..] states. Flat list: updatedAt, record JSON, ... at most `limit` per state, each
+ * state's in the asked order (the caller merges them).
  */
 export const listPaymentsScript = luaScript(`${prelude}
-local limit = tonumber(ARGV[4])
+local limit = tonumber(ARGV[6])
 local out = {}
-for i = 5, #ARGV do
+for i = 7, #ARGV do
   local set = p .. 'payments:' .. ARGV[i]
   local found, start = 0, 0
   while found < limit do
-    local page = redis.call('ZRANGEBYSCORE', set, '-inf', ARGV[3], 'WITHSCORES', 'LIMIT', start, limit)
+    local page
+    if ARGV[5] == 'desc' then
+      page = redis.call('ZREVRANGEBYSCORE', set, ARGV[3], ARGV[4], 'WITHSCORES', 'LIMIT', start, limit)
+    else
+      page = redis.call('ZRANGEBYSCORE', set, ARGV[4], ARGV[3], 'WITHSCORES', 'LIMIT', start, limit)
+    end
     if #page == 0 then break end
     for j = 1, #page, 2 do
       local fields = redis.call('HMGET', p .. 'checkout:' .. page[j], 'record', 'retainUntil')

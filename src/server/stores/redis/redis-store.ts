@@ -142,11 +142,13 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Chec
       if (limit <= 0) return [];
       const states = query.states ?? scripts.paymentStates;
       if (states.length === 0) return [];
-      const flat = (await run(scripts.listPaymentsScript, query.updatedBefore ?? '+inf', limit, ...states)) as string[];
+      const order = query.newestFirst ? 'desc' : 'asc';
+      const flat = (await run(scripts.listPaymentsScript, query.updatedBefore ?? '+inf', query.updatedAfter ?? '-inf', order, limit, ...states)) as string[];
       const found: Array<{ updatedAt: number; record: CheckoutRecord }> = [];
       for (let i = 0; i + 1 < flat.length; i += 2) found.push({ updatedAt: Number(flat[i]), record: parse(flat[i + 1])! });
-      // Each state's list came oldest first; merged here (Array.sort is stable).
-      found.sort((a, b) => a.updatedAt - b.updatedAt);
+      // Each state's list came in the asked order; merged here (Array.sort is stable).
+      const direction = query.newestFirst ? -1 : 1;
+      found.sort((a, b) => direction * (a.updatedAt - b.updatedAt));
       return found.slice(0, limit).map((item) => item.record);
     },
     async ping() {

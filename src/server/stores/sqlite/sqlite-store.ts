@@ -176,16 +176,17 @@ export function createFileStore(options: FileStoreOptions = {}): CheckoutStore {
     ping: db.prepare('SELECT 1'),
   };
 
-  // Statements for listPayments, one per shape of query (how many states, with or without a date).
+  // Statements for listPayments, one per shape of query (how many states, which dates, which order).
   const listStatements = new Map<string, ReturnType<typeof db.prepare<unknown[], { record: string }>>>();
-  const listStatement = (stateCount: number | null, withDate: boolean) => {
-    const shape = `${stateCount}:${withDate}`;
+  const listStatement = (stateCount: number | null, before: boolean, after: boolean, newestFirst: boolean) => {
+    const shape = `${stateCount}:${before}:${after}:${newestFirst}`;
     let statement = listStatements.get(shape);
     if (!statement) {
       const states = stateCount === null ? '' : ` AND payment_state IN (${Array(stateCount).fill('?').join(', ')})`;
-      const date = withDate ? ' AND payment_updated_at <= ?' : '';
+      const dates = `${before ? ' AND payment_updated_at <= ?' : ''}${after ? ' AND payment_updated_at >= ?' : ''}`;
+      const order = newestFirst ? 'payment_updated_at DESC, rowid DESC' : 'payment_updated_at, rowid';
       statement = db.prepare<unknown[], { record: string }>(
-        `SELECT record FROM checkouts WHERE payment_state IS NOT NULL${states}${date} AND retain_until > ? ORDER BY payment_updated_at, rowid LIMIT ?`,
+        `SELECT record FROM checkouts WHERE payment_state IS NOT NULL${states}${dates} AND retain_until > ? ORDER BY ${order} LIMIT ?`,
       );
       listStatements.set(shape, statement);
     }
@@ -352,8 +353,10 @@ export function createFileStore(options: FileStoreOptions = {}): CheckoutStore {
       if (limit <= 0 || query.states?.length === 0) return [];
       const params: Array<string | number> = [...(query.states ?? [])];
       if (query.updatedBefore !== undefined) params.push(query.updatedBefore);
+      if (query.updatedAfter !== undefined) params.push(query.updatedAfter);
       params.push(now(), limit);
-      const rows = listStatement(query.states ? query.states.length : null, query.updatedBefore !== undefined).all(...params);
+      const statement = listStatement(query.states ? query.states.length : null, query.updatedBefore !== undefined, query.updatedAfter !== undefined, query.newestFirst === true);
+      const rows = statement.all(...params);
       return rows.map((row) => parse(row.record));
     },
     async ping() {
