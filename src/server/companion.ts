@@ -22,7 +22,7 @@ import { createSetupReadiness } from './setup/readiness.js';
 import { resolvePublicAddress } from './public-address.js';
 import { createMemoryStatusHub, type StatusHub } from './status/status-hub.js';
 import { createTransitions } from './payments/transitions.js';
-import { isAllowedAuthorizationUrl, parseReturnUrl } from './model/urls.js';
+import { isAllowedAuthorizationUrl, isLoopbackUrl, parseReturnUrl } from './model/urls.js';
 import { resolveClientAddress, type RequestContext } from './page-routes/client-address.js';
 import { createMemoryLimits } from './page-routes/rate-limit.js';
 import { paymentView } from './model/payment-view.js';
@@ -31,7 +31,9 @@ import { createMaintenance } from './maintenance.js';
 import { reportStale } from './payments/stale-report.js';
 import type { WebhookResult } from './notifications/apply-notification.js';
 import type { DeliverySink } from './model/records.js';
-import { createDeliverySinks } from './deliveries/delivery-sinks.js';
+import { createDeliverySinks, merchantEndpointActions } from './deliveries/delivery-sinks.js';
+import { createConsole } from './console/create-console.js';
+import { signInLimit } from './console/console-routes.js';
 import { createServerApi } from './server-api/server-api.js';
 import { checkCompanionOptions } from './options-schema.js';
 import { guardStore } from './stores/store-guard.js';
@@ -236,6 +238,7 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
   // The server API (merchant backend → companion) exists only with a server secret. It reads and
   // writes through a deadline, so an unusable store is a 503 in time, not a late 500.
   const apiStore = guardStore(store, options.storeTimeoutMs ?? 4_000);
+  const endpoint = merchantEndpointActions(options, { store: apiStore, worker: deliveries, now });
   const serverApi =
     options.serverSecret !== undefined
       ? createServerApi({
@@ -251,6 +254,20 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
           now,
         })
       : undefined;
+  // The operations console: with a server secret (service mode, or library mode that set one) or its own password.
+  const operationsConsole = createConsole(options, {
+    mountPath,
+    publicOrigin: new URL(base).origin,
+    // Secure except over http on loopback, where the browser would drop a Secure cookie.
+    secureCookie: !(base.startsWith('http:') && isLoopbackUrl(base)),
+    store: apiStore,
+    now,
+    log,
+    staleAfterMinutes,
+    signInLimiter: counted.limiter('console-sign-in', signInLimit),
+    refund: refundsIn(apiStore),
+    ...endpoint,
+  });
 
   const ready = createSetupReadiness({
     checks: {
@@ -273,7 +290,12 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
 
   return {
     fetch: (request, context) => {
-      if (serverApi?.handles(new URL(request.url).pathname)) return serverApi.fetch(request);
+      const pathname = new URL(request.url).pathname;
+      if (serverApi?.handles(pathname)) return serverApi.fetch(request);
+      if (operationsConsole?.handles(pathname)) {
+        const address = resolveClientAddress({ clientAddress: options.clientAddress, trustProxy: options.trustProxy }, request, context);
+        return operationsConsole.fetch(request, address ?? 'unknown');
+      }
       return Promise.resolve(app.fetch(request, context));
     },
     ready,

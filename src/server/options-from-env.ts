@@ -7,7 +7,7 @@ import { isLoopbackUrl } from './model/urls.js';
 import type { CompanionOptions } from './options.js';
 
 /** What `companionOptionsFromEnv` reads: the companion's options plus where to listen. */
-export type CompanionEnvConfig = Pick<CompanionOptions, 'baseUrl' | 'apiKey' | 'webhookSecrets' | 'publicUrl' | 'allowedOrigins' | 'allowInsecureLocalUrls' | 'refunds'> & {
+export type CompanionEnvConfig = Pick<CompanionOptions, 'baseUrl' | 'apiKey' | 'webhookSecrets' | 'publicUrl' | 'allowedOrigins' | 'allowInsecureLocalUrls' | 'refunds' | 'consolePassword' | 'consoleAssetsDir'> & {
   /** `PORT`, default 3000. */
   port: number;
   /** `HOST`, default `127.0.0.1` (put a TLS-terminating proxy in front: the service only posts to https). */
@@ -22,6 +22,7 @@ const no = new Set(['', '0', 'false', 'no']);
  * Reads `MOMO_BASE_URL`, `MOMO_API_KEY`, `MOMO_WEBHOOK_SECRETS` (comma-separated),
  * `MOMO_PUBLIC_URL`, `MOMO_ALLOWED_ORIGINS` (comma-separated; default: the public URL's origin),
  * `MOMO_ALLOW_INSECURE_LOCAL_URLS` (`1` for a local stand-in of the service on loopback http),
+ * `MOMO_REFUNDS` (`on` or `off`), `MOMO_CONSOLE_PASSWORD` and `MOMO_CONSOLE_ASSETS_DIR` (the console),
  * `PORT` (default 3000) and `HOST` (default 127.0.0.1).
  * Throws one `CompanionConfigError` (code `ENVIRONMENT`) naming every missing or malformed
  * variable at once, each with what to write instead (also in `error.problems`).
@@ -97,6 +98,10 @@ export function companionOptionsFromEnv(env: Record<string, string | undefined> 
   const refunds = refundsText === 'on';
   if (refundsText !== '' && refundsText !== 'on' && refundsText !== 'off') problem('MOMO_REFUNDS', `MOMO_REFUNDS is ${JSON.stringify(refundsText)}: set it to on (refunds allowed) or off, or leave it out (off).`);
 
+  const consolePassword = value('MOMO_CONSOLE_PASSWORD');
+  if (consolePassword && consolePassword.length < 16) problem('MOMO_CONSOLE_PASSWORD', 'MOMO_CONSOLE_PASSWORD is shorter than 16 characters: generate one with openssl rand -base64 18.');
+  const consoleAssetsDir = value('MOMO_CONSOLE_ASSETS_DIR');
+
   const portText = value('PORT') || '3000';
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port > 65535) problem('PORT', `PORT ${JSON.stringify(env.PORT)} is not a port number: set PORT to e.g. 3000.`);
@@ -118,6 +123,8 @@ export function companionOptionsFromEnv(env: Record<string, string | undefined> 
     allowedOrigins: allowed.length > 0 ? allowed.map((item) => item.replace(/\/$/, '')) : [origin!],
     ...(allowInsecureLocalUrls ? { allowInsecureLocalUrls: true } : {}),
     ...(refunds ? { refunds: true } : {}),
+    ...(consolePassword ? { consolePassword } : {}),
+    ...(consoleAssetsDir ? { consoleAssetsDir } : {}),
     port,
     host: value('HOST') || '127.0.0.1',
   };

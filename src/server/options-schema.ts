@@ -74,6 +74,9 @@ const shape = {
   serverSecret: z.string().optional(),
   merchantWebhookUrl: z.string().optional(),
   merchantWebhookSecret: z.string().optional(),
+  consolePassword: z.string().min(16, 'consolePassword must be at least 16 characters: generate one with openssl rand -base64 18').optional(),
+  consoleSessionTtlMs: positive.optional(),
+  consoleAssetsDir: z.string().optional(),
 } satisfies Record<keyof CompanionOptions, z.ZodType>;
 
 // Options of a newer or older version are not refused: the shape of the known ones is what matters.

@@ -160,6 +160,19 @@ export interface CompanionOptions {
   merchantWebhookUrl?: string;
   /** `whsec_` + base64 of 24 to 64 random bytes: signs what goes to `merchantWebhookUrl`. */
   merchantWebhookSecret?: string;
+  /**
+   * A password for the operations console (`<publicUrl>/console`, docs/console.md), so that the
+   * people who run the shop need not hold the server secret. At least 16 characters. The console
+   * exists when a server secret or this password is set; either signs in.
+   */
+  consolePassword?: string;
+  /** How long a console session lasts after sign-in. Default 8 hours. */
+  consoleSessionTtlMs?: number;
+  /**
+   * The folder holding the console's built script, `momo-console.js`. Default: the package's
+   * `dist/browser/` (built by `npm run build`).
+   */
+  consoleAssetsDir?: string;
 }
 
 /**

@@ -30,7 +30,8 @@ export async function webCryptoSha256Base64url(text: string): Promise<string> {
   return base64url(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))));
 }
 
-function base64url(data: Uint8Array): string {
+/** Bytes as URL-safe base64 without padding (ids, token hashes, signatures). */
+export function base64url(data: Uint8Array): string {
   let binary = '';
   for (const byte of data) binary += String.fromCharCode(byte);
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');

@@ -21,7 +21,7 @@ export const serverLayers: ReadonlyArray<readonly string[]> = [
   ['payments/', 'setup/'],
   ['refunds/'],
   ['notifications/', 'deliveries/'],
-  ['page-routes/', 'server-api/'],
+  ['page-routes/', 'server-api/', 'console/'],
   ['companion.ts', 'options.ts', 'options-from-env.ts', 'options-schema.ts', 'public-address.ts', 'maintenance.ts'],
   ['commands/'],
   ['cli.ts', 'index.ts'],

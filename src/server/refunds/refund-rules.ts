@@ -52,6 +52,15 @@ export function sameRefund(refund: RefundRecord, amount: string, reason: string 
   return compareAmounts(refund.amount, amount) === 0 && refund.reason === reason;
 }
 
+/** What is left to refund of the amount paid: the amount less every refund not failed (exact, never floats). */
+export function refundableAmount(checkout: CheckoutRecord): string {
+  const refunds = checkout.refunds ?? [];
+  const scale = Math.max(...[checkout.amount, ...refunds.map((refund) => refund.amount)].map((value) => value.split('.')[1]?.length ?? 0));
+  const committed = refunds.filter((refund) => refund.state !== 'failed').reduce((sum, refund) => sum + toMinorUnits(refund.amount, scale), 0n);
+  const left = toMinorUnits(checkout.amount, scale) - committed;
+  return fromMinorUnits(left > 0n ? left : 0n, scale);
+}
+
 /** Throws unless a new refund of `amount` may be added to `checkout` now. */
 export function checkRefundable(checkout: CheckoutRecord, amount: string): void {
   const payment = checkout.payment;

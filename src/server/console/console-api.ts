@@ -1,0 +1,148 @@
+/**
+ * The console's JSON routes under `console/api/` (shapes in src/contract/console.ts), behind the
+ * session and CSRF checks of console-routes.ts. Reads go through the store's interface; actions reuse
+ * what the server API does: the refund flow, the redelivery through the delivery queue, the signed
+ * test notification. Domain refusals become answers here, and nowhere below.
+ */
+import type { Hono } from 'hono';
+import type {
+  ConsoleEndpointHealth,
+  ConsoleOverview,
+  ConsolePaymentFilter,
+  ConsolePingResult,
+  ConsoleRedelivery,
+  ConsoleSession,
+} from '../../contract/console.js';
+import { consolePaymentStates } from '../../contract/console.js';
+import type { PaymentState } from '../../contract/companion.js';
+import type { Redeliver } from '../deliveries/redeliver.js';
+import type { PingResult } from '../deliveries/merchant-notifications.js';
+import type { RefundView } from '../model/refund.js';
+import { listPaymentSummaries } from '../payments/payments-list.js';
+import { RefundRefusal } from '../refunds/refund-refusal.js';
+import type { RefundRequest } from '../refunds/refund-rules.js';
+import type { CheckoutStore } from '../stores/store.js';
+import { lastEndpointDeliveries } from './endpoint-health.js';
+import { chartHours, operatorRates, paymentsPerHour, usualWindowMs } from './overview-charts.js';
+import { findOrder, findPayments, paymentDetail } from './payment-queries.js';
+import type { ConsoleSessions, SignedSession } from './console-session.js';
+
+export interface ConsoleApiDeps {
+  store: CheckoutStore;
+  now: () => number;
+  staleAfterMinutes: number;
+  refunds: boolean;
+  refund(orderId: string, request: RefundRequest): Promise<RefundView>;
+  /** Absent when no merchant endpoint is configured (MOMO_MERCHANT_WEBHOOK_URL). */
+  redeliver?: Redeliver | undefined;
+  pingMerchant?: (() => Promise<PingResult>) | undefined;
+  merchantWebhookUrl?: string | undefined;
+  sessions: ConsoleSessions;
+}
+
+/** The most records one picture reads: a day of a busy shop; beyond it the picture says less, never fails. */
+const chartRecords = 20_000;
+
+export function registerConsoleApi(app: Hono<{ Variables: { session: SignedSession }; Bindings: { clientAddress: string } }>, deps: ConsoleApiDeps): void {
+  const refused = (code: string, message: string) => ({ error: { code, message } });
+
+  app.get('/api/session', async (c) => {
+    const session = c.get('session');
+    const body: ConsoleSession = {
+      csrfToken: await deps.sessions.csrfToken(session),
+      expiresAt: new Date(session.expiresAt).toISOString(),
+      merchantEndpoint: deps.redeliver !== undefined,
+      refunds: deps.refunds,
+    };
+    return c.json(body);
+  });
+
+  app.get('/api/payments', async (c) => {
+    const filter = paymentFilter(new URL(c.req.url).searchParams);
+    if (filter === null) return c.json(refused('BAD_REQUEST', `state must be one of ${[...consolePaymentStates, 'open'].join(', ')}; withinHours a number of hours.`), 400);
+    return c.json({ payments: await findPayments(deps.store, filter, deps.now()) });
+  });
+
+  app.get('/api/payments/:orderId', async (c) => {
+    const record = await findOrder(deps.store, c.req.param('orderId'));
+    if (!record?.payment) return c.json(refused('NOT_FOUND', 'No payment for this order id (a payment is kept a week after its last change).'), 404);
+    return c.json(paymentDetail(record, deps.now()));
+  });
+
+  app.post('/api/payments/:orderId/redeliver', async (c) => {
+    if (!deps.redeliver) return c.json(refused('NO_MERCHANT_ENDPOINT', 'This companion sends no notifications to your backend: set MOMO_MERCHANT_WEBHOOK_URL and MOMO_MERCHANT_WEBHOOK_SECRET.'), 409);
+    const outcomes = await deps.redeliver({ orderId: c.req.param('orderId') });
+    if (outcomes === null) return c.json(refused('NOT_FOUND', 'No checkout for this order id: nothing to send again.'), 404);
+    const body: ConsoleRedelivery = {
+      deliveries: outcomes.map((outcome) => ({
+        webhookId: outcome.webhookId,
+        reportedState: outcome.reportedState,
+        delivered: outcome.delivered,
+        status: outcome.status ?? null,
+        error: outcome.error ?? null,
+      })),
+    };
+    return c.json(body);
+  });
+
+  app.post('/api/payments/:orderId/refunds', async (c) => {
+    const body = (await c.req.json().catch(() => null)) as { refundId?: unknown; amount?: unknown } | null;
+    if (typeof body?.refundId !== 'string' || typeof body.amount !== 'string') {
+      return c.json(refused('BAD_REQUEST', 'Send { "refundId": "...", "amount": "..." } as JSON.'), 400);
+    }
+    try {
+      const refund = await deps.refund(c.req.param('orderId'), { refundId: body.refundId, amount: body.amount, reason: 'console' });
+      return c.json({ refund });
+    } catch (error) {
+      if (error instanceof RefundRefusal) return c.json(refused(error.code, error.message), 422);
+      throw error;
+    }
+  });
+
+  app.get('/api/overview', async (c) => {
+    const now = deps.now();
+    const [lastDay, finished, stale] = await Promise.all([
+      deps.store.listPayments({ updatedAfter: now - chartHours * 3_600_000, limit: chartRecords }),
+      deps.store.listPayments({ states: ['completed', 'failed'], updatedAfter: now - usualWindowMs, limit: chartRecords }),
+      listPaymentSummaries(deps.store, { state: 'stale', olderThanMinutes: deps.staleAfterMinutes }, now),
+    ]);
+    const body: ConsoleOverview = {
+      hours: paymentsPerHour(lastDay, now),
+      operators: operatorRates(finished, now),
+      stale: stale.map(({ orderId, serviceOrderId, transactionId, amount, currencyCode, ageMinutes, action }) => ({ orderId, serviceOrderId, transactionId, amount, currencyCode, ageMinutes, action })),
+      staleAfterMinutes: deps.staleAfterMinutes,
+    };
+    return c.json(body);
+  });
+
+  app.get('/api/endpoint', async (c) => {
+    const body: ConsoleEndpointHealth = { url: deps.merchantWebhookUrl ?? null, deliveries: await lastEndpointDeliveries(deps.store) };
+    return c.json(body);
+  });
+
+  app.post('/api/endpoint/test', async (c) => {
+    if (!deps.pingMerchant) return c.json(refused('NO_MERCHANT_ENDPOINT', 'This companion sends no notifications to your backend: set MOMO_MERCHANT_WEBHOOK_URL and MOMO_MERCHANT_WEBHOOK_SECRET.'), 409);
+    const result = await deps.pingMerchant();
+    const body: ConsolePingResult = { ok: result.ok, status: result.status ?? null, durationMs: result.durationMs, error: result.ok ? null : result.error };
+    return c.json(body);
+  });
+}
+
+/** The list's filter from the query string, or null when a value is not one we know. */
+function paymentFilter(params: URLSearchParams): ConsolePaymentFilter | null {
+  const filter: ConsolePaymentFilter = {};
+  const state = params.get('state');
+  if (state) {
+    if (state !== 'open' && !consolePaymentStates.includes(state as PaymentState)) return null;
+    filter.state = state as PaymentState | 'open';
+  }
+  const within = params.get('withinHours');
+  if (within) {
+    const hours = Number(within);
+    if (!Number.isFinite(hours) || hours <= 0) return null;
+    filter.withinHours = hours;
+  }
+  const orderId = params.get('orderId')?.trim();
+  if (orderId) filter.orderId = orderId;
+  return filter;
+}

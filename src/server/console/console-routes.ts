@@ -1,0 +1,150 @@
+/**
+ * `<publicUrl>/console`: the operations console. The sign-in page and its stylesheet are all that is
+ * served without a session; the shell, its script and every `api/` route need the session cookie,
+ * and every POST also the session's CSRF token and this server's own Origin.
+ *
+ * The cookie is HttpOnly (the page's script never reads it), SameSite=Strict (no other site's page
+ * sends it), Secure unless the companion is reached on loopback, scoped to the console's path, and
+ * expires with the session.
+ */
+import { Hono, type Context, type Next } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { consolePath, csrfHeader } from '../../contract/console.js';
+import type { Logger } from '../log.js';
+import type { Limiter } from '../stores/limit-backend.js';
+import { registerConsoleApi, type ConsoleApiDeps } from './console-api.js';
+import type { ConsoleScript } from './console-assets.js';
+import { consoleShell, languageOf, signInPage } from './console-pages.js';
+import type { ConsoleSessions, SignedSession } from './console-session.js';
+import { consoleStylesheet } from './console-stylesheet.js';
+
+export const sessionCookie = 'momo_console';
+
+/** Sign-in attempts per client address: enough for a typo or two, far too few to guess a secret. */
+export const signInLimit = { burst: 5, perMinute: 5 };
+
+export interface ConsoleDeps extends ConsoleApiDeps {
+  mountPath: string;
+  /** The origin of `publicUrl`: the only one a console POST may come from. */
+  publicOrigin: string;
+  /** False only when the companion is reached on loopback over http (the browser would drop a Secure cookie). */
+  secureCookie: boolean;
+  sessions: ConsoleSessions;
+  signInLimiter: Limiter;
+  script(): Promise<ConsoleScript>;
+  log: Logger;
+}
+
+export interface ConsoleRoutes {
+  handles(pathname: string): boolean;
+  /** `clientAddress`: who is signing in, as the companion resolved it (its proxy rules), for the limit. */
+  fetch(request: Request, clientAddress: string): Promise<Response>;
+}
+
+type ConsoleEnv = { Variables: { session: SignedSession }; Bindings: { clientAddress: string } };
+
+const contentSecurityPolicy =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+export function createConsoleRoutes(deps: ConsoleDeps): ConsoleRoutes {
+  const prefix = `${deps.mountPath}${consolePath}`;
+  const app = new Hono<ConsoleEnv>().basePath(prefix);
+
+  app.use('*', async function secureHeaders(c: Context, next: Next) {
+    await next();
+    c.header('content-security-policy', contentSecurityPolicy);
+    c.header('x-content-type-options', 'nosniff');
+    c.header('x-frame-options', 'DENY');
+    c.header('referrer-policy', 'no-referrer');
+    c.header('cache-control', 'no-store');
+  });
+
+  app.use('*', async function sameOriginPosts(c: Context, next: Next) {
+    // A browser sends Origin with every POST: one from another origin (or none) is not our page.
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && c.req.header('origin') !== deps.publicOrigin) {
+      return c.json({ error: { code: 'FORBIDDEN_ORIGIN', message: `Console actions are accepted from ${deps.publicOrigin} only.` } }, 403);
+    }
+    await next();
+  });
+
+  app.get('/assets/console.css', (c) => c.body(consoleStylesheet, 200, { 'content-type': 'text/css; charset=utf-8' }));
+
+  app.post('/sign-in', bodyLimit({ maxSize: 4096, onError: (c) => c.text('Sign-in form too large.', 413) }), async (c) => {
+    const language = languageOf(c.req.raw);
+    const address = c.env.clientAddress;
+    const wait = await deps.signInLimiter.take(address);
+    if (wait > 0) {
+      deps.log.warn('console sign-in refused: too many attempts', { address });
+      return c.html(signInPage(language, prefix, { kind: 'limited', retryAfterSeconds: wait }), 429, { 'retry-after': String(wait) });
+    }
+    const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
+    const presented = typeof form.secret === 'string' ? form.secret : '';
+    if (!(await deps.sessions.checkSecret(presented))) {
+      deps.log.warn('console sign-in refused: wrong secret', { address });
+      return c.html(signInPage(language, prefix, { kind: 'wrong' }), 401);
+    }
+    const { session, cookie } = await deps.sessions.issue();
+    deps.log.info('console sign-in', { address });
+    c.header('set-cookie', cookieHeader(cookie, Math.round((session.expiresAt - deps.now()) / 1000), prefix, deps.secureCookie));
+    return c.redirect(`${prefix}?lang=${language}`, 303);
+  });
+
+  // Past this point, nothing without a session.
+  app.use('*', async function requireSession(c: Context<ConsoleEnv>, next: Next) {
+    const session = await deps.sessions.verify(readCookie(c.req.header('cookie'), sessionCookie));
+    if (!session) {
+      if (c.req.method === 'GET' && !new URL(c.req.url).pathname.startsWith(`${prefix}/api/`) && !c.req.path.endsWith('.js')) {
+        return c.html(signInPage(languageOf(c.req.raw), prefix), 200);
+      }
+      return c.json({ error: { code: 'SIGN_IN', message: 'Sign in to the console first (your session ended or was never opened).' } }, 401);
+    }
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
+      const presented = c.req.header(csrfHeader) ?? (await formField(c.req.raw.clone(), 'csrf'));
+      if (!(await deps.sessions.checkCsrf(session, presented))) {
+        return c.json({ error: { code: 'CSRF', message: `This action needs the session's CSRF token in the ${csrfHeader} header: reload the console.` } }, 403);
+      }
+    }
+    c.set('session', session);
+    await next();
+  });
+
+  app.get('/', (c) => c.html(consoleShell(languageOf(c.req.raw), prefix)));
+  app.get('/assets/console.js', async (c) => {
+    const script = await deps.script();
+    if (!script.ok) {
+      deps.log.error('console script missing', { reason: script.reason });
+      return c.text(`The console's script is not built: ${script.reason}.`, 503);
+    }
+    return c.body(script.code as Uint8Array<ArrayBuffer>, 200, { 'content-type': 'text/javascript; charset=utf-8' });
+  });
+  app.post('/sign-out', (c) => {
+    c.header('set-cookie', cookieHeader('', 0, prefix, deps.secureCookie));
+    return c.redirect(prefix, 303);
+  });
+
+  registerConsoleApi(app, deps);
+
+  return {
+    handles: (pathname) => pathname === prefix || pathname.startsWith(`${prefix}/`),
+    fetch: async (request, clientAddress) => app.fetch(request, { clientAddress }),
+  };
+}
+
+function cookieHeader(value: string, maxAgeSeconds: number, path: string, secure: boolean): string {
+  return `${sessionCookie}=${value}; Path=${path}; Max-Age=${Math.max(0, maxAgeSeconds)}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
+}
+
+function readCookie(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) return value.join('=');
+  }
+  return undefined;
+}
+
+/** The sign-out form posts its token as a field (a plain form sends no custom header). */
+async function formField(request: Request, name: string): Promise<string | undefined> {
+  if (!(request.headers.get('content-type') ?? '').startsWith('application/x-www-form-urlencoded')) return undefined;
+  const value = new URLSearchParams(await request.text()).get(name);
+  return value ?? undefined;
+}

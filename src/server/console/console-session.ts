@@ -1,0 +1,91 @@
+/**
+ * Part `console/` (docs/architecture.md): the operations console's routes, its session, its
+ * queries over the store and its pictures' data. May import deliveries/, refunds/, payments/,
+ * stores/, model/ and the foundation; never another route layer or the composition root.
+ *
+ * The console's session: a signed cookie, so that any process sharing the secret accepts it
+ * (several `serve` processes on one Redis store) and the store keeps nothing for it. The cookie holds
+ * a random session id and its expiry, signed with HMAC-SHA-256 under a key derived from the accepted
+ * secrets (changing the secret signs every session out). The CSRF token is the HMAC of the session
+ * id under the same key: the page reads it from the session route and sends it with every POST, and
+ * a page of another origin can neither read it nor forge it.
+ *
+ * Web Crypto only, like the rest of the companion's request path: it runs wherever `fetch` does.
+ */
+import { base64url, randomId } from '../tokens.js';
+
+export interface ConsoleSessionOptions {
+  /** What signs in: the server secret and/or MOMO_CONSOLE_PASSWORD (at least one). */
+  secrets: readonly string[];
+  /** How long a session lasts from sign-in. */
+  ttlMs: number;
+  now: () => number;
+}
+
+export interface SignedSession {
+  id: string;
+  expiresAt: number;
+}
+
+export interface ConsoleSessions {
+  /** True when `presented` is one of the secrets; constant time whatever was presented. */
+  checkSecret(presented: string): Promise<boolean>;
+  /** A new session and its cookie value. */
+  issue(): Promise<{ session: SignedSession; cookie: string }>;
+  /** The session a cookie value carries, or null when it is absent, forged or expired. */
+  verify(cookie: string | undefined): Promise<SignedSession | null>;
+  csrfToken(session: SignedSession): Promise<string>;
+  /** True when `presented` is the session's CSRF token (constant time). */
+  checkCsrf(session: SignedSession, presented: string | undefined): Promise<boolean>;
+}
+
+const encoder = new TextEncoder();
+
+export function createConsoleSessions(options: ConsoleSessionOptions): ConsoleSessions {
+  if (options.secrets.length === 0) throw new Error('createConsoleSessions: give at least one secret');
+  const key = hmacKey(`momo-console-session\0${options.secrets.join('\0')}`);
+  const sign = async (text: string) => base64url(new Uint8Array(await crypto.subtle.sign('HMAC', await key, encoder.encode(text))));
+  // Each secret is compared through its HMAC: both sides are 32 bytes whatever their lengths.
+  const expected = Promise.all(options.secrets.map((secret) => sign(`secret:${secret}`)));
+
+  return {
+    async checkSecret(presented) {
+      const [want, got] = [await expected, await sign(`secret:${presented}`)];
+      let matched = false;
+      // Every secret is compared, so the time does not tell which one (if any) matched.
+      for (const candidate of want) matched = constantTimeEqual(candidate, got) || matched;
+      return matched;
+    },
+    async issue() {
+      const session = { id: randomId(24), expiresAt: options.now() + options.ttlMs };
+      const body = `${session.id}.${session.expiresAt}`;
+      return { session, cookie: `${body}.${await sign(`session:${body}`)}` };
+    },
+    async verify(cookie) {
+      const match = /^([A-Za-z0-9_-]{16,64})\.(\d{1,16})\.([A-Za-z0-9_-]{43})$/.exec(cookie ?? '');
+      if (!match) return null;
+      const [, id, expiresAt, signature] = match as unknown as [string, string, string, string];
+      if (!constantTimeEqual(await sign(`session:${id}.${expiresAt}`), signature)) return null;
+      if (Number(expiresAt) <= options.now()) return null;
+      return { id, expiresAt: Number(expiresAt) };
+    },
+    csrfToken: (session) => sign(`csrf:${session.id}`),
+    async checkCsrf(session, presented) {
+      if (!presented) return false;
+      return constantTimeEqual(await sign(`csrf:${session.id}`), presented);
+    },
+  };
+}
+
+async function hmacKey(material: string): Promise<CryptoKey> {
+  const digest = await crypto.subtle.digest('SHA-256', encoder.encode(material));
+  return crypto.subtle.importKey('raw', digest, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+}
+
+/** Compares without an early exit; strings of other lengths differ (lengths here are public: 43). */
+function constantTimeEqual(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let difference = 0;
+  for (let index = 0; index < a.length; index++) difference |= a.charCodeAt(index) ^ b.charCodeAt(index);
+  return difference === 0;
+}
