@@ -22,7 +22,7 @@ export function hourlyChart(hours: readonly ConsoleHour[], text: ConsoleText): T
   return html`
     <figure class="chart">
       <figcaption id="per-hour">${text.overview.perHour}</figcaption>
-      <svg viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="per-hour per-hour-summary" preserveAspectRatio="none">
+      <svg viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="per-hour per-hour-summary">
         ${hours.map((hour, index) => {
           let top = height - axis;
           const parts = outcomes.map((outcome) => {

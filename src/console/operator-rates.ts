@@ -18,13 +18,13 @@ function rateCell(rate: ConsoleRate, text: ConsoleText): TemplateResult {
   </td>`;
 }
 
-export function operatorRatesTable(operators: readonly ConsoleOperatorRate[], text: ConsoleText): TemplateResult {
+/** `labelledBy`: the id of the heading that names the table. */
+export function operatorRatesTable(operators: readonly ConsoleOperatorRate[], text: ConsoleText, labelledBy: string): TemplateResult {
   const words = text.overview;
   if (operators.length === 0) return html`<p>${words.noOperator}</p>`;
   return html`
     <div class="scroll">
-      <table>
-        <caption>${words.operators}</caption>
+      <table aria-labelledby=${labelledBy}>
         <thead>
           <tr>
             <th scope="col">${text.list.operator}</th>

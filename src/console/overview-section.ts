@@ -22,7 +22,7 @@ export class ConsoleOverviewSection extends LitElement {
       }
       .chart svg {
         width: 100%;
-        height: 12rem;
+        height: auto;
         display: block;
       }
       .completed {
@@ -108,7 +108,7 @@ export class ConsoleOverviewSection extends LitElement {
       <section class="card" aria-label=${text.perHour}>${hourlyChart(overview.hours, this.text)}</section>
       <section class="card" aria-labelledby="operators">
         <h3 id="operators">${text.operators}</h3>
-        ${operatorRatesTable(overview.operators, this.text)}
+        ${operatorRatesTable(overview.operators, this.text, 'operators')}
       </section>
       <section class="card stale" aria-labelledby="stale">
         <h3 id="stale">${text.stale}</h3>

@@ -154,6 +154,13 @@ export class ConsolePaymentSection extends LitElement {
     `;
   }
 
+  /** `(HTTP 500, 12 ms)`; a callback that returned has no HTTP status to tell. */
+  private deliveryFacts(item: Extract<ConsoleTimelineItem, { kind: 'delivery' }>): string {
+    const text = this.text.payment;
+    const facts = [item.status !== null || !item.ok ? text.status(item.status) : null, item.durationMs === null ? null : text.duration(item.durationMs)].filter(Boolean);
+    return facts.length > 0 ? `(${facts.join(', ')})` : '';
+  }
+
   private timelineLine(item: ConsoleTimelineItem, locale: string): TemplateResult {
     const text = this.text.payment;
     const at = html`<time datetime=${item.at}>${timeText(item.at, locale)}</time>`;
@@ -165,7 +172,7 @@ export class ConsolePaymentSection extends LitElement {
       case 'delivery':
         return html`${at} —
           <span class=${item.ok ? 'good' : 'bad'}>${text.delivery(item.ok, item.sink)}</span>
-          (${text.status(item.status)}${item.durationMs === null ? '' : `, ${text.duration(item.durationMs)}`})${item.error ? html` <span class="muted">${item.error}</span>` : nothing}`;
+          ${this.deliveryFacts(item)}${item.error ? html` <span class="muted">${item.error}</span>` : nothing}`;
       case 'refund':
         return html`${at} — ${text.refund(item.amount, item.state)}`;
       default:

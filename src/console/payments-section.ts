@@ -80,9 +80,10 @@ export class ConsolePaymentsSection extends LitElement {
     if (!this.payments) return html`<p role="status">${this.text.loading}</p>`;
     if (this.payments.length === 0) return html`<p role="status">${text.none}</p>`;
     return html`
+      <p role="status" class="muted">${text.caption(this.payments.length)}</p>
       <div class="scroll card">
         <table>
-          <caption role="status">${text.caption(this.payments.length)}</caption>
+          <caption>${text.heading}</caption>
           <thead>
             <tr>
               <th scope="col">${text.order}</th>

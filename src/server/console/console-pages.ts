@@ -78,7 +78,7 @@ function pageHead(language: ConsoleLanguage, title: string, consoleUrl: string, 
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="same-origin">
 <title>${title}</title>
 <link rel="stylesheet" href="${consoleUrl}/assets/console.css">
 ${script}

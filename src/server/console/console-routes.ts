@@ -55,7 +55,8 @@ export function createConsoleRoutes(deps: ConsoleDeps): ConsoleRoutes {
     c.header('content-security-policy', contentSecurityPolicy);
     c.header('x-content-type-options', 'nosniff');
     c.header('x-frame-options', 'DENY');
-    c.header('referrer-policy', 'no-referrer');
+    // same-origin, not no-referrer: with no-referrer a form's POST carries Origin: null, which the origin check refuses.
+    c.header('referrer-policy', 'same-origin');
     c.header('cache-control', 'no-store');
   });
 

@@ -1,0 +1,169 @@
+/**
+ * The operations console in Chromium, against the sandbox: an order created through the server API
+ * and paid, its notification to the merchant's endpoint refused (HTTP 500); the operator signs in
+ * (after a wrong secret is refused), finds the order, sees the failed delivery, re-sends it once the
+ * endpoint is fixed, and sees it delivered. The overview's pictures and stuck payments are
+ * photographed; axe finds no violation on each page; the page holds at 320 px; a POST without the
+ * CSRF token is refused.
+ */
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { buildConsole } from '../../scripts/build-console.js';
+import { chromiumArgs, chromiumPath } from '../../scripts/chromium.mjs';
+import { csrfHeader } from '../../src/contract/console.js';
+import { axeViolations, describeViolations } from '../support/axe.js';
+import { merchantSecret, startReceiver } from '../server/deliveries/merchant-receiver.js';
+import { newOrderId, startHarness, type Harness } from '../server/harness.js';
+import { screenshotDir } from './harness.js';
+
+const serverSecret = 'console-e2e-server-secret-0123456789abcdef';
+const push = { approve: '+2290196000001', noAnswer: '+2290196000003' };
+
+describe('operations console in Chromium', () => {
+  let harness: Harness;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let browser: Browser;
+  let page: Page;
+  let assetsDir: string;
+  let endpointAnswers = 500;
+  const paidOrder = newOrderId();
+  const stuckOrder = newOrderId();
+
+  const pay = async (orderId: string, phoneNumber: string) => {
+    const created = await fetch(`${harness.base}/server/checkouts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${serverSecret}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ orderId, amount: '5000', currencyCode: 'XOF' }),
+    });
+    assert.equal(created.status, 200, await created.clone().text());
+    const { token } = (await created.json()) as { token: string };
+    const paid = await harness.call('/checkout/pay', { token, body: { phoneNumber, useWallet: false } });
+    assert.equal(paid.status, 200, await paid.text());
+  };
+
+  before(async () => {
+    assetsDir = await mkdtemp(join(tmpdir(), 'momo-console-assets-'));
+    await buildConsole(assetsDir);
+    receiver = await startReceiver();
+    receiver.answer = () => endpointAnswers;
+    harness = await startHarness({
+      serverSecret,
+      merchantWebhookUrl: receiver.url,
+      merchantWebhookSecret: merchantSecret,
+      consoleAssetsDir: assetsDir,
+      // Every open payment counts as stuck at once, so the stuck list has one to show.
+      staleAfterMinutes: 0,
+      // A refused notification waits an hour for its retry: only the re-send brings it.
+      deliveryRetryDelaysMs: [3_600_000],
+      refunds: true,
+    });
+    await pay(paidOrder, push.approve);
+    await harness.waitFor(paidOrder, (view) => view.state === 'completed');
+    await pay(stuckOrder, push.noAnswer);
+    const until = Date.now() + 5_000;
+    // Its first notification (pending) is refused; the completed one waits behind it (each order's in order).
+    while (!receiver.received.some((item) => item.answered === 500 && item.body.includes(paidOrder))) {
+      if (Date.now() > until) throw new Error('no notification of the paid order reached the endpoint');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+    page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await harness?.close();
+    await receiver?.close();
+    await rm(assetsDir, { recursive: true, force: true });
+  });
+
+  it('asks for sign-in and refuses a wrong secret', async () => {
+    await page.goto(`${harness.base}/console`);
+    await page.getByLabel('Secret or password').fill('this-is-not-the-secret');
+    const [answer] = await Promise.all([page.waitForResponse((response) => response.url().includes('/console/sign-in')), page.getByLabel('Secret or password').press('Enter')]);
+    assert.equal(answer.status(), 401);
+    await page.getByRole('alert').filter({ hasText: 'not the right one' }).waitFor();
+    assert.deepEqual(describeViolations(await axeViolations(page)), '');
+  });
+
+  it('signs in with the keyboard and shows the pictures and the stuck payment (screenshot)', async () => {
+    await page.getByLabel('Secret or password').fill(serverSecret);
+    await page.getByLabel('Secret or password').press('Enter');
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await page.getByText('Payments per hour, last 24 hours').waitFor();
+    const stuck = page.locator('momo-console-overview li').filter({ hasText: stuckOrder });
+    await stuck.waitFor();
+    assert.match(await stuck.innerText(), /Ask its support to re-emit|ask its support/i);
+    await page.getByRole('table', { name: 'Completion rate per operator' }).waitFor();
+    await mkdir(screenshotDir, { recursive: true });
+    await page.screenshot({ path: join(screenshotDir, 'console-overview.png'), fullPage: true });
+    assert.equal(describeViolations(await axeViolations(page)), '');
+  });
+
+  it('finds the order created through the server API, with its state', async () => {
+    await page.getByRole('link', { name: 'Payments' }).click();
+    await page.getByLabel('Order id').fill(paidOrder);
+    await page.getByRole('button', { name: 'Show' }).click();
+    const row = page.getByRole('row').filter({ hasText: paidOrder });
+    await row.waitFor();
+    assert.match(await row.innerText(), /Completed/);
+    assert.match(await row.innerText(), /5,000|5 000|5000/);
+    assert.equal(describeViolations(await axeViolations(page)), '');
+  });
+
+  it('shows the failed delivery, re-sends it and shows it delivered', async () => {
+    await page.getByRole('link', { name: paidOrder }).click();
+    const timeline = page.getByRole('list').filter({ hasText: 'Notification to your endpoint' });
+    await timeline.getByText('not delivered').first().waitFor();
+    assert.match(await timeline.innerText(), /HTTP 500, \d+ ms/);
+    assert.equal(describeViolations(await axeViolations(page)), '');
+
+    endpointAnswers = 204;
+    await page.getByRole('button', { name: 'Re-send notifications' }).press('Enter');
+    // Both of its notifications (pending, then completed) go, in order.
+    await page.getByRole('status').filter({ hasText: 'Sent again: 2 of 2 delivered.' }).waitFor();
+    await timeline.getByText('Notification to your endpoint: delivered').first().waitFor();
+    assert.match(await timeline.innerText(), /delivered \(HTTP 204, \d+ ms\)/);
+  });
+
+  it('refuses a POST without the CSRF token, and runs it with the token', async () => {
+    const url = `${harness.base}/console/api/payments/${encodeURIComponent(paidOrder)}/redeliver`;
+    const statuses = await page.evaluate(async ({ url, header }) => {
+      const without = await fetch(url, { method: 'POST' });
+      const session = (await (await fetch(url.replace(/\/api\/.*$/, '/api/session'))).json()) as { csrfToken: string };
+      const withToken = await fetch(url, { method: 'POST', headers: { [header]: session.csrfToken } });
+      return [without.status, withToken.status];
+    }, { url, header: csrfHeader });
+    assert.deepEqual(statuses, [403, 200]);
+  });
+
+  it('is usable at 320 px: nothing wider than the screen', async () => {
+    await page.setViewportSize({ width: 320, height: 800 });
+    for (const hash of ['#/', '#/payments', `#/payments/${encodeURIComponent(paidOrder)}`, '#/endpoint']) {
+      await page.evaluate((target) => (location.hash = target), hash);
+      await page.waitForTimeout(300);
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(width <= 320, `${hash} is ${width} px wide at 320 px`);
+    }
+  });
+
+  it('shows the endpoint\'s last deliveries and sends a test notification', async () => {
+    await page.setViewportSize({ width: 1100, height: 900 });
+    await page.getByRole('link', { name: 'Endpoint health' }).click();
+    await page.getByRole('cell', { name: /HTTP 500/ }).first().waitFor();
+    await page.getByRole('button', { name: 'Send test notification' }).click();
+    await page.getByRole('status').filter({ hasText: 'The endpoint answered: HTTP 204' }).waitFor();
+    assert.ok(receiver.received.some((item) => item.id.startsWith('test.ping.')));
+    assert.equal(describeViolations(await axeViolations(page)), '');
+  });
+
+  it('speaks French', async () => {
+    await page.getByRole('link', { name: 'Français' }).click();
+    await page.getByRole('heading', { name: 'Santé du point de réception' }).waitFor();
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'fr');
+  });
+});
