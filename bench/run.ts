@@ -16,6 +16,7 @@ const benches: Array<[string, () => Promise<Bench>]> = [
   ['service (momo-checkout serve)', async () => (await import('./service.js')).benchService],
   ['script-tag and React sizes', async () => (await import('./ship-size.js')).benchShipSize],
   ['stores (memory, file, Redis), one call at a time', async () => (await import('./stores.js')).benchStores],
+  ['console list over 10,000 payments (memory, file, Redis)', async () => (await import('./console-list.js')).benchConsoleList],
   ['script-tag parts', async () => (await import('./ship-parts.js')).benchShipParts],
   ['demo page on slow networks', async () => (await import('./page-load.js')).benchPageLoad],
   ['soak (momo-checkout serve, default store)', async () => (await import('./soak.js')).benchSoak],

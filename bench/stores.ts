@@ -34,7 +34,7 @@ type Operation = (typeof operations)[number];
 let sequence = 0;
 const run = `${process.pid}-${Date.now()}`;
 
-function checkout(): CheckoutRecord {
+export function checkout(): CheckoutRecord {
   const n = ++sequence;
   const orderId = `bench-${run}-${n}`;
   return {
@@ -58,8 +58,8 @@ function checkout(): CheckoutRecord {
   };
 }
 
-/** What a transition writes: a payment, its delivery and a log line. */
-function paid(record: CheckoutRecord): CheckoutRecord {
+/** What a transition writes: a payment, its delivery and a log line (also the console bench's payments). */
+export function paid(record: CheckoutRecord): CheckoutRecord {
   const version = record.version + 1;
   return {
     ...record,

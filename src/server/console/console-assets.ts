@@ -11,8 +11,8 @@ import type * as NodeFs from 'node:fs/promises';
 
 export const consoleScriptName = 'momo-console.js';
 
-/** Where the built package keeps it: `dist/browser/`, beside this module's `dist/server/console/`. */
-export const defaultConsoleAssetsDir = (): string => new URL('../../browser/', import.meta.url).pathname;
+/** The package's `dist/browser/`: the same folder whether this module runs from `dist/server/console/` or from `src/server/console/` (tsx). */
+export const defaultConsoleAssetsDir = (): string => new URL('../../../dist/browser/', import.meta.url).pathname;
 
 export type ConsoleScript = { ok: true; code: Uint8Array } | { ok: false; reason: string };
 
