@@ -6,7 +6,7 @@ import { formatSetupChecks, type SetupCheck } from '../src/server/index.js';
 import type { RunningDemo } from './start-demo.js';
 
 export interface BannerInput {
-  demo: Pick<RunningDemo, 'url' | 'service' | 'bundle'>;
+  demo: Pick<RunningDemo, 'url' | 'service' | 'bundle'> & Partial<Pick<RunningDemo, 'consoleUrl'>>;
   checks: readonly SetupCheck[];
   /** For the real-service mode: the public URL (`MOMO_PUBLIC_URL`). */
   publicUrl?: string;
@@ -16,6 +16,7 @@ export interface BannerInput {
 
 export function startBanner({ demo, checks, publicUrl, insecureLocal }: BannerInput): string[] {
   const checkLines = ['  Setup checks (the same as npx momo-checkout doctor):', ...formatSetupChecks(checks, { indent: '    ' })];
+  const consoleLine = demo.consoleUrl ? [`  Console         ${demo.consoleUrl}   (sign in with MOMO_CONSOLE_PASSWORD)`] : [];
   if (demo.service.kind === 'sandbox') {
     return [
       '',
@@ -24,6 +25,7 @@ export function startBanner({ demo, checks, publicUrl, insecureLocal }: BannerIn
       `  Shop checkout   ${demo.url}/`,
       `  Other orders    ${demo.url}/?amount=12500&currency=XOF   (each opens a new order; a reload keeps it)`,
       `  Companion       ${demo.url}/momo`,
+      ...consoleLine,
       `  Sandbox         ${demo.url}/v1/... (in-process; its test numbers are listed on the page)`,
       `  Browser bundle  ${(demo.bundle.gzipBytes / 1024).toFixed(1)} KB gzip, built in ${demo.bundle.buildMs} ms`,
       '',
@@ -51,6 +53,7 @@ export function startBanner({ demo, checks, publicUrl, insecureLocal }: BannerIn
     `  Service         ${demo.service.url}`,
     `  Shop checkout   ${demo.url}/  (and through ${base.replace(/\/[^/]*$/, '/')})`,
     `  Webhooks at     ${base}/webhook`,
+    ...consoleLine,
     '',
     ...checkLines,
     '',

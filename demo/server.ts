@@ -4,7 +4,8 @@
  * address that reaches this server, plus the companion's path, e.g. https://abc.tunnel.example/momo).
  * Against a local stand-in of the service on this machine, `MOMO_ALLOW_INSECURE_LOCAL_URLS=1` lets
  * `MOMO_PUBLIC_URL` be `http://127.0.0.1:PORT/momo` (with a loud warning at start).
- * `PORT` (default 8080) and `HOST` (default 127.0.0.1) say where the page listens. Ctrl-C stops it.
+ * `PORT` (default 8080) and `HOST` (default 127.0.0.1) say where the page listens; `MOMO_CONSOLE_PASSWORD`
+ * (16 characters or more) opens the operations console at `/momo/console`. Ctrl-C stops it.
  */
 import { CompanionConfigError, companionOptionsFromEnv } from '../src/server/index.js';
 import { startBanner } from './banner.js';
@@ -38,6 +39,7 @@ try {
     host,
     service,
     allowedOrigins,
+    ...(process.env.MOMO_CONSOLE_PASSWORD?.trim() ? { consolePassword: process.env.MOMO_CONSOLE_PASSWORD.trim() } : {}),
     ...(pushDelay !== undefined && Number.isFinite(pushDelay) ? { sandbox: { pushDelayMs: pushDelay } } : {}),
   });
 } catch (error) {

@@ -16,7 +16,10 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildConsole } from '../scripts/build-console.js';
 import { getRequestListener } from '@hono/node-server';
 import { createCompanion, createLogger, createMemoryStore, serverTimeouts, type Companion, type Logger, type RequestContext, type SetupCheck } from '../src/server/index.js';
 import { SANDBOX_OTP, type Sandbox, type SandboxOptions } from '../src/sandbox/index.js';
@@ -70,6 +73,11 @@ export interface StartDemoOptions {
   allowedOrigins?: string[];
   /** Node's server timeouts; default `serverTimeouts` (a request must arrive within 15 s). */
   timeouts?: Partial<typeof serverTimeouts>;
+  /**
+   * Opens the operations console at `/momo/console` with this password (`MOMO_CONSOLE_PASSWORD`,
+   * 16 characters or more); its script is built from `src/console/` at start, as the element's is.
+   */
+  consolePassword?: string;
 }
 
 export class DemoConfigError extends Error {
@@ -86,6 +94,8 @@ export interface RunningDemo {
   /** Every call the companion made to the sandbox, in order (not recorded against a real service). */
   upstreamCalls: UpstreamCall[];
   bundle: DemoBundle;
+  /** `<url>/momo/console` when a console password was given, else null. */
+  consoleUrl: string | null;
   /**
    * The companion's setup checks, started in the background once listening (not delaying it):
    * `formatSetupChecks` turns them into the start banner's lines.
@@ -144,6 +154,9 @@ export async function startDemo(options: StartDemoOptions = {}): Promise<Running
   const log = options.log ?? ((line: string) => console.log(line));
   const bundle = options.bundle ?? (await buildDemoBundle());
   const assets = await loadAssets(bundle);
+  const consoleAssetsDir = options.consolePassword ? await mkdtemp(join(tmpdir(), 'momo-demo-console-')) : null;
+  if (consoleAssetsDir) await buildConsole(consoleAssetsDir);
+  const operationsConsole = options.consolePassword && consoleAssetsDir ? { consolePassword: options.consolePassword, consoleAssetsDir } : {};
 
   // The URL is known once listening (port 0), and the companion needs it: route through a late binding.
   let handle: (request: Request, context?: RequestContext) => Promise<Response> = () => Promise.resolve(new Response('Starting', { status: 503 }));
@@ -179,6 +192,7 @@ export async function startDemo(options: StartDemoOptions = {}): Promise<Running
         allowedOrigins: [...new Set([origin, url, ...(options.service.allowedOrigins ?? [])])],
         ...(options.service.allowInsecureLocalUrls ? { allowInsecureLocalUrls: true } : {}),
         log: companionLog,
+        ...operationsConsole,
       });
     } else {
       const built = createSandbox({ ...options.sandbox, log });
@@ -198,6 +212,7 @@ export async function startDemo(options: StartDemoOptions = {}): Promise<Running
         store: createMemoryStore(),
         // In-process: the companion's calls reach the sandbox without a socket, through the counter.
         fetch: recordingFetch((request) => built.fetch(request), upstreamCalls),
+        ...operationsConsole,
       });
     }
   } catch (error) {
@@ -219,6 +234,7 @@ export async function startDemo(options: StartDemoOptions = {}): Promise<Running
     service,
     upstreamCalls,
     bundle,
+    consoleUrl: consoleAssetsDir ? `${publicOrigin}${mount}/console` : null,
     setupChecks,
     close: () => {
       closing ??= (async () => {
@@ -228,6 +244,7 @@ export async function startDemo(options: StartDemoOptions = {}): Promise<Running
         await shutdownSandbox();
         server.closeAllConnections();
         await stopped;
+        if (consoleAssetsDir) await rm(consoleAssetsDir, { recursive: true, force: true });
       })();
       return closing;
     },

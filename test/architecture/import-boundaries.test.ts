@@ -37,7 +37,7 @@ function importGraph(entry: string) {
   return { files: [...files].map((file) => relative(root, file)), packages: [...packages] };
 }
 
-const browserEntries = ['src/index.ts', 'src/define.ts', 'src/react/index.ts'].filter((entry) => existsSync(join(root, entry)));
+const browserEntries = ['src/index.ts', 'src/define.ts', 'src/react/index.ts', 'src/console/define.ts'].filter((entry) => existsSync(join(root, entry)));
 const serverEntries = ['src/server/index.ts', 'src/sandbox/index.ts'].filter((entry) => existsSync(join(root, entry)));
 
 describe('import boundaries', () => {
@@ -58,7 +58,7 @@ describe('import boundaries', () => {
   for (const entry of serverEntries) {
     it(`${entry} reaches no browser element code`, () => {
       const { files, packages } = importGraph(entry);
-      assert.deepEqual(files.filter((file) => /^src\/(element|machine|client|localize|react)\//.test(file)), []);
+      assert.deepEqual(files.filter((file) => /^src\/(element|machine|client|localize|react|console)\//.test(file)), []);
       assert.deepEqual(packages.filter((name) => name === 'lit' || name.startsWith('lit/') || name.startsWith('@lit/')), []);
     });
   }
