@@ -174,7 +174,7 @@ export class ConsolePaymentSection extends LitElement {
           <span class=${item.ok ? 'good' : 'bad'}>${text.delivery(item.ok, item.sink)}</span>
           ${this.deliveryFacts(item)}${item.error ? html` <span class="muted">${item.error}</span>` : nothing}`;
       case 'refund':
-        return html`${at} — ${text.refund(item.amount, item.state)}`;
+        return html`${at} — ${text.refund(amountText(item.amount, this.payment!.currencyCode, locale), item.state)}`;
       default:
         throw new Error(`momo-console: unknown timeline item ${JSON.stringify(item satisfies never)}`);
     }

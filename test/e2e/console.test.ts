@@ -2,7 +2,7 @@
  * The operations console in Chromium, against the sandbox: an order created through the server API
  * and paid, its notification to the merchant's endpoint refused (HTTP 500); the operator signs in
  * (after a wrong secret is refused), finds the order, sees the failed delivery, re-sends it once the
- * endpoint is fixed, and sees it delivered. The overview's pictures and stuck payments are
+ * endpoint is fixed, sees it delivered, and refunds part of it after a confirmation. The overview's pictures and stuck payments are
  * photographed; axe finds no violation on each page; the page holds at 320 px; a POST without the
  * CSRF token is refused.
  */
@@ -128,6 +128,21 @@ describe('operations console in Chromium', () => {
     await page.getByRole('status').filter({ hasText: 'Sent again: 2 of 2 delivered.' }).waitFor();
     await timeline.getByText('Notification to your endpoint: delivered').first().waitFor();
     assert.match(await timeline.innerText(), /delivered \(HTTP 204, \d+ ms\)/);
+  });
+
+  it('refunds after a confirmation that repeats the amount and the masked number', async () => {
+    await page.getByLabel(/Amount to refund/).fill('1000');
+    await page.getByRole('button', { name: 'Refund…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Confirm the refund' });
+    await dialog.waitFor();
+    const sentence = await dialog.innerText();
+    assert.match(sentence, /1,000/);
+    assert.match(sentence, /\+229[ •\d]*•/, 'the number is masked');
+    assert.doesNotMatch(sentence, /0196000001/, 'never the full number');
+    assert.equal(describeViolations(await axeViolations(page)), '');
+    await dialog.getByRole('button', { name: 'Yes, refund' }).click();
+    await page.getByRole('status').filter({ hasText: /Refund recorded: (pending|completed)/ }).waitFor();
+    await page.getByText(/Refund of \D*1,000\D*: (pending|completed)/).waitFor();
   });
 
   it('refuses a POST without the CSRF token, and runs it with the token', async () => {
