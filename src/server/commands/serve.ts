@@ -140,6 +140,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     serverApi: `${base}${serverApiPrefix}`,
     openApi: `${base}${serverApiPrefix}/openapi.json`,
     serviceWebhook: `${base}${companionRoutes.webhook}`,
+    console: `${base}/console`,
     merchantWebhook: config.options.merchantWebhookUrl ?? 'not set: read payments with GET /server/payments/{orderId}',
     health: `${url}/healthz`,
     readiness: `${url}/readyz`,

@@ -97,6 +97,23 @@ describe('serve: health, readiness, timeouts, stop', () => {
     assert.equal((await fetch(`${service.url}/readyz`)).status, 200);
   });
 
+  it('serves the operations console behind its sign-in, and its script once signed in with the server secret', async () => {
+    const consoleUrl = `${service.url}/momo/console`;
+    const page = await fetch(consoleUrl);
+    assert.equal(page.status, 200);
+    assert.match(await page.text(), /name="secret" type="password"/);
+    assert.equal((await fetch(`${consoleUrl}/api/payments`)).status, 401);
+    const signedIn = await fetch(`${consoleUrl}/sign-in`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { origin: service.url, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ secret: serverSecret }).toString(),
+    });
+    assert.equal(signedIn.status, 303);
+    const cookie = signedIn.headers.get('set-cookie')!.split(';')[0]!;
+    assert.equal((await fetch(`${consoleUrl}/api/payments`, { headers: { cookie } })).status, 200);
+  });
+
   it('/readyz is 503 while the store cannot be written (a full disk), and 200 again once it can', async () => {
     await until('ready', async () => (await fetch(`${service.url}/readyz`)).status === 200);
     diskFull = true;
