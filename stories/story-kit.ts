@@ -39,6 +39,8 @@ function renderCheckout(name: ScenarioName, args: CheckoutArgs): HTMLElement {
   frame.style.padding = '16px';
   frame.style.boxSizing = 'border-box';
   frame.style.background = args.theme === 'dark' ? '#0b0d10' : '#ffffff';
+  // What the static-build test compares the element's status with once the play function reports.
+  frame.dataset.expectedStatus = scenario.status;
   if (args.theme === 'dark') for (const [property, value] of Object.entries(dark)) frame.style.setProperty(property, value);
 
   const el = document.createElement('momo-checkout');
@@ -72,12 +74,20 @@ export function checkoutStory(name: ScenarioName, args: Partial<CheckoutArgs> = 
     play: async ({ canvasElement }) => {
       const el = canvasElement.querySelector('momo-checkout');
       if (!el) throw new Error('the story rendered no <momo-checkout>');
-      const client = clients.get(el)!;
-      const steps: ((el: MomoCheckout, client: ScriptedClient) => Promise<void>) | undefined = 'steps' in scenario ? scenario.steps : undefined;
-      await steps?.(el, client);
-      await reach(el, scenario.status);
-      if (!el.shadowRoot?.querySelector(scenario.shows)) throw new Error(`${scenario.title}: ${scenario.shows} is not shown`);
-      await expectAccessible(el);
+      const frame = el.parentElement!;
+      try {
+        const client = clients.get(el)!;
+        const steps: ((el: MomoCheckout, client: ScriptedClient) => Promise<void>) | undefined = 'steps' in scenario ? scenario.steps : undefined;
+        await steps?.(el, client);
+        await reach(el, scenario.status);
+        if (!el.shadowRoot?.querySelector(scenario.shows)) throw new Error(`${scenario.title}: ${scenario.shows} is not shown`);
+        await expectAccessible(el);
+        // The static-build test (test/storybook) reads this: no Storybook API needed to know the outcome.
+        frame.dataset.storyCheck = 'passed';
+      } catch (error) {
+        frame.dataset.storyCheck = error instanceof Error ? error.message : String(error);
+        throw error;
+      }
     },
   };
 }
