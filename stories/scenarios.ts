@@ -26,12 +26,17 @@ export const checkout: CheckoutView = {
 /** A Benin number in the 2024 10-digit plan (a test number, nobody's). */
 const typedNumber = '01 97 00 00 00';
 const e164 = '+2290197000000';
-// A data: URL keeps the stories offline (Storybook builds and tests run with no network).
-const logo = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"><rect width="1" height="1" fill="#fc0"/></svg>')}`;
+/**
+ * Logo files served beside the stories (.storybook/main.ts `staticDirs`): same origin, as the element
+ * accepts (https or the page's or companion's origin), and offline. A `data:` URL would be refused.
+ */
+function logo(code: 'mtn' | 'moov' | 'wallet'): string {
+  return new URL(`operator-logos/${code}.svg`, document.baseURI).href;
+}
 
 function operator(overrides: Partial<OperatorView> = {}): OperatorView {
   return {
-    code: 'mtn', name: 'MTN MoMo', logoUrl: logo, instructions: null, workflowHint: 'provider_auth',
+    code: 'mtn', name: 'MTN MoMo', logoUrl: logo('mtn'), instructions: null, workflowHint: 'provider_auth',
     minAmount: '100', maxAmount: null, decimalPlaces: 0, ...overrides,
   };
 }
@@ -43,14 +48,12 @@ function lookup(overrides: Partial<LookupResponse> = {}): LookupResponse {
 function payment(state: PaymentState, version: number, overrides: Partial<PaymentView> = {}): PaymentView {
   return {
     state, version, orderId: 'order-42', phoneNumberMasked: '+229••••••00',
-    operator: { code: 'mtn', name: 'MTN MoMo', logoUrl: logo }, workflow: 'provider_auth', instructions: null,
+    operator: { code: 'mtn', name: 'MTN MoMo', logoUrl: logo('mtn') }, workflow: 'provider_auth', instructions: null,
     authorizationUrl: null, returned: false, canRetry: true, updatedAt: '2030-01-01T00:00:00Z', ...overrides,
   };
 }
 
 export interface Scenario {
-  /** What the designer sees in the sidebar. */
-  title: string;
   script: () => Partial<ClientScript>;
   /** Property-only settings of the element (e.g. a short expiry so "expired" shows at once). */
   setup?: (el: MomoCheckout) => void;
@@ -100,15 +103,22 @@ async function pay(el: MomoCheckout): Promise<void> {
 
 const otpPreview = { preview: { workflow: 'pre_authorized' } } as const;
 
+/** An answer that never comes: the element stays in the in-between state it shows while waiting. */
+const held = () => new Promise<never>(() => {});
+
+async function fillOtp(el: MomoCheckout, code: string): Promise<void> {
+  await reach(el, 'needs-otp');
+  typeInto(shadow(el, '[part="otp-input"]'), code);
+  shadow(el, 'form [part="submit-button"]').click();
+}
+
 export const scenarios = {
   EnteringNumber: {
-    title: 'Entering a number',
     script: () => ({}),
     status: 'entering',
     shows: 'input#phone',
   },
   InvalidNumber: {
-    title: 'Invalid number',
     script: () => ({}),
     steps: async (el) => {
       await reach(el, 'entering');
@@ -121,9 +131,8 @@ export const scenarios = {
     shows: '#phone-error',
   },
   OperatorWithInstructions: {
-    title: 'Operator with OTP instructions',
     script: () => ({
-      lookup: lookup({ operator: operator({ code: 'moov', name: 'Moov Money', instructions: 'Dial *855*4*6# to get a payment code.', workflowHint: 'pre_authorized' }) }),
+      lookup: lookup({ operator: operator({ code: 'moov', name: 'Moov Money', logoUrl: logo('moov'), instructions: 'Dial *855*4*6# to get a payment code.', workflowHint: 'pre_authorized' }) }),
       ...otpPreview,
     }),
     steps: pay,
@@ -131,48 +140,88 @@ export const scenarios = {
     shows: '[part="instructions"] a',
   },
   OperatorWithEmptyInstructions: {
-    title: 'Operator with empty instructions (fallback)',
     script: () => ({ lookup: lookup({ operator: operator({ instructions: '', workflowHint: 'pre_authorized' }) }), ...otpPreview }),
     steps: pay,
     status: 'needs-otp',
     shows: '[part="instructions"]',
   },
   WalletChoice: {
-    title: 'Overlay-wallet choice',
-    script: () => ({ lookup: lookup({ wallet: operator({ code: 'wallet', name: 'Djamo Wallet', workflowHint: 'redirect_url' }) }) }),
+    script: () => ({ lookup: lookup({ wallet: operator({ code: 'wallet', name: 'Djamo Wallet', logoUrl: logo('wallet'), workflowHint: 'redirect_url' }) }) }),
     steps: (el) => enterNumber(el),
     status: 'ready',
     shows: 'input[type="radio"]',
   },
+  LookingUpOperator: {
+    script: () => ({ lookup: held }),
+    steps: async (el) => {
+      await reach(el, 'entering');
+      typeInto(shadow(el, 'input#phone'), typedNumber);
+    },
+    status: 'looking-up',
+    shows: '[part="status"]',
+  },
+  UnknownOperator: {
+    script: () => ({ lookup: new CompanionRequestError('NO_OPERATOR', 422, 'none') }),
+    steps: async (el) => {
+      await reach(el, 'entering');
+      typeInto(shadow(el, 'input#phone'), typedNumber);
+      await waitFor(() => el.shadowRoot?.querySelector('#phone-error') !== null, 'the number error');
+    },
+    status: 'entering',
+    shows: '#phone-error',
+  },
+  Submitting: {
+    script: () => ({ pay: held }),
+    steps: pay,
+    status: 'submitting',
+    shows: '[part="submit-button"][aria-busy="true"]',
+  },
   OtpStep: {
-    title: 'OTP step (asked by the pay-in)',
     script: () => ({ pay: () => payment('needs-otp', 1, { workflow: 'pre_authorized', instructions: 'Dial *555# for a code.' }) }),
     steps: pay,
     status: 'needs-otp',
     shows: '[part="otp-input"]',
   },
+  WrongCode: {
+    script: () => ({
+      pay: (request) => {
+        if (request.otp) throw new CompanionRequestError('OTP_REFUSED', 422, 'refused');
+        return payment('needs-otp', 1, { workflow: 'pre_authorized', instructions: 'Dial *555# for a code.' });
+      },
+    }),
+    steps: async (el) => {
+      await pay(el);
+      await fillOtp(el, '123456');
+      await waitFor(() => el.shadowRoot?.querySelector('#otp-error') !== null, 'the code error');
+    },
+    status: 'needs-otp',
+    shows: '#otp-error',
+  },
   AwaitingPush: {
-    title: 'Waiting for the push, with the countdown',
     script: () => ({}),
     steps: pay,
     status: 'awaiting-approval',
     shows: '.countdown',
   },
+  NoPromptHelp: {
+    script: () => ({}),
+    setup: (el) => (el.promptHelpAfterSeconds = 0),
+    steps: pay,
+    status: 'awaiting-approval',
+    shows: 'h3',
+  },
   Redirecting: {
-    title: 'Redirecting to the authorisation page',
     script: () => ({ preview: { workflow: 'redirect_url' }, pay: () => payment('redirect-ready', 1, { workflow: 'redirect_url', authorizationUrl: 'https://pay.example/authorize/1' }) }),
     steps: pay,
     status: 'redirecting',
     shows: '[part="status"]',
   },
   ConfirmingAfterReturn: {
-    title: 'Confirming after the return',
     script: () => ({ checkout: { ...checkout, payment: payment('redirect-ready', 4, { workflow: 'redirect_url', returned: true, authorizationUrl: 'https://pay.example/a' }) } }),
     status: 'confirming',
     shows: '[part="status"]',
   },
   Succeeded: {
-    title: 'Succeeded',
     script: () => ({}),
     steps: async (el, client) => {
       await pay(el);
@@ -183,13 +232,16 @@ export const scenarios = {
     shows: 'h2',
   },
   Failed: {
-    title: 'Failed (can retry)',
     script: () => ({ checkout: { ...checkout, payment: payment('failed', 3, { canRetry: true }) } }),
     status: 'failed',
     shows: 'button',
   },
+  FailedNoRetry: {
+    script: () => ({ checkout: { ...checkout, payment: payment('failed', 3, { canRetry: false }) } }),
+    status: 'failed',
+    shows: '.failed p + p',
+  },
   Expired: {
-    title: 'Expired: no outcome in time',
     script: () => ({}),
     setup: (el) => (el.expirySeconds = 0.2),
     steps: pay,
@@ -197,19 +249,16 @@ export const scenarios = {
     shows: '.reference',
   },
   CompanionError: {
-    title: 'Companion error (token expired)',
     script: () => ({ checkout: new CompanionRequestError('TOKEN_EXPIRED', 401, 'expired') }),
     status: 'error',
     shows: '[part="error"]',
   },
   NetworkDown: {
-    title: 'The network down',
     script: () => ({ checkout: new NetworkError('down') }),
     status: 'error',
     shows: '[part="error"]',
   },
   NotPayable: {
-    title: 'Order not payable (no country serves its currency)',
     script: () => ({ checkout: { ...checkout, countries: [] } }),
     status: 'error',
     shows: '[part="error"]',

@@ -14,7 +14,13 @@ import type { ScenarioName } from './scenarios.js';
 export interface CheckoutArgs {
   lang: 'en' | 'fr';
   theme: 'light' | 'dark';
+  /** '320px' is a narrow column in whatever window: the element lays itself out from its own width. */
   width: '320px' | 'desktop';
+  /** The element's own attributes and properties, as a merchant sets them. */
+  country?: '' | 'BJ' | 'CI';
+  'expiry-seconds'?: number;
+  promptHelpAfterSeconds?: number;
+  validationDelayMs?: number;
 }
 
 // A dark theme a merchant could write: only the documented custom properties (custom-elements.json).
@@ -24,9 +30,12 @@ const dark: Record<string, string> = {
   '--momo-color-surface': '#16181d',
   '--momo-color-text': '#f1f3f5',
   '--momo-color-muted': '#b8bec7',
-  '--momo-color-border': '#5a616b',
+  // 4.8:1 against the card: borders and the spinner's track are non-text contrast (WCAG 1.4.11, 3:1).
+  '--momo-color-border': '#7d8590',
   '--momo-color-error': '#ff9d9d',
   '--momo-color-success': '#7ee2a8',
+  // Native controls (radios, the country list) drawn dark as well.
+  '--momo-color-scheme': 'dark',
 };
 
 const clients = new WeakMap<MomoCheckout, ScriptedClient>();
@@ -45,9 +54,13 @@ function renderCheckout(name: ScenarioName, args: CheckoutArgs): HTMLElement {
 
   const el = document.createElement('momo-checkout');
   el.lang = args.lang;
-  el.validationDelayMs = 20;
+  el.validationDelayMs = args.validationDelayMs ?? 20;
+  if (args.country) el.setAttribute('country', args.country);
+  if (args['expiry-seconds'] !== undefined) el.setAttribute('expiry-seconds', String(args['expiry-seconds']));
+  if (args.promptHelpAfterSeconds !== undefined) el.promptHelpAfterSeconds = args.promptHelpAfterSeconds;
   // A story never leaves the page: the authorisation URL is shown, not visited.
   el.navigate = () => {};
+  // The scenario's own settings last: they are what puts the story in its state.
   const setup: ((el: MomoCheckout) => void) | undefined = 'setup' in scenario ? scenario.setup : undefined;
   setup?.(el);
   const client = clientFor(scenario);
@@ -64,14 +77,13 @@ export async function expectAccessible(el: HTMLElement): Promise<void> {
   if (found.length > 0) throw new Error(`axe found ${found.length} accessibility violation(s):\n${found.join('\n')}`);
 }
 
-/** The story of one checkout state. */
+/** The story of one checkout state (its name is written in the stories file, where Storybook's indexer reads it). */
 export function checkoutStory(name: ScenarioName, args: Partial<CheckoutArgs> = {}): StoryObj<CheckoutArgs> {
   const scenario = scenarios[name];
   return {
-    name: scenario.title,
     args,
     render: (storyArgs) => renderCheckout(name, storyArgs),
-    play: async ({ canvasElement }) => {
+    play: async ({ canvasElement, name: storyName }) => {
       const el = canvasElement.querySelector('momo-checkout');
       if (!el) throw new Error('the story rendered no <momo-checkout>');
       const frame = el.parentElement!;
@@ -80,7 +92,7 @@ export function checkoutStory(name: ScenarioName, args: Partial<CheckoutArgs> = 
         const steps: ((el: MomoCheckout, client: ScriptedClient) => Promise<void>) | undefined = 'steps' in scenario ? scenario.steps : undefined;
         await steps?.(el, client);
         await reach(el, scenario.status);
-        if (!el.shadowRoot?.querySelector(scenario.shows)) throw new Error(`${scenario.title}: ${scenario.shows} is not shown`);
+        if (!el.shadowRoot?.querySelector(scenario.shows)) throw new Error(`${storyName}: ${scenario.shows} is not shown`);
         await expectAccessible(el);
         // The static-build test (test/storybook) reads this: no Storybook API needed to know the outcome.
         frame.dataset.storyCheck = 'passed';
@@ -93,7 +105,17 @@ export function checkoutStory(name: ScenarioName, args: Partial<CheckoutArgs> = 
 }
 
 export const checkoutArgTypes = {
-  lang: { control: 'inline-radio', options: ['en', 'fr'] },
-  theme: { control: 'inline-radio', options: ['light', 'dark'] },
-  width: { control: 'inline-radio', options: ['desktop', '320px'] },
+  lang: { control: 'inline-radio', options: ['en', 'fr'], description: 'The `lang` attribute.' },
+  theme: { control: 'inline-radio', options: ['light', 'dark'], description: 'A dark theme set through the documented custom properties.' },
+  width: { control: 'inline-radio', options: ['desktop', '320px'], description: 'Width of the column the element sits in.' },
+  country: { control: 'select', options: ['', 'BJ', 'CI'], description: 'The `country` attribute: default country of the number.' },
+  'expiry-seconds': { control: { type: 'number', min: 1 }, description: 'The `expiry-seconds` attribute.' },
+  promptHelpAfterSeconds: { control: { type: 'number', min: 0 }, description: 'Seconds before the "didn’t get the prompt?" help.' },
+  validationDelayMs: { control: { type: 'number', min: 0 }, description: 'Pause after typing before the number is checked.' },
 } as const;
+
+/** The `momo-*` events, logged in the Actions panel. */
+export const checkoutEvents = ['momo-state-change', 'momo-submit', 'momo-succeeded', 'momo-failed', 'momo-error'];
+
+/** The controls that act on a story: the ones above, not every member the manifest lists. */
+export const checkoutControls = Object.keys(checkoutArgTypes);

@@ -187,7 +187,7 @@ export function approvalStep(ctx: ViewContext, promptHelpAfterSeconds: number): 
     ${heading(t.approveHeading)}
     ${payment?.operator ? operatorRow(ctx, payment.operator) : nothing}
     <p>${t.approveBody(payment?.phoneNumberMasked ?? '')}</p>
-    <p class="countdown">${t.timeLeft(formatRemaining(remaining))}</p>
+    <p class="waiting"><span class="spinner" aria-hidden="true"></span><span class="countdown">${t.timeLeft(formatRemaining(remaining))}</span></p>
     ${showHelp
       ? html`<div class="step"><h3>${t.noPromptHeading}</h3><p class="muted">${t.noPromptBody}</p></div>`
       : nothing}
@@ -213,8 +213,22 @@ export function redirectingStep(ctx: ViewContext): TemplateResult {
   </div>`;
 }
 
+function orderId(ctx: ViewContext): string {
+  return ctx.c.state.payment?.orderId ?? ctx.c.state.checkout?.orderId ?? '';
+}
+
+function referenceLine(ctx: ViewContext): TemplateResult {
+  return html`<p>${ctx.t.reference('')}<span class="reference">${orderId(ctx)}</span></p>`;
+}
+
 export function succeededStep(ctx: ViewContext): TemplateResult {
-  return html`<div class="step succeeded">${heading(ctx.t.succeededHeading)}<p>${ctx.t.succeededBody(amountText(ctx))}</p></div>`;
+  const { t } = ctx;
+  return html`<div class="step succeeded">
+    ${heading(t.succeededHeading)}
+    <p>${t.succeededBody(amountText(ctx))}</p>
+    ${referenceLine(ctx)}
+    <p class="muted">${t.succeededNext}</p>
+  </div>`;
 }
 
 export function failedStep(ctx: ViewContext): TemplateResult {
@@ -222,20 +236,30 @@ export function failedStep(ctx: ViewContext): TemplateResult {
   return html`<div class="step failed">
     ${heading(t.failedHeading)}
     <p>${t.failedBody}</p>
-    ${c.state.payment?.canRetry ? html`<button class="primary" type="button" @click=${() => c.tryAgain()}>${t.tryAgain}</button>` : nothing}
+    ${c.state.payment?.canRetry
+      ? html`<button class="primary" type="button" @click=${() => c.tryAgain()}>${t.tryAgain}</button>`
+      : html`<p>${t.failedNoRetry}</p>`}
   </div>`;
 }
 
 export function expiredStep(ctx: ViewContext): TemplateResult {
   const { c, t } = ctx;
-  const orderId = c.state.payment?.orderId ?? c.state.checkout?.orderId ?? '';
   return html`<div class="step">
     ${heading(t.expiredHeading)}
     <p>${t.expiredBody}</p>
-    <p>${t.reference('')}<span class="reference">${orderId}</span></p>
+    ${referenceLine(ctx)}
     <button type="button" @click=${() => c.retry()}>${t.checkAgain}</button>
   </div>`;
 }
+
+/**
+ * Problems whose text sends the payer back to the shop: loading the checkout again gives the same
+ * answer, so a "Try again" button would contradict the text and cannot succeed.
+ */
+const retryCannotHelp: ReadonlySet<Problem['code']> = new Set([
+  'TOKEN_MISSING', 'TOKEN_INVALID', 'TOKEN_EXPIRED', 'ORIGIN_NOT_ALLOWED', 'ENDPOINT_MISSING',
+  'ORDER_NOT_PAYABLE', 'AMOUNT_PRECISION', 'ALREADY_PAID',
+]);
 
 export function errorStep(ctx: ViewContext): TemplateResult {
   const { c, t } = ctx;
@@ -245,6 +269,6 @@ export function errorStep(ctx: ViewContext): TemplateResult {
     ${heading(t.errorHeading)}
     <p part="error">${problemText(t, problem)}</p>
     ${offline ? html`<p class="muted">${t.offline}</p>` : nothing}
-    <button class="primary" type="button" @click=${() => c.retry()}>${t.retry}</button>
+    ${retryCannotHelp.has(problem.code) ? nothing : html`<button class="primary" type="button" @click=${() => c.retry()}>${t.retry}</button>`}
   </div>`;
 }
