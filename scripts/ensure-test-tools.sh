@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks, before any suite runs, that the programs the test suites drive are here: Chromium (the
 # browser, story and end-to-end suites), redis-server (the Redis store's suite) and PHP with curl
-# (the PHP webhook-verification example). Run by `npm test` and by `.ci/run`.
+# (the PHP webhook-verification example), and the font the visual baselines are drawn in (DejaVu
+# Sans, test/storybook/visual.test.ts). Run by `npm test` and by `.ci/run`.
 #
 # As root with apt-get (a CI machine, a fresh container), it installs what is missing from
 # Debian's packages. Otherwise it says in one line per program what to do, and fails, so that a
@@ -35,6 +36,13 @@ elif ! grep -qx curl <<<"$(php -m 2>/dev/null || true)"; then
   # (Read whole first: `php -m | grep -q` under pipefail fails when grep stops reading early.)
   missing_packages+=(php-curl)
   advice+=("PHP's curl extension is missing: install Debian's php-curl package (apt-get install php-curl).")
+fi
+
+# The visual baselines pin the element's font to DejaVu Sans: without it Chromium falls back to
+# another font and every screenshot differs.
+if ! fc-list 2>/dev/null | grep -q 'DejaVuSans.ttf'; then
+  missing_packages+=(fonts-dejavu-core)
+  advice+=("The DejaVu Sans font is missing (visual baselines): install Debian's fonts-dejavu-core package (apt-get install fonts-dejavu-core).")
 fi
 
 if [ ${#missing_packages[@]} -gt 0 ] && [ -z "${ENSURE_TEST_TOOLS_INSTALLED:-}" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

@@ -54,7 +54,8 @@ function payment(state: PaymentState, version: number, overrides: Partial<Paymen
 }
 
 export interface Scenario {
-  script: () => Partial<ClientScript>;
+  /** The companion's answers; `lang` for texts the service itself writes (operator instructions). */
+  script: (lang: Lang) => Partial<ClientScript>;
   /** Property-only settings of the element (e.g. a short expiry so "expired" shows at once). */
   setup?: (el: MomoCheckout) => void;
   /** The payer's steps, in the story's play function. */
@@ -101,6 +102,14 @@ async function pay(el: MomoCheckout): Promise<void> {
   shadow(el, '[part="submit-button"]').click();
 }
 
+export type Lang = 'en' | 'fr';
+
+/** What an operator's menu says, in the payer's language as the service would send it. */
+const dialText = {
+  moov: { en: 'Dial *855*4*6# to get a payment code.', fr: 'Composez le *855*4*6# pour obtenir un code de paiement.' },
+  mtn: { en: 'Dial *555# for a code.', fr: 'Composez le *555# pour obtenir un code.' },
+} as const;
+
 const otpPreview = { preview: { workflow: 'pre_authorized' } } as const;
 
 /** An answer that never comes: the element stays in the in-between state it shows while waiting. */
@@ -131,8 +140,8 @@ export const scenarios = {
     shows: '#phone-error',
   },
   OperatorWithInstructions: {
-    script: () => ({
-      lookup: lookup({ operator: operator({ code: 'moov', name: 'Moov Money', logoUrl: logo('moov'), instructions: 'Dial *855*4*6# to get a payment code.', workflowHint: 'pre_authorized' }) }),
+    script: (lang) => ({
+      lookup: lookup({ operator: operator({ code: 'moov', name: 'Moov Money', logoUrl: logo('moov'), instructions: dialText.moov[lang], workflowHint: 'pre_authorized' }) }),
       ...otpPreview,
     }),
     steps: pay,
@@ -177,16 +186,16 @@ export const scenarios = {
     shows: '[part="submit-button"][aria-busy="true"]',
   },
   OtpStep: {
-    script: () => ({ pay: () => payment('needs-otp', 1, { workflow: 'pre_authorized', instructions: 'Dial *555# for a code.' }) }),
+    script: (lang) => ({ pay: () => payment('needs-otp', 1, { workflow: 'pre_authorized', instructions: dialText.mtn[lang] }) }),
     steps: pay,
     status: 'needs-otp',
     shows: '[part="otp-input"]',
   },
   WrongCode: {
-    script: () => ({
+    script: (lang) => ({
       pay: (request) => {
         if (request.otp) throw new CompanionRequestError('OTP_REFUSED', 422, 'refused');
-        return payment('needs-otp', 1, { workflow: 'pre_authorized', instructions: 'Dial *555# for a code.' });
+        return payment('needs-otp', 1, { workflow: 'pre_authorized', instructions: dialText.mtn[lang] });
       },
     }),
     steps: async (el) => {
@@ -268,12 +277,12 @@ export const scenarios = {
 export type ScenarioName = keyof typeof scenarios;
 
 /** A client for the scenario, with the defaults of a push (provider_auth) corridor. */
-export function clientFor(scenario: Scenario): ScriptedClient {
+export function clientFor(scenario: Scenario, lang: Lang): ScriptedClient {
   return createScriptedClient({
     checkout,
     lookup: lookup(),
     preview: { workflow: 'provider_auth' },
     pay: () => payment('pending', 1),
-    ...scenario.script(),
+    ...scenario.script(lang),
   });
 }

@@ -9,10 +9,10 @@ import '../src/define.js';
 import type { ScriptedClient } from '../src/client/scripted-client.js';
 import type { MomoCheckout } from '../src/element/momo-checkout.js';
 import { clientFor, reach, scenarios } from './scenarios.js';
-import type { ScenarioName } from './scenarios.js';
+import type { Lang, ScenarioName } from './scenarios.js';
 
 export interface CheckoutArgs {
-  lang: 'en' | 'fr';
+  lang: Lang;
   theme: 'light' | 'dark';
   /** '320px' is a narrow column in whatever window: the element lays itself out from its own width. */
   width: '320px' | 'desktop';
@@ -63,7 +63,7 @@ function renderCheckout(name: ScenarioName, args: CheckoutArgs): HTMLElement {
   // The scenario's own settings last: they are what puts the story in its state.
   const setup: ((el: MomoCheckout) => void) | undefined = 'setup' in scenario ? scenario.setup : undefined;
   setup?.(el);
-  const client = clientFor(scenario);
+  const client = clientFor(scenario, args.lang);
   clients.set(el, client);
   el.client = client;
   frame.append(el);

@@ -218,14 +218,22 @@ export const styles = css`
   .ussd {
     display: inline-flex;
     align-items: center;
-    gap: 0.25rem;
+    /* Room for the focus rings (3px + 2px offset) so they never cover the words around them. */
+    gap: 0.5rem;
+    margin: 0.25rem 0.375rem;
     flex-wrap: wrap;
+  }
+  .reference-line {
+    display: flex;
+    align-items: center;
+    flex-wrap: wrap;
+    gap: 0.25rem 0.5rem;
   }
   .ussd a {
     color: var(--_primary);
     font-weight: 700;
   }
-  .ussd button {
+  button.copy {
     width: auto;
     min-height: 2rem;
     padding: 0.125rem 0.5rem;

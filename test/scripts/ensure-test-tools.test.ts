@@ -1,5 +1,6 @@
 /**
- * Issue 11 §6: `npm test` on a machine without Chromium (or redis-server, or PHP with curl) stops
+ * Issue 11 §6: `npm test` on a machine without Chromium (or redis-server, PHP with curl, or the
+ * baselines' font) stops
  * before any suite, with one line per missing program saying what to do, instead of a stack of
  * launch errors from four suites.
  */
@@ -26,10 +27,11 @@ describe('scripts/ensure-test-tools.sh', () => {
     const result = run({ PATH: bareBin, ENSURE_TEST_TOOLS_DEBIAN_CHROMIUM: '/nonexistent/chromium' });
     assert.equal(result.status, 1);
     const lines = result.stderr.trim().split('\n');
-    assert.equal(lines.length, 3, result.stderr);
+    assert.equal(lines.length, 4, result.stderr);
     assert.match(lines[0]!, /^npm test: Chromium is missing: install Debian's chromium package .*or set CHROME_PATH/);
     assert.match(lines[1]!, /^npm test: redis-server is missing: .*redis-server/);
     assert.match(lines[2]!, /^npm test: php is missing: .*php-cli and php-curl/);
+    assert.match(lines[3]!, /^npm test: The DejaVu Sans font is missing \(visual baselines\): .*fonts-dejavu-core/);
   });
 
   it('names a CHROME_PATH that is not a program', () => {

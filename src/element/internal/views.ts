@@ -57,7 +57,7 @@ export function instructionsView(ctx: ViewContext, text: string | null): Templat
       'code' in part
         ? html`<span class="ussd"
             ><a href=${part.href} aria-label=${t.dial(part.code)}>${part.code}</a
-            ><button type="button" @click=${() => ctx.onCopy(part.code)}>
+            ><button type="button" class="copy" @click=${() => ctx.onCopy(part.code)}>
               ${ctx.copiedCode === part.code ? t.copied : t.copy}<span class="visually-hidden"> ${part.code}</span>
             </button></span
           >`
@@ -217,8 +217,16 @@ function orderId(ctx: ViewContext): string {
   return ctx.c.state.payment?.orderId ?? ctx.c.state.checkout?.orderId ?? '';
 }
 
+/** The order reference, with a Copy button like the dial codes': the payer may need to quote it. */
 function referenceLine(ctx: ViewContext): TemplateResult {
-  return html`<p>${ctx.t.reference('')}<span class="reference">${orderId(ctx)}</span></p>`;
+  const { t } = ctx;
+  const reference = orderId(ctx);
+  return html`<p class="reference-line">
+    ${t.reference('')}<span class="reference">${reference}</span>
+    <button type="button" class="copy" @click=${() => ctx.onCopy(reference)}>
+      ${ctx.copiedCode === reference ? t.copied : t.copy}<span class="visually-hidden"> ${reference}</span>
+    </button>
+  </p>`;
 }
 
 export function succeededStep(ctx: ViewContext): TemplateResult {
