@@ -1,13 +1,15 @@
 /**
  * How every checkout story renders and tests: one `<momo-checkout>` driven by a scripted client,
  * in a frame that sets the language, the theme (through the public custom properties only) and the
- * width. The play function walks the scenario's steps, checks the state, then runs axe.
+ * width. The play function walks the scenario's steps, checks the state, then runs axe and checks
+ * the borders' non-text contrast (3:1).
  */
 import axe from 'axe-core';
 import type { StoryObj } from '@storybook/web-components-vite';
 import '../src/define.js';
 import type { ScriptedClient } from '../src/client/scripted-client.js';
 import type { MomoCheckout } from '../src/element/momo-checkout.js';
+import { expectNonTextContrast } from './non-text-contrast.js';
 import { clientFor, reach, scenarios } from './scenarios.js';
 import type { Lang, ScenarioName } from './scenarios.js';
 
@@ -94,6 +96,7 @@ export function checkoutStory(name: ScenarioName, args: Partial<CheckoutArgs> = 
         await reach(el, scenario.status);
         if (!el.shadowRoot?.querySelector(scenario.shows)) throw new Error(`${storyName}: ${scenario.shows} is not shown`);
         await expectAccessible(el);
+        expectNonTextContrast(el);
         // The static-build test (test/storybook) reads this: no Storybook API needed to know the outcome.
         frame.dataset.storyCheck = 'passed';
       } catch (error) {
