@@ -9,6 +9,8 @@
  *   the store, with what to tell the service's support about the stuck ones.
  * - `npx momo-checkout serve`: the companion as its own HTTP server, for a backend in any language
  *   (docs/backends.md); stops cleanly on SIGTERM/SIGINT.
+ * - `npx momo-checkout redeliver ORDER [--all]`, `npx momo-checkout ping`: send an order's
+ *   notifications again now, or a signed test notification, through the running companion.
  * - `npx momo-checkout sandbox`: the local simulator of the payment service, with the variables to
  *   point a companion at it (docs/sandbox.md).
  */
@@ -20,6 +22,7 @@ import { paymentsCommand, UsageError } from './commands/payments.js';
 import { nodeCheck } from './commands/node-check.js';
 import { storeCheck } from './commands/store-check.js';
 import { runServeCommand } from './commands/serve.js';
+import { pingCommand, redeliverCommand } from './commands/endpoint-commands.js';
 
 const usage = `Usage:
   momo-checkout doctor    check the companion's configuration and store (reads MOMO_BASE_URL,
@@ -28,11 +31,21 @@ const usage = `Usage:
   momo-checkout serve     run the companion as an HTTP server (the same variables, plus MOMO_SERVER_SECRET,
                           MOMO_MERCHANT_WEBHOOK_URL, MOMO_MERCHANT_WEBHOOK_SECRET, PORT, HOST; docs/backends.md)
   momo-checkout payments [--stale] [--state pending|unknown|...] [--older-than MINUTES] [--json]
-                          list payments in the store, with what to do for the stuck ones
-  momo-checkout sandbox   run the local simulator of the payment service (PORT, default 4010; HOST)`;
+                          list payments in the store, with what to do for the stuck ones (--stale: open
+                          with no news for 15 minutes or more, or --older-than MINUTES; or a refused notification)
+  momo-checkout sandbox   run the local simulator of the payment service (PORT, default 4010; HOST)
+  momo-checkout redeliver ORDER_ID [--all] [--url COMPANION_URL] [--json]
+                          send the order's notifications your endpoint did not acknowledge again, now
+                          (--all: every one); asks the running companion (MOMO_PUBLIC_URL, MOMO_SERVER_SECRET)
+  momo-checkout ping [--url COMPANION_URL] [--json]
+                          send a signed test.ping to MOMO_MERCHANT_WEBHOOK_URL and show its answer`;
 
 const [command, ...args] = process.argv.slice(2);
 try {
+  if (args.includes('--help') || args.includes('-h')) {
+    console.log(usage);
+    process.exit(0);
+  }
   switch (command) {
     case 'sandbox':
       // Loaded only for this command: the others do not pay for the simulator's start-up.
@@ -46,6 +59,12 @@ try {
       break;
     case 'payments':
       process.exitCode = await paymentsCommand(args, process.env, (line) => console.log(line));
+      break;
+    case 'redeliver':
+      process.exitCode = await redeliverCommand(args, process.env, (line) => console.log(line));
+      break;
+    case 'ping':
+      process.exitCode = await pingCommand(args, process.env, (line) => console.log(line));
       break;
     case undefined:
     case 'help':

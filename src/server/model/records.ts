@@ -101,6 +101,12 @@ export interface CheckoutRecord {
   deliveries: DeliveryRecord[];
   /** The last delivery attempts (newest last, bounded), for the server API and support. */
   deliveryLog: DeliveryAttempt[];
+  /**
+   * The last deliveries that left the queue (acknowledged, or given up), oldest first, bounded:
+   * what a redelivery (deliveries/redeliver.ts) sends again, byte for byte under the same `webhook-id`.
+   * Absent on records written before redelivery existed.
+   */
+  settledDeliveries?: SettledDelivery[];
 }
 
 /** Where a transition is reported: the in-process `onPaymentUpdate`, or the merchant's HTTP endpoint. */
@@ -116,6 +122,17 @@ export interface DeliveryRecord {
   attempts: number;
   /** Epoch ms of the next try. Deliveries of one order and sink go out in order: only the first is due. */
   nextAttemptAt: number;
+  /**
+   * Set when the merchant asked for this delivery again (redeliver): the give-up window counts from
+   * here, not from the transition (`createdAt`, which the body's timestamp keeps).
+   */
+  requeuedAt?: number;
+}
+
+/** A delivery that left the queue: acknowledged by the merchant (`delivered`), or given up. */
+export interface SettledDelivery extends DeliveryRecord {
+  delivered: boolean;
+  settledAt: number;
 }
 
 export interface DeliveryAttempt {

@@ -27,6 +27,7 @@ import type { CheckoutStore } from '../stores/store.js';
 import { paymentView } from '../model/payment-view.js';
 import type { WebhookResult } from '../notifications/apply-notification.js';
 import { StoreUnavailableError } from '../stores/store-guard.js';
+import { registerRedeliveryRoutes, type RedeliveryDeps } from './redelivery-routes.js';
 
 export type ServerApiErrorCode =
   | 'BAD_REQUEST'
@@ -38,6 +39,7 @@ export type ServerApiErrorCode =
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'NOTIFICATION_REFUSED'
   | 'STORE_UNAVAILABLE'
+  | 'NO_MERCHANT_ENDPOINT'
   | 'INTERNAL';
 
 const statusOf: Record<ServerApiErrorCode, 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 500 | 503> = {
@@ -50,6 +52,7 @@ const statusOf: Record<ServerApiErrorCode, 400 | 401 | 403 | 404 | 409 | 413 | 4
   UNSUPPORTED_MEDIA_TYPE: 415,
   NOTIFICATION_REFUSED: 422,
   STORE_UNAVAILABLE: 503,
+  NO_MERCHANT_ENDPOINT: 409,
   INTERNAL: 500,
 };
 
@@ -85,6 +88,8 @@ export interface ServerApiDeps {
   listPayments(query: PaymentListQuery): Promise<PaymentSummary[]>;
   log: Logger;
   now: () => number;
+  /** Sending a payment's notifications again and the test notification (redelivery-routes.ts). */
+  merchantEndpoint?: RedeliveryDeps;
 }
 
 export interface ServerApi {
@@ -201,6 +206,8 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
     }
     return c.json({ outcome: result.outcome, ...(result.orderId ? { orderId: result.orderId } : {}), ...(result.state ? { state: result.state } : {}) }, 200);
   });
+
+  registerRedeliveryRoutes(app, deps.merchantEndpoint ?? {});
 
   return {
     handles: (pathname) => pathname === prefix || pathname.startsWith(`${prefix}/`),
