@@ -21,13 +21,15 @@ import { formatSetupChecks } from './setup/setup-report.js';
 import { paymentsCommand, UsageError } from './commands/payments.js';
 import { nodeCheck } from './commands/node-check.js';
 import { storeCheck } from './commands/store-check.js';
+import { serviceModeChecks } from './commands/service-checks.js';
 import { runServeCommand } from './commands/serve.js';
 import { pingCommand, redeliverCommand } from './commands/endpoint-commands.js';
 
 const usage = `Usage:
   momo-checkout doctor    check the companion's configuration and store (reads MOMO_BASE_URL,
                           MOMO_API_KEY, MOMO_WEBHOOK_SECRETS, MOMO_PUBLIC_URL, MOMO_ALLOWED_ORIGINS,
-                          MOMO_ALLOW_INSECURE_LOCAL_URLS, MOMO_DATA_DIR, MOMO_REDIS_URL)
+                          MOMO_ALLOW_INSECURE_LOCAL_URLS, MOMO_DATA_DIR, MOMO_REDIS_URL, and serve's
+                          MOMO_SERVER_SECRET, MOMO_MERCHANT_WEBHOOK_URL, MOMO_MERCHANT_WEBHOOK_SECRET)
   momo-checkout serve     run the companion as an HTTP server (the same variables, plus MOMO_SERVER_SECRET,
                           MOMO_MERCHANT_WEBHOOK_URL, MOMO_MERCHANT_WEBHOOK_SECRET, PORT, HOST; docs/backends.md)
   momo-checkout payments [--stale] [--state pending|unknown|...] [--older-than MINUTES] [--json]
@@ -98,13 +100,20 @@ async function doctor(): Promise<void> {
     // Every malformed variable at once: fixing them one run at a time is slow.
     for (const problem of error.problems) console.error(`FAIL  ${problem.variable}: ${problem.message}`);
     if (error.problems.length === 0) console.error(`FAIL  configuration: ${error.message}`);
+    // Without the summary line: the configuration above already failed.
+    for (const line of formatSetupChecks(serviceModeChecks(process.env)).slice(0, -1)) console.log(line);
     process.exitCode = 1;
     return;
   }
   if (options.allowInsecureLocalUrls) {
     console.log('Local mode (MOMO_ALLOW_INSECURE_LOCAL_URLS=1): http on this machine is accepted, for a local stand-in of the service only.');
   }
-  const checks = [node, ...(await runSetupChecks({ ...options, allowLocalPublicUrl: options.allowInsecureLocalUrls === true })), await storeCheck(process.env)];
+  const checks = [
+    node,
+    ...(await runSetupChecks({ ...options, allowLocalPublicUrl: options.allowInsecureLocalUrls === true })),
+    ...serviceModeChecks(process.env),
+    await storeCheck(process.env),
+  ];
   for (const line of formatSetupChecks(checks)) console.log(line);
   process.exitCode = checks.some((check) => check.status === 'error') ? 1 : 0;
 }
