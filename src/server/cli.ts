@@ -32,6 +32,9 @@ const usage = `Usage:
                           MOMO_SERVER_SECRET, MOMO_MERCHANT_WEBHOOK_URL, MOMO_MERCHANT_WEBHOOK_SECRET)
   momo-checkout serve     run the companion as an HTTP server (the same variables, plus MOMO_SERVER_SECRET,
                           MOMO_MERCHANT_WEBHOOK_URL, MOMO_MERCHANT_WEBHOOK_SECRET, PORT, HOST; docs/backends.md)
+  momo-checkout serve --sandbox
+                          the same with the local simulator of the payment service on its origin: no
+                          service variable needed (docs/sandbox.md); prints the test numbers
   momo-checkout payments [--stale] [--state pending|unknown|...] [--older-than MINUTES] [--json]
                           list payments in the store, with what to do for the stuck ones (--stale: open
                           with no news for 15 minutes or more, or --older-than MINUTES; or a refused notification)
@@ -57,7 +60,7 @@ try {
       await doctor();
       break;
     case 'serve':
-      await runServeCommand(process.env);
+      await runServeCommand(process.env, args);
       break;
     case 'payments':
       process.exitCode = await paymentsCommand(args, process.env, (line) => console.log(line));
