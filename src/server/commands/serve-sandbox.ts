@@ -18,7 +18,7 @@ import { startService, type RunningService, type StartServiceOptions } from './s
 
 export interface SandboxService extends RunningService {
   /** The variables the shop's backend needs (MOMO_PUBLIC_URL, MOMO_SERVER_SECRET). */
-  shopEnv: Record<string, string>;
+  shopEnv: { MOMO_PUBLIC_URL: string; MOMO_SERVER_SECRET: string };
   /** Lines for the start banner. */
   banner: string[];
 }
