@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Checks, before any suite runs, that the programs the test suites drive are here: Chromium (the
 # browser, story and end-to-end suites), redis-server (the Redis store's suite) and PHP with curl
-# (the PHP webhook-verification example). Run by `npm test` and by `.ci/run`.
+# (the PHP webhook-verification example) and Debian's Django (the Django shop). Run by `npm test` and by `.ci/run`.
 #
 # As root with apt-get (a CI machine, a fresh container), it installs what is missing from
 # Debian's packages. Otherwise it says in one line per program what to do, and fails, so that a
@@ -35,6 +35,14 @@ elif ! grep -qx curl <<<"$(php -m 2>/dev/null || true)"; then
   # (Read whole first: `php -m | grep -q` under pipefail fails when grep stops reading early.)
   missing_packages+=(php-curl)
   advice+=("PHP's curl extension is missing: install Debian's php-curl package (apt-get install php-curl).")
+fi
+
+# Debian's Django, for Debian's own python3 (the Django shop's suite, test/backends/django.test.ts);
+# the variable lets this script's own test play a machine without it.
+django_python="${ENSURE_TEST_TOOLS_DJANGO_PYTHON:-${DJANGO_PYTHON:-/usr/bin/python3}}"
+if ! "$django_python" -c 'import django' >/dev/null 2>&1; then
+  missing_packages+=(python3-django)
+  advice+=("Django is missing for $django_python: install Debian's python3-django package (apt-get install python3-django), or set DJANGO_PYTHON to a python3 that has Django 3.2 or newer.")
 fi
 
 if [ ${#missing_packages[@]} -gt 0 ] && [ -z "${ENSURE_TEST_TOOLS_INSTALLED:-}" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,6 +49,8 @@ export interface AppEnv {
   MOMO_ENDPOINT: string;
   MOMO_ELEMENT_SCRIPT: string;
   MOMO_EVENTS_FILE: string;
+  /** The element's script as the package ships it, for a shop that serves it itself (with its integrity hash). */
+  MOMO_ELEMENT_FILE: string;
   SHOP_URL: string;
 }
 
@@ -68,6 +70,10 @@ export interface Scenario {
   browser: Browser;
   bundle: Buffer;
   logs: () => string;
+  /** The companion's server secret (the server API, `momo-checkout redeliver`). */
+  serverSecret: string;
+  /** Stops the shop's app and starts it again (its `start` reads its configuration anew), once it listens. */
+  restartShop(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -92,6 +98,8 @@ export async function startScenario(backend: Backend): Promise<Scenario> {
   const dir = await mkdtemp(join(tmpdir(), 'momo-backends-'));
   const eventsFile = join(dir, 'events.jsonl');
   const bundle = (await buildDemoBundle()).code;
+  const elementFile = join(dir, 'momo-checkout.js');
+  await writeFile(elementFile, bundle);
   const sandbox = await startSandbox({ port: 0, pushDelayMs: 500, log: () => {} });
   const [shopPort, companionPort] = [await freePort(), await freePort()];
   const shopUrl = `http://127.0.0.1:${shopPort}`;
@@ -118,16 +126,29 @@ export async function startScenario(backend: Backend): Promise<Scenario> {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   collect(companion, 'companion', lines);
-  const app = backend.start(shopPort, {
+  const appEnv: AppEnv = {
     MOMO_SERVER_URL: `${publicUrl}/server`,
     MOMO_SERVER_SECRET: serverSecret,
     MOMO_MERCHANT_WEBHOOK_SECRET: merchantSecret,
     MOMO_ENDPOINT: publicUrl,
     MOMO_ELEMENT_SCRIPT: `${shopUrl}/assets/momo-checkout.js`,
     MOMO_EVENTS_FILE: eventsFile,
+    MOMO_ELEMENT_FILE: elementFile,
     SHOP_URL: shopUrl,
-  });
+  };
+  let app = backend.start(shopPort, appEnv);
   collect(app, 'shop', lines);
+  const shopListens = () =>
+    until('the shop to listen', async () => {
+      await fetch(`${shopUrl}/`);
+      return true;
+    }, 30_000, logs);
+  const restartShop = async () => {
+    await stopChild(app, true);
+    app = backend.start(shopPort, appEnv);
+    collect(app, 'shop', lines);
+    await shopListens();
+  };
   let browser: Browser | undefined;
   const close = async () => {
     await browser?.close();
@@ -138,16 +159,13 @@ export async function startScenario(backend: Backend): Promise<Scenario> {
   };
   try {
     await until('the companion to be ready', async () => (await fetch(`http://127.0.0.1:${companionPort}/readyz`)).status === 200, 30_000, logs);
-    await until('the shop to listen', async () => {
-      await fetch(`${shopUrl}/`);
-      return true;
-    }, 15_000, logs);
+    await shopListens();
     browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
   } catch (error) {
     await close().catch(() => {});
     throw error;
   }
-  return { shopUrl, webhookUrl, serverUrl: `${publicUrl}/server`, eventsFile, sandbox, browser, bundle, logs, close };
+  return { shopUrl, webhookUrl, serverUrl: `${publicUrl}/server`, eventsFile, sandbox, browser, bundle, logs, serverSecret, restartShop, close };
 }
 
 export async function readEvents(file: string): Promise<Array<{ webhookId: string; orderId: string; state: string; amount: string }>> {

@@ -23,13 +23,14 @@ function run(env: Record<string, string>) {
 
 describe('scripts/ensure-test-tools.sh', () => {
   it('on a bare machine it cannot install on, says in one line per program what to do, and fails', () => {
-    const result = run({ PATH: bareBin, ENSURE_TEST_TOOLS_DEBIAN_CHROMIUM: '/nonexistent/chromium' });
+    const result = run({ PATH: bareBin, ENSURE_TEST_TOOLS_DEBIAN_CHROMIUM: '/nonexistent/chromium', ENSURE_TEST_TOOLS_DJANGO_PYTHON: '/nonexistent/python3' });
     assert.equal(result.status, 1);
     const lines = result.stderr.trim().split('\n');
-    assert.equal(lines.length, 3, result.stderr);
+    assert.equal(lines.length, 4, result.stderr);
     assert.match(lines[0]!, /^npm test: Chromium is missing: install Debian's chromium package .*or set CHROME_PATH/);
     assert.match(lines[1]!, /^npm test: redis-server is missing: .*redis-server/);
     assert.match(lines[2]!, /^npm test: php is missing: .*php-cli and php-curl/);
+    assert.match(lines[3]!, /^npm test: Django is missing for \/nonexistent\/python3: install Debian's python3-django package/);
   });
 
   it('names a CHROME_PATH that is not a program', () => {
