@@ -184,6 +184,8 @@ export async function payInChromium(scenario: Scenario, backend: Backend, orderI
     page.on('pageerror', (error) => pageErrors.push(error.message));
     const response = await page.goto(`${scenario.shopUrl}${backend.checkoutPath(orderId, '5000')}`);
     assert.equal(response?.status(), 200, `the shop's checkout page (it created the checkout)\n${scenario.logs()}`);
+    // Pinned by its hash (the browser runs it only if it matches: paying below proves it does).
+    assert.match((await page.locator('script[src$="/momo-checkout.js"]').getAttribute('integrity')) ?? '', /^sha384-[A-Za-z0-9+/]+=*$/);
     const field = page.getByLabel('Mobile money number');
     await field.pressSequentially(approve);
     await field.press('Tab');

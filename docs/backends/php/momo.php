@@ -36,6 +36,9 @@ function momo_create_checkout(string $orderId, string $amount, string $currencyC
         throw new MomoError("momo-checkout companion unreachable: $error");
     }
     $answer = json_decode($text, true);
+    if (!is_array($answer)) {
+        throw new MomoError("momo-checkout: HTTP $status is not JSON: is MOMO_SERVER_URL the companion's <MOMO_PUBLIC_URL>/server? It answered: " . substr($text, 0, 120));
+    }
     if ($status !== 200) {
         // e.g. 409: this order id already has a checkout for another amount.
         throw new MomoError("momo-checkout: HTTP $status: " . ($answer['error']['message'] ?? $text));
