@@ -81,10 +81,11 @@ const idempotencyKeyMeaning =
 
 const PendingDeliverySchema = z
   .object({
-    id: z.string().openapi({ description: `The \`webhook-id\` of this transition (the same on every retry). ${idempotencyKeyMeaning}`, example: idempotencyKeyExample }),
+    webhookId: z.string().openapi({ description: `The \`webhook-id\` of this transition (the same on every retry). ${idempotencyKeyMeaning}`, example: idempotencyKeyExample }),
     sink: z.enum(['callback', 'webhook']),
-    state: z.enum(paymentStates).openapi({ description: 'The payment state this transition reports.' }),
-    attempts: z.number().int(),
+    // Not `state`: beside `attempts` it read as the delivery's own state ("completed", 0 attempts).
+    reportedState: z.enum(paymentStates).openapi({ description: 'The payment state this notification reports (that of its transition), not the state of the delivery.' }),
+    attempts: z.number().int().openapi({ description: 'Tries made so far, none acknowledged (0: not tried yet).' }),
     createdAt: z.string(),
     nextAttemptAt: z.string().openapi({ description: 'ISO 8601: the next try.' }),
   })
@@ -92,7 +93,7 @@ const PendingDeliverySchema = z
 
 const DeliveryAttemptSchema = z
   .object({
-    deliveryId: z.string(),
+    webhookId: z.string().openapi({ description: 'The `webhook-id` of the notification tried.', example: idempotencyKeyExample }),
     sink: z.enum(['callback', 'webhook']),
     at: z.string(),
     ok: z.boolean(),

@@ -226,14 +226,14 @@ function paymentDetails(record: CheckoutRecord, now: number) {
     summary: record.payment ? summarise(record, now) : null,
     deliveries: {
       pending: (record.deliveries ?? []).map((delivery) => ({
-        id: delivery.id,
+        webhookId: delivery.id,
         sink: delivery.sink,
-        state: delivery.update.payment.state,
+        reportedState: delivery.update.payment.state,
         attempts: delivery.attempts,
         createdAt: iso(delivery.createdAt),
         nextAttemptAt: iso(delivery.nextAttemptAt),
       })),
-      log: (record.deliveryLog ?? []).map((attempt) => ({ ...attempt, at: iso(attempt.at) })),
+      log: (record.deliveryLog ?? []).map(({ deliveryId, ...attempt }) => ({ webhookId: deliveryId, ...attempt, at: iso(attempt.at) })),
     },
   };
 }

@@ -151,7 +151,7 @@ describe('server API: payments', () => {
     assert.ok(!JSON.stringify(read.body).includes(push.approve), 'no full phone number');
     assert.deepEqual(read.body.deliveries.pending, []);
     assert.deepEqual(read.body.deliveries.log.map((attempt: any) => [attempt.sink, attempt.ok]), [['callback', true], ['callback', true]]);
-    assert.match(read.body.deliveries.log[1].deliveryId, new RegExp(`^${orderId}\\.[\\w-]{12}\\.2$`), '<orderId>.<lifeId>.<version>');
+    assert.match(read.body.deliveries.log[1].webhookId, new RegExp(`^${orderId}\\.[\\w-]{12}\\.2$`), '<orderId>.<lifeId>.<version>');
   });
 
   it('lists payments by state and age, and names a bad query parameter', async () => {
