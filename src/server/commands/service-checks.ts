@@ -35,7 +35,7 @@ function originCheck(env: Env): SetupCheck {
     return {
       name,
       status: 'warning',
-      message: `${missing.join(', ')} (your shop, from MOMO_MERCHANT_WEBHOOK_URL or MOMO_RETURN_URL) is not an allowed origin: if the page showing <momo-checkout> is there, the browser's requests are refused (a 403 preflight, "cannot reach the payment service" for the payer). Set MOMO_ALLOWED_ORIGINS=${[...new Set([...listed, ...missing])].join(',')}.`,
+      message: `${missing.join(', ')} (your shop, from MOMO_MERCHANT_WEBHOOK_URL or MOMO_RETURN_URL) is not an allowed origin: if the page showing <momo-checkout> is there, the browser's requests are refused (a 403 preflight; the payer is told the payment service cannot be reached). Set MOMO_ALLOWED_ORIGINS=${[...new Set([...listed, ...missing])].join(',')}.`,
     };
   }
   if (listed.length === 0) {

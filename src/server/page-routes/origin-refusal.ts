@@ -2,7 +2,7 @@
  * A page refused for its origin says so where the merchant looks: the companion's log names the
  * origin, the route and the variable to set, and the preflight's answer carries the same reason
  * (the browser hides it from the page, not from its network panel). Without this a missing
- * `MOMO_ALLOWED_ORIGINS` showed the payer "cannot reach the payment service" and logged nothing.
+ * `MOMO_ALLOWED_ORIGINS` told the payer the payment service could not be reached, and logged nothing.
  *
  * Logged once a minute per origin at most: a refused page retries, and anyone can send any Origin.
  */
