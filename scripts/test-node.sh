@@ -4,7 +4,7 @@
 # so the file list is built here and an empty list fails the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mapfile -t files < <(find test -name '*.test.ts' -not -path 'test/browser/*' -not -path 'test/e2e/*' | sort)
+mapfile -t files < <(find test -name '*.test.ts' -not -path 'test/browser/*' -not -path 'test/e2e/*' -not -path 'test/frameworks/*' | sort)
 if [ ${#files[@]} -eq 0 ]; then
   echo "test-node: no test files found under test/" >&2
   exit 1

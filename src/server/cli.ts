@@ -7,6 +7,8 @@
  *   says what to fix. Exit code 1 when a check fails.
  * - `npx momo-checkout payments [--stale] [--state S] [--older-than MIN] [--json]`: the payments in
  *   the store, with what to tell the service's support about the stuck ones.
+ * - `npx momo-checkout refund ORDER AMOUNT --id REFUND_ID`: refunds a completed payment through the
+ *   running companion's server API (MOMO_SERVER_URL, MOMO_SERVER_SECRET; commands/refund.ts).
  * - `npx momo-checkout serve`: the companion as its own HTTP server, for a backend in any language
  *   (docs/backends.md); stops cleanly on SIGTERM/SIGINT.
  * - `npx momo-checkout redeliver ORDER [--all]`, `npx momo-checkout ping`: send an order's
@@ -24,6 +26,7 @@ import { storeCheck } from './commands/store-check.js';
 import { serviceModeChecks } from './commands/service-checks.js';
 import { runServeCommand } from './commands/serve.js';
 import { pingCommand, redeliverCommand } from './commands/endpoint-commands.js';
+import { refundCommand } from './commands/refund.js';
 
 const usage = `Usage:
   momo-checkout doctor    check the companion's configuration and store (reads MOMO_BASE_URL,
@@ -38,6 +41,9 @@ const usage = `Usage:
   momo-checkout payments [--stale] [--state pending|unknown|...] [--older-than MINUTES] [--json]
                           list payments in the store, with what to do for the stuck ones (--stale: open
                           with no news for 15 minutes or more, or --older-than MINUTES; or a refused notification)
+  momo-checkout refund ORDER AMOUNT --id REFUND_ID [--reason TEXT] [--json]
+                          refund a completed payment to the number that paid, through the running
+                          companion (MOMO_SERVER_URL, MOMO_SERVER_SECRET; refunds on: MOMO_REFUNDS=on)
   momo-checkout sandbox   run the local simulator of the payment service (PORT, default 4010; HOST)
   momo-checkout redeliver ORDER_ID [--all] [--url COMPANION_URL] [--json]
                           send the order's notifications your endpoint did not acknowledge again, now
@@ -70,6 +76,9 @@ try {
       break;
     case 'ping':
       process.exitCode = await pingCommand(args, process.env, (line) => console.log(line));
+      break;
+    case 'refund':
+      process.exitCode = await refundCommand(args, process.env, (line) => console.log(line));
       break;
     case undefined:
     case 'help':

@@ -70,7 +70,7 @@ describe('docs/backends/python/momo.py errors', () => {
   it("passes on the companion's refusal", async () => {
     assert.deepEqual(await raised(checkout, { MOMO_SERVER_URL: `${url}/momo/server`, ...secret }), {
       type: 'MomoError',
-      message: 'momo-checkout: HTTP 409: Order "order-1" already has a checkout for 5000 XOF.',
+      message: 'momo-checkout: HTTP 409 CONFLICT: Order "order-1" already has a checkout for 5000 XOF.',
     });
   });
 

@@ -35,7 +35,17 @@ def create_checkout(order_id, amount, currency_code, return_url=None):
     body = {"orderId": order_id, "amount": amount, "currencyCode": currency_code}
     if return_url is not None:
         body["returnUrl"] = return_url
-    url = _setting("MOMO_SERVER_URL") + "/checkouts"
+    # e.g. a 409: this order id already has a checkout for another amount.
+    return post("/checkouts", body, timeout=10)
+
+
+def post(path, body, timeout):
+    """POSTs `body` to the companion's server API (`path` under MOMO_SERVER_URL), returns the answer.
+
+    A refusal raises MomoError with the companion's code and sentence; so does an unreachable
+    companion, or an answer that is not the companion's.
+    """
+    url = _setting("MOMO_SERVER_URL") + path
     request = urllib.request.Request(
         url,
         data=json.dumps(body).encode(),
@@ -46,7 +56,7 @@ def create_checkout(order_id, amount, currency_code, return_url=None):
         },
     )
     try:
-        with urllib.request.urlopen(request, timeout=10) as response:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
             status, text = response.status, response.read()
     except urllib.error.HTTPError as error:
         status, text = error.code, error.read()
@@ -61,9 +71,8 @@ def create_checkout(order_id, amount, currency_code, return_url=None):
             f"<MOMO_PUBLIC_URL>/server? It answered: {start}"
         ) from None
     if status != 200:
-        # e.g. 409: this order id already has a checkout for another amount.
-        message = answer.get("error", {}).get("message") if isinstance(answer, dict) else None
-        raise MomoError(f"momo-checkout: HTTP {status}: {message or start}")
+        error = answer.get("error", {}) if isinstance(answer, dict) else {}
+        raise MomoError(f"momo-checkout: HTTP {status} {error.get('code', '')}: {error.get('message') or start}")
     return answer
 
 

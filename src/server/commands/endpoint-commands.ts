@@ -22,7 +22,7 @@ export async function redeliverCommand(args: string[], env: Env, out: Out): Prom
   if (values.json) out(JSON.stringify(answer.body, null, 2));
   else {
     out(deliveries.length === 0 ? `Order ${orderId} has had no notification yet: nothing to send.` : `Sent ${deliveries.length} notification(s) of order ${orderId} again:`);
-    for (const line of deliveries) out(`  ${line.webhookId}  ${line.reportedState}  ${describe(line)}`);
+    for (const line of deliveries) out(`  ${line.webhookId}  ${line.refundId ? `refund ${line.refundId} ` : ''}${line.reportedState}  ${describe(line)}`);
   }
   return deliveries.every((line) => line.delivered) ? 0 : 1;
 }
@@ -41,6 +41,7 @@ export async function pingCommand(args: string[], env: Env, out: Out): Promise<n
 interface RedeliveryLine {
   webhookId: string;
   reportedState: string;
+  refundId?: string;
   delivered: boolean;
   status?: number;
   error?: string;

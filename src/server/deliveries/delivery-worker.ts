@@ -12,8 +12,8 @@
  * store lock (`deliver:<orderId>`) so that one process at a time delivers it.
  */
 import type { Logger } from '../log.js';
-import { deliveryHeads, type CheckoutRecord, type DeliveryAttempt, type DeliveryRecord, type DeliverySink, type SettledDelivery } from '../model/records.js';
-import { transitionCheckout, type CheckoutStore } from '../stores/store.js';
+import { deliveryHeads, reportedBy, type CheckoutRecord, type DeliveryAttempt, type DeliveryRecord, type DeliverySink, type SettledDelivery } from '../model/records.js';
+import { updateCheckoutRecord, type CheckoutStore } from '../stores/store.js';
 import { randomId } from '../tokens.js';
 
 /** What a sink answers: ok, or why not (an HTTP status when there was one). */
@@ -111,12 +111,12 @@ export function createDeliveryWorker(options: DeliveryOptions): DeliveryWorker {
       log_(givingUp ? 'payment update not delivered: gave up' : 'payment update not delivered: will retry', {
         orderId,
         sink: delivery.sink,
-        state: delivery.update.payment.state,
+        ...reportedBy(delivery),
         attempts,
         error: attempt.error,
       });
     }
-    await transitionCheckout(store, orderId, (current) => {
+    await updateCheckoutRecord(store, orderId, (current) => {
       const index = (current.deliveries ?? []).findIndex((item) => item.id === delivery.id && item.sink === delivery.sink);
       if (index < 0) return null;
       const deliveries = [...current.deliveries];

@@ -8,8 +8,8 @@
  * every one was acknowledged, the last one; with `all`, every one still kept. Each keeps its
  * `webhook-id` and its body, so a handler that already recorded it skips it as a duplicate.
  */
-import type { CheckoutRecord, DeliveryRecord, DeliverySink, SettledDelivery } from '../model/records.js';
-import { transitionCheckout, type CheckoutStore } from '../stores/store.js';
+import { reportedBy, type CheckoutRecord, type DeliveryRecord, type DeliverySink, type ReportedState, type SettledDelivery } from '../model/records.js';
+import { updateCheckoutRecord, type CheckoutStore } from '../stores/store.js';
 import type { DeliveryWorker } from './delivery-worker.js';
 
 export interface RedeliveryRequest {
@@ -19,7 +19,7 @@ export interface RedeliveryRequest {
 }
 
 /** What was queued again, oldest first; null when the order has no checkout. */
-export type Requeued = Pick<DeliveryRecord, 'id' | 'sink' | 'update'>[];
+export type Requeued = Pick<DeliveryRecord, 'id' | 'sink' | 'update' | 'refund'>[];
 
 /**
  * Queues the order's deliveries to `sink` again, due now, in their original order (each sink hears
@@ -27,9 +27,9 @@ export type Requeued = Pick<DeliveryRecord, 'id' | 'sink' | 'update'>[];
  */
 export async function requeueDeliveries(store: CheckoutStore, sink: DeliverySink, request: RedeliveryRequest, now: number): Promise<Requeued | null> {
   let requeued: Requeued = [];
-  const result = await transitionCheckout(store, request.orderId, (checkout) => {
+  const result = await updateCheckoutRecord(store, request.orderId, (checkout) => {
     const chosen = chooseAgain(checkout, sink, request.all === true);
-    requeued = chosen.map(({ id, sink: to, update }) => ({ id, sink: to, update }));
+    requeued = chosen.map(({ id, sink: to, update, refund }) => ({ id, sink: to, update, refund }));
     if (chosen.length === 0) return null;
     const again = new Set(chosen);
     const pending = (checkout.deliveries ?? []).filter((delivery) => delivery.sink !== sink);
@@ -54,20 +54,23 @@ function chooseAgain(checkout: CheckoutRecord, sink: DeliverySink, all: boolean)
 
 /** Transition order: the order they were made in (the version ends the idempotency key). */
 function byTransition(deliveries: DeliveryRecord[]): DeliveryRecord[] {
-  return [...deliveries].sort((a, b) => a.createdAt - b.createdAt || a.update.payment.version - b.update.payment.version);
+  const version = (delivery: DeliveryRecord) => delivery.update?.payment.version ?? 0;
+  return [...deliveries].sort((a, b) => a.createdAt - b.createdAt || version(a) - version(b));
 }
 
 function asQueued(delivery: DeliveryRecord | SettledDelivery, now: number): DeliveryRecord {
-  const { id, sink, update, createdAt, attempts } = delivery;
-  return { id, sink, update, createdAt, attempts, nextAttemptAt: now, requeuedAt: now };
+  const { id, sink, update, refund, createdAt, attempts } = delivery;
+  return { id, sink, update, refund, createdAt, attempts, nextAttemptAt: now, requeuedAt: now };
 }
 
 /** How one delivery sent again went. */
 export interface RedeliveryOutcome {
   /** Its `webhook-id` (the update's idempotency key), unchanged. */
   webhookId: string;
-  /** The payment state this delivery reports (the transition's, not the payment's current one). */
-  reportedState: DeliveryRecord['update']['payment']['state'];
+  /** The state this delivery reports (the transition's, not the payment's current one; with `refundId`, the refund's). */
+  reportedState: ReportedState;
+  /** Set when this delivery is a `refund.updated`. */
+  refundId?: string;
   delivered: boolean;
   /** HTTP status of the endpoint's last answer, when there was one. */
   status?: number;
@@ -78,13 +81,14 @@ export interface RedeliveryOutcome {
 
 /** How a requested redelivery went, read from the record once the worker's round is done. */
 export function redeliveryOutcomes(record: CheckoutRecord, requeued: Requeued): RedeliveryOutcome[] {
-  return requeued.map(({ id, sink, update }) => {
+  return requeued.map((delivery) => {
+    const { id, sink } = delivery;
     const settled = (record.settledDeliveries ?? []).findLast((delivery) => delivery.id === id && delivery.sink === sink);
     const pending = (record.deliveries ?? []).find((delivery) => delivery.id === id && delivery.sink === sink);
     const attempt = (record.deliveryLog ?? []).findLast((entry) => entry.deliveryId === id && entry.sink === sink);
     return {
       webhookId: id,
-      reportedState: update.payment.state,
+      ...reportedBy(delivery),
       delivered: settled?.delivered === true,
       ...(attempt?.status !== undefined ? { status: attempt.status } : {}),
       ...(attempt && !attempt.ok && attempt.error ? { error: attempt.error } : {}),

@@ -8,6 +8,7 @@
  */
 import type { PaymentState } from '../../contract/companion.js';
 import type { PaymentUpdate } from './payment-update.js';
+import type { RefundRecord, RefundState, RefundUpdate } from './refund.js';
 
 export interface OperatorRecord {
   code: string;
@@ -107,6 +108,18 @@ export interface CheckoutRecord {
    * Absent on records written before redelivery existed.
    */
   settledDeliveries?: SettledDelivery[];
+  /** Refunds of the payment, oldest first (refunds/). Absent on records without one. */
+  refunds?: RefundRecord[];
+}
+
+/**
+ * Every order id this record sent, or may send, to the service: its payment attempt's and each
+ * refund's pay-out. The store's registry gives each to this order alone (store.ts).
+ */
+export function serviceOrderIdsOf(record: CheckoutRecord): string[] {
+  const ids = record.payment ? [record.payment.serviceOrderId] : [];
+  for (const refund of record.refunds ?? []) ids.push(refund.payoutOrderId);
+  return ids;
 }
 
 /** Where a transition is reported: the in-process `onPaymentUpdate`, or the merchant's HTTP endpoint. */
@@ -116,8 +129,10 @@ export interface DeliveryRecord {
   /** The update's idempotency key (transitions.ts): the same on every retry (the Standard Webhooks `webhook-id`). */
   id: string;
   sink: DeliverySink;
-  /** What is reported, as it was at the transition. */
-  update: PaymentUpdate;
+  /** What is reported, as it was at the transition: a payment's update, or (with `refund`) absent. */
+  update?: PaymentUpdate;
+  /** A refund's change (refunds/), sent as `refund.updated` / `onRefundUpdate`. */
+  refund?: RefundUpdate;
   createdAt: number;
   attempts: number;
   /** Epoch ms of the next try. Deliveries of one order and sink go out in order: only the first is due. */
@@ -127,6 +142,18 @@ export interface DeliveryRecord {
    * here, not from the transition (`createdAt`, which the body's timestamp keeps).
    */
   requeuedAt?: number;
+}
+
+/** The state a delivery carries: its payment transition's, or its refund's. */
+export type ReportedState = PaymentState | RefundState;
+
+/**
+ * What a delivery reports, for the server API, redelivery and the worker's log: `reportedState`, never
+ * `state`, which beside `attempts` read as the delivery's own state; `refundId` for a refund's.
+ */
+export function reportedBy(delivery: Pick<DeliveryRecord, 'update' | 'refund'>): { reportedState: ReportedState; refundId?: string } {
+  if (delivery.refund) return { reportedState: delivery.refund.refund.state, refundId: delivery.refund.refund.refundId };
+  return { reportedState: delivery.update!.payment.state };
 }
 
 /** A delivery that left the queue: acknowledged by the merchant (`delivered`), or given up. */

@@ -25,7 +25,7 @@ import { createOriginRefusal } from './origin-refusal.js';
 import { parseReturnUrl } from '../model/urls.js';
 import { payCheckout, type PayFlowDeps } from '../payments/pay-flow.js';
 import type { CheckoutRecord } from '../model/records.js';
-import { transitionCheckout, type CheckoutStore } from '../stores/store.js';
+import { updateCheckoutRecord, type CheckoutStore } from '../stores/store.js';
 import { sha256Base64url } from '../tokens.js';
 import { checkoutView, paymentView } from '../model/payment-view.js';
 import { maxNotificationBytes, tooLargeAnswer, type NotificationAnswer } from '../notifications/inbox.js';
@@ -349,7 +349,7 @@ async function withServiceErrors<T>(
 }
 
 async function rememberDecimals(store: CheckoutStore, checkout: CheckoutRecord, decimalPlaces: number): Promise<void> {
-  await transitionCheckout(store, checkout.orderId, (current) => (current.decimalPlaces === decimalPlaces ? null : { ...current, decimalPlaces }));
+  await updateCheckoutRecord(store, checkout.orderId, (current) => (current.decimalPlaces === decimalPlaces ? null : { ...current, decimalPlaces }));
 }
 
 function returnPage(message: string): string {

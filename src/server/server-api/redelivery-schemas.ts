@@ -4,12 +4,16 @@
  * OpenAPI document by server-api-schemas.ts.
  */
 import { createRoute, z } from '@hono/zod-openapi';
+import { refundStates } from '../model/refund.js';
 import { ErrorSchema, paymentStates, serverApiErrors, serverApiSecurity, jsonContent } from './schema-parts.js';
 
 const RedeliveryOutcomeSchema = z
   .object({
     webhookId: z.string().openapi({ description: 'The `webhook-id` it was first sent under, unchanged: a handler that recorded it skips it.', example: 'order-42.Xq3v9TbN0aZk.2' }),
-    reportedState: z.enum(paymentStates).openapi({ description: 'The payment state this notification reports (that of its transition).' }),
+    reportedState: z
+      .enum([...paymentStates, ...refundStates])
+      .openapi({ description: 'The state this notification reports (that of its transition: the payment\'s, or with `refundId` the refund\'s).' }),
+    refundId: z.string().optional().openapi({ description: 'Set when this notification is a `refund.updated`.' }),
     delivered: z.boolean().openapi({ description: 'Your endpoint answered 2xx.' }),
     status: z.number().int().optional().openapi({ description: "HTTP status of your endpoint's last answer, when there was one." }),
     error: z.string().optional().openapi({ description: 'Why it was not delivered (an HTTP status, a timeout, a refused connection).' }),

@@ -20,7 +20,7 @@ import type { Logger } from '../log.js';
 import { CheckoutConflictError, CheckoutError, type CheckoutOrder, type CreatedCheckout } from '../payments/checkouts.js';
 import { maxNotificationBytes } from '../notifications/inbox.js';
 import { summarise, type PaymentListQuery, type PaymentSummary } from '../payments/payments-list.js';
-import type { CheckoutRecord } from '../model/records.js';
+import { reportedBy, type CheckoutRecord } from '../model/records.js';
 import { createSecretCheck } from './server-secret.js';
 import { createCheckoutRoute, getPaymentRoute, listPaymentsRoute, serverApiDocument, serverApiPrefix } from './server-api-schemas.js';
 import type { CheckoutStore } from '../stores/store.js';
@@ -28,6 +28,9 @@ import { paymentView } from '../model/payment-view.js';
 import type { WebhookResult } from '../notifications/apply-notification.js';
 import { StoreUnavailableError } from '../stores/store-guard.js';
 import { registerRedeliveryRoutes, type RedeliveryDeps } from './redelivery-routes.js';
+import { refundView, type RefundView } from '../model/refund.js';
+import type { RefundRequest } from '../refunds/refund-rules.js';
+import { registerRefundRoute } from './refund-route.js';
 
 export type ServerApiErrorCode =
   | 'BAD_REQUEST'
@@ -86,6 +89,7 @@ export interface ServerApiDeps {
   createCheckout(order: CheckoutOrder): Promise<CreatedCheckout>;
   handleWebhook(raw: Uint8Array): Promise<WebhookResult>;
   listPayments(query: PaymentListQuery): Promise<PaymentSummary[]>;
+  refund(orderId: string, request: RefundRequest): Promise<RefundView>;
   log: Logger;
   now: () => number;
   /** Sending a payment's notifications again and the test notification (redelivery-routes.ts). */
@@ -186,6 +190,8 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
     return c.json(paymentDetails(record, deps.now()), 200);
   });
 
+  registerRefundRoute(app, deps.refund);
+
   // Not `app.openapi`: a JSON validator would parse the body, and Hono would then hand the handler
   // a re-serialised text, which the signature check rightly refuses. The route is documented in
   // server-api-routes.ts (relayNotificationRoute) all the same.
@@ -228,13 +234,14 @@ function paymentDetails(record: CheckoutRecord, now: number) {
       pending: (record.deliveries ?? []).map((delivery) => ({
         webhookId: delivery.id,
         sink: delivery.sink,
-        reportedState: delivery.update.payment.state,
+        ...reportedBy(delivery),
         attempts: delivery.attempts,
         createdAt: iso(delivery.createdAt),
         nextAttemptAt: iso(delivery.nextAttemptAt),
       })),
       log: (record.deliveryLog ?? []).map(({ deliveryId, ...attempt }) => ({ webhookId: deliveryId, ...attempt, at: iso(attempt.at) })),
     },
+    refunds: (record.refunds ?? []).map((refund) => refundView(refund, record.currencyCode)),
   };
 }
 

@@ -82,8 +82,10 @@ def momo_events(request):
     except momo.MomoError as error:
         print(f"momo notification refused: {error}", flush=True)
         return HttpResponseBadRequest("refused")
-    if event.get("type") == "test.ping":
-        return HttpResponse(status=204)  # `momo-checkout ping`: verified, nothing to change
+    if event.get("type") != "payment.updated":
+        # `test.ping` (`momo-checkout ping`): verified, nothing to change. A shop that refunds also
+        # gets `refund.updated` here: keep its webhook-id and record it the same way.
+        return HttpResponse(status=204)
     update = event["data"]
     with transaction.atomic():
         try:

@@ -29,8 +29,10 @@ class MomoEventsController extends Controller
             Log::warning('momo notification refused: ' . $error->getMessage());
             return response('refused', 400);
         }
-        if (($event['type'] ?? '') === 'test.ping') {
-            return response()->noContent(); // `momo-checkout ping`: verified, nothing to change
+        if (($event['type'] ?? '') !== 'payment.updated') {
+            // `test.ping` (`momo-checkout ping`): verified, nothing to change. A shop that refunds also
+            // gets `refund.updated` here: keep its webhook-id and record it the same way.
+            return response()->noContent();
         }
         $update = $event['data'];
         try {
