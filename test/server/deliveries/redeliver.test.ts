@@ -121,6 +121,40 @@ describe('redeliver and test notifications', () => {
     }
   });
 
+  it('reports a refund\'s notifications by their refund state and id, and sends a refused one again', async () => {
+    receiver.received.length = 0;
+    receiver.answer = () => 204;
+    const h = await startHarness({ ...slow(), refunds: true });
+    try {
+      const orderId = await paid(h);
+      await until('the payment notifications', () => sentFor(orderId).length >= 2);
+      // The payment's two were acknowledged: from here on (the refund's), the endpoint refuses.
+      receiver.answer = () => (sentFor(orderId).length > 2 ? 500 : 204);
+      const refund = await fetch(`${h.base}/server/payments/${orderId}/refunds`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${serverSecret}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ refundId: 'refund-1', amount: '1000' }),
+      });
+      assert.equal(refund.status, 200);
+      await until('a refund notification refused', () => sentFor(orderId).length >= 3);
+      const refused = sentFor(orderId)[2]!;
+      assert.equal(verified(refused).type, 'refund.updated');
+      const queued = (await api(h, `/payments/${orderId}`, 'GET')).body.deliveries.pending;
+      assert.equal(queued[0].refundId, 'refund-1');
+      assert.equal(queued[0].reportedState, verified(refused).data.refund.state);
+
+      receiver.answer = () => 204;
+      const again = await api(h, `/payments/${orderId}/redeliver`);
+      assert.equal(again.status, 200, JSON.stringify(again.body));
+      const first = again.body.deliveries[0];
+      assert.deepEqual([first.webhookId, first.refundId, first.reportedState, first.delivered], [refused.id, 'refund-1', verified(refused).data.refund.state, true]);
+      const resent = sentFor(orderId).find((item, index) => index > 2 && item.id === refused.id);
+      assert.equal(resent?.body, refused.body, 'the refund notification again, byte for byte');
+    } finally {
+      await h.close();
+    }
+  });
+
   it('refuses an unknown order and a companion without a merchant endpoint, saying what to set', async () => {
     const h = await startHarness({ ...slow(), merchantWebhookUrl: undefined, merchantWebhookSecret: undefined } as Partial<CompanionOptions>);
     try {
