@@ -31,7 +31,7 @@ import { createMaintenance } from './maintenance.js';
 import { reportStale } from './payments/stale-report.js';
 import type { WebhookResult } from './notifications/apply-notification.js';
 import type { DeliverySink } from './model/records.js';
-import { createDeliverySinks } from './deliveries/delivery-sinks.js';
+import { createDeliverySinks, merchantEndpointActions } from './deliveries/delivery-sinks.js';
 import { createServerApi } from './server-api/server-api.js';
 import { checkCompanionOptions } from './options-schema.js';
 import { guardStore } from './stores/store-guard.js';
@@ -249,6 +249,7 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
           refund: refundsIn(apiStore),
           log,
           now,
+          merchantEndpoint: merchantEndpointActions(options, { store: apiStore, worker: deliveries, now }),
         })
       : undefined;
 

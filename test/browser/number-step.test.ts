@@ -120,6 +120,36 @@ describe('<momo-checkout> number step', () => {
     }
   });
 
+  it('moves the country menu to the country of a number typed or pasted with its calling code', async () => {
+    const countries = [...checkout.countries, { code: 'CM', name: 'Cameroon', dialCode: '+237' }];
+    const m = await mount({ checkout: { ...checkout, countries } });
+    m.el.validationDelayMs = 60_000;
+    const select = $(m.root, 'select#country') as HTMLSelectElement;
+    const shown = () => select.selectedOptions[0]?.textContent;
+    expect(shown()).to.equal('Benin (+229)');
+    const input = $(m.root, 'input#phone') as HTMLInputElement;
+    input.focus();
+    // Typed, key by key: the menu follows once the calling code is whole.
+    await sendKeys({ type: '+23' });
+    await m.el.updateComplete;
+    expect(shown()).to.equal('Benin (+229)', 'no country yet for +23');
+    await sendKeys({ type: '7 6 90 00 00 01' });
+    await m.el.updateComplete;
+    expect(shown()).to.equal('Cameroon (+237)');
+    // Pasted with the 00 prefix, over what was there.
+    input.value = '00225 01 02 03 04 05';
+    input.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, inputType: 'insertFromPaste' }));
+    await m.el.updateComplete;
+    expect(shown()).to.equal('Côte d’Ivoire (+225)');
+    // A calling code the checkout does not serve, or a national number, leaves the payer's choice.
+    typeInto(input, '+33 6 12 34 56 78');
+    await m.el.updateComplete;
+    expect(shown()).to.equal('Côte d’Ivoire (+225)');
+    typeInto(input, '01 97 00 00 00');
+    await m.el.updateComplete;
+    expect(shown()).to.equal('Côte d’Ivoire (+225)');
+  });
+
   it('says nothing per keystroke, then explains a wrong number when the payer leaves the field', async () => {
     const m = await mount();
     m.el.validationDelayMs = 60_000;

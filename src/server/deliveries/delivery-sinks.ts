@@ -6,7 +6,10 @@ import type { PaymentUpdate } from '../model/payment-update.js';
 import type { RefundUpdate } from '../model/refund.js';
 import type { DeliverySink } from '../model/records.js';
 import type { DeliverFunction } from './delivery-worker.js';
-import { createMerchantNotificationSink } from './merchant-notifications.js';
+import { createMerchantNotificationSink, createMerchantPing } from './merchant-notifications.js';
+import type { CheckoutStore } from '../stores/store.js';
+import type { DeliveryWorker } from './delivery-worker.js';
+import { createRedelivery } from './redeliver.js';
 
 /** The companion's options that say where transitions go (`CompanionOptions` has their documentation). */
 export interface DeliverySinkOptions {
@@ -34,5 +37,20 @@ export function createDeliverySinks(options: DeliverySinkOptions, now: () => num
     ...(toEndpoint
       ? { webhook: createMerchantNotificationSink({ url: options.merchantWebhookUrl ?? '', secret: options.merchantWebhookSecret ?? '', now, timeoutMs: options.deliveryTimeoutMs ?? 10_000 }) }
       : {}),
+  };
+}
+
+/**
+ * What the merchant may ask of its endpoint's deliveries (the server API's redeliver and test
+ * routes): nothing without an endpoint configured.
+ */
+export function merchantEndpointActions(options: DeliverySinkOptions, deps: { store: CheckoutStore; worker: Pick<DeliveryWorker, 'deliverNow'>; now: () => number }) {
+  const url = options.merchantWebhookUrl;
+  const secret = options.merchantWebhookSecret;
+  if (url === undefined || secret === undefined) return {};
+  return {
+    redeliver: createRedelivery({ ...deps, sink: 'webhook' }),
+    pingMerchant: createMerchantPing({ url, secret, now: deps.now, timeoutMs: options.deliveryTimeoutMs ?? 10_000 }),
+    merchantWebhookUrl: url,
   };
 }

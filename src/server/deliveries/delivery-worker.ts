@@ -12,7 +12,7 @@
  * store lock (`deliver:<orderId>`) so that one process at a time delivers it.
  */
 import type { Logger } from '../log.js';
-import { deliveryHeads, type CheckoutRecord, type DeliveryAttempt, type DeliveryRecord, type DeliverySink } from '../model/records.js';
+import { deliveryHeads, reportedBy, type CheckoutRecord, type DeliveryAttempt, type DeliveryRecord, type DeliverySink, type SettledDelivery } from '../model/records.js';
 import { updateCheckoutRecord, type CheckoutStore } from '../stores/store.js';
 import { randomId } from '../tokens.js';
 
@@ -42,6 +42,11 @@ export interface DeliveryOptions {
 export interface DeliveryWorker {
   /** Delivers what is due for one order now (after a transition queued something). */
   kick(orderId: string): void;
+  /**
+   * Delivers what is due for one order now and resolves when that round is done (a redelivery the
+   * merchant asked for answers with how it went).
+   */
+  deliverNow(orderId: string): Promise<void>;
   /** Delivers everything due now, across orders; resolves when that round is done. */
   runDue(): Promise<void>;
   /** Runs a first round at once (what a restart left due), then one every `pollMs`. */
@@ -52,6 +57,13 @@ export interface DeliveryWorker {
 
 const defaultDelays = [1_000, 5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 7_200_000];
 const keptAttempts = 20;
+/** A payment has a handful of transitions: the last ten cover every one a merchant may ask again. */
+const keptSettled = 10;
+
+function settle(delivery: DeliveryRecord, delivered: boolean, at: number): SettledDelivery {
+  // The stored delivery (with the attempts counted before this one): its update is what is resent.
+  return { ...delivery, delivered, settledAt: at };
+}
 
 export function createDeliveryWorker(options: DeliveryOptions): DeliveryWorker {
   const { store, log, now } = options;
@@ -93,13 +105,13 @@ export function createDeliveryWorker(options: DeliveryOptions): DeliveryWorker {
       ...(!result.ok ? { error: result.error.slice(0, 300) } : {}),
     };
     const attempts = delivery.attempts + 1;
-    const givingUp = !result.ok && at - delivery.createdAt >= giveUpAfterMs;
+    const givingUp = !result.ok && at - (delivery.requeuedAt ?? delivery.createdAt) >= giveUpAfterMs;
     if (!result.ok) {
       const log_ = givingUp ? log.error : log.warn;
       log_(givingUp ? 'payment update not delivered: gave up' : 'payment update not delivered: will retry', {
         orderId,
         sink: delivery.sink,
-        ...(delivery.refund ? { refundId: delivery.refund.refund.refundId, state: delivery.refund.refund.state } : { state: delivery.update?.payment.state }),
+        ...reportedBy(delivery),
         attempts,
         error: attempt.error,
       });
@@ -108,9 +120,14 @@ export function createDeliveryWorker(options: DeliveryOptions): DeliveryWorker {
       const index = (current.deliveries ?? []).findIndex((item) => item.id === delivery.id && item.sink === delivery.sink);
       if (index < 0) return null;
       const deliveries = [...current.deliveries];
-      if (result.ok || givingUp) deliveries.splice(index, 1);
-      else deliveries[index] = { ...delivery, attempts, nextAttemptAt: at + delays[Math.min(attempts - 1, delays.length - 1)]! };
-      return { ...current, deliveries, deliveryLog: [...(current.deliveryLog ?? []), attempt].slice(-keptAttempts) };
+      const settled = result.ok || givingUp ? [settle(deliveries.splice(index, 1)[0]!, result.ok, at)] : [];
+      if (settled.length === 0) deliveries[index] = { ...delivery, attempts, nextAttemptAt: at + delays[Math.min(attempts - 1, delays.length - 1)]! };
+      return {
+        ...current,
+        deliveries,
+        deliveryLog: [...(current.deliveryLog ?? []), attempt].slice(-keptAttempts),
+        settledDeliveries: [...(current.settledDeliveries ?? []), ...settled].slice(-keptSettled),
+      };
     });
   };
 
@@ -164,6 +181,12 @@ export function createDeliveryWorker(options: DeliveryOptions): DeliveryWorker {
 
   return {
     kick,
+    async deliverNow(orderId) {
+      kick(orderId);
+      // A round already under way may have read the record before this call's change: wait for it
+      // and for the one `kick` queued after it.
+      while (running.has(orderId)) await running.get(orderId);
+    },
     runDue,
     start() {
       if (timer) return;

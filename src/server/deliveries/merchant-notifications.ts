@@ -10,6 +10,7 @@ import type { PaymentUpdate } from '../model/payment-update.js';
 import type { RefundUpdate } from '../model/refund.js';
 import { CompanionConfigError } from '../config-error.js';
 import type { DeliveryRecord } from '../model/records.js';
+import { randomId } from '../tokens.js';
 
 /** The `type` of a payment's transition (Standard Webhooks payload structure). */
 export const paymentUpdatedEvent = 'payment.updated';
@@ -85,13 +86,45 @@ export function checkMerchantWebhookOptions(url: string | undefined, secret: str
  */
 export function createMerchantNotificationSink(options: MerchantWebhookOptions): DeliverFunction {
   checkMerchantWebhookOptions(options.url, options.secret);
+  const post = createSignedPost(options);
+  return async (delivery) => post(delivery.id, merchantWebhookBody(delivery));
+}
+
+/** The `type` of the event `ping` sends: a handler answers 2xx and does nothing else. */
+export const testPingEvent = 'test.ping';
+
+/** What a test notification found: the endpoint's answer (or why none) and how long it took. */
+export type PingResult = DeliveryResult & { webhookId: string; durationMs: number };
+
+/**
+ * Sends one signed `test.ping` to the merchant's endpoint, once (never queued, never retried): it
+ * checks the URL, the secret and the handler's answer without waiting for a payment.
+ *
+ * @example
+ * const ping = createMerchantPing({ url: 'https://shop.example/momo-events', secret: 'whsec_...' });
+ * await ping(); // { ok: true, status: 204, durationMs: 12, webhookId: 'test.ping.…' }
+ */
+export function createMerchantPing(options: MerchantWebhookOptions): () => Promise<PingResult> {
+  checkMerchantWebhookOptions(options.url, options.secret);
+  const post = createSignedPost(options);
+  const now = options.now ?? Date.now;
+  return async () => {
+    const webhookId = `${testPingEvent}.${randomId(12)}`;
+    const startedAt = performance.now();
+    const body = JSON.stringify({ type: testPingEvent, timestamp: new Date(now()).toISOString(), data: { webhookId } });
+    const result = await post(webhookId, body);
+    return { ...result, webhookId, durationMs: Math.round(performance.now() - startedAt) };
+  };
+}
+
+/** One signed POST of `body` under `webhook-id` `id`, and how the endpoint answered. */
+function createSignedPost(options: MerchantWebhookOptions): (id: string, body: string) => Promise<DeliveryResult> {
   const signer = new Webhook(options.secret);
   const timeoutMs = options.timeoutMs ?? 10_000;
   const now = options.now ?? Date.now;
   const send = options.fetch ?? fetch;
 
-  return async (delivery): Promise<DeliveryResult> => {
-    const body = merchantWebhookBody(delivery);
+  return async (id, body): Promise<DeliveryResult> => {
     const at = new Date(now());
     let response: Response;
     try {
@@ -102,9 +135,9 @@ export function createMerchantNotificationSink(options: MerchantWebhookOptions):
           'user-agent': 'momo-checkout',
           // The delivery id (the update's idempotency key) is the same on every retry and unique
           // for ever: the receiver's idempotency key, as the specification intends.
-          'webhook-id': delivery.id,
+          'webhook-id': id,
           'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-          'webhook-signature': signer.sign(delivery.id, at, body),
+          'webhook-signature': signer.sign(id, at, body),
         },
         body,
         // A redirect is a failure, not followed: the signature was made for this URL's receiver.

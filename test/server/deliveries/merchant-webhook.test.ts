@@ -4,78 +4,17 @@
  * endpoint is down, also across a restart of the companion, with a stable `webhook-id`.
  */
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { Webhook } from 'standardwebhooks';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.js';
 import { CompanionConfigError, createCompanion, createMemoryStore, toNodeHandler, type CheckoutStore, type Companion, type CompanionOptions } from '../../../src/server/index.js';
 import { silentLogger } from '../../../src/server/log.js';
 import { newOrderId, shopOrigin, startHarness } from '../harness.js';
+import { listen, merchantSecret, startReceiver, stop, until, verified } from './merchant-receiver.js';
 
-const merchantSecret = `whsec_${Buffer.from('merchant-webhook-test-key-32-bytes!').toString('base64')}`;
 const serverSecret = 'test-server-secret-0123456789abcdef0123456789';
 const approve = '+2290196000001';
-
-interface Received {
-  id: string;
-  timestamp: string;
-  signature: string;
-  body: string;
-  answered: number;
-}
-
-/** The merchant backend's endpoint: answers what `answer` says, records every request. */
-async function startReceiver(): Promise<{ url: string; received: Received[]; answer: (req: IncomingMessage, res: ServerResponse) => number | null; close(): Promise<void> }> {
-  const received: Received[] = [];
-  const receiver = {
-    url: '',
-    received,
-    answer: (_req: IncomingMessage, _res: ServerResponse): number | null => 204,
-    close: async () => {},
-  };
-  const server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const status = receiver.answer(req, res);
-    received.push({
-      id: String(req.headers['webhook-id']),
-      timestamp: String(req.headers['webhook-timestamp']),
-      signature: String(req.headers['webhook-signature']),
-      body: Buffer.concat(chunks).toString('utf8'),
-      answered: status ?? 0,
-    });
-    if (status === null) return; // hang
-    res.statusCode = status;
-    res.end();
-  });
-  await listen(server);
-  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/momo-events`;
-  receiver.close = () => stop(server);
-  return receiver;
-}
-
-function listen(server: Server): Promise<void> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-}
-
-function stop(server: Server): Promise<void> {
-  server.closeAllConnections();
-  return new Promise((resolve) => server.close(() => resolve()));
-}
-
-async function until(what: string, predicate: () => boolean | Promise<boolean>, ms = 8_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await predicate())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-function verified(item: Received): { type: string; timestamp: string; data: any } {
-  const headers = { 'webhook-id': item.id, 'webhook-timestamp': item.timestamp, 'webhook-signature': item.signature };
-  return new Webhook(merchantSecret).verify(item.body, headers) as { type: string; timestamp: string; data: any };
-}
 
 const fast: Partial<CompanionOptions> = { deliveryRetryDelaysMs: [40], maintenanceIntervalMs: 50, setupChecksAtStart: false };
 
@@ -140,6 +79,9 @@ describe('merchant webhook', () => {
       assert.match(attempt.error, /redirects are not followed/);
       assert.equal(hits, 0, 'the redirect target was never called');
       const pending = details.deliveries.pending.filter((item: any) => item.sink === 'webhook');
+      // Named for what they are: the payment state the notification reports, beside the delivery's tries.
+      assert.deepEqual(Object.keys(pending[0]).sort(), ['attempts', 'createdAt', 'nextAttemptAt', 'reportedState', 'sink', 'webhookId']);
+      assert.equal(pending[0].reportedState, 'pending');
       assert.equal(pending[0].attempts, 1);
       assert.ok(Date.parse(pending[0].nextAttemptAt) > Date.now() + 30_000, 'retried later, with backoff');
 
@@ -252,9 +194,9 @@ describe('merchant webhook across a restart', () => {
       }
       const details = (await (await fetch(`${base}/server/payments/${orderId}`, { headers: { authorization: `Bearer ${serverSecret}` } })).json()) as any;
       assert.deepEqual(details.deliveries.pending, []);
-      const log = details.deliveries.log as Array<{ deliveryId: string; ok: boolean; status: number }>;
-      assert.ok(log.some((attempt) => !attempt.ok && attempt.status === 503 && attempt.deliveryId === firstKey), 'failures are in the delivery log');
-      assert.deepEqual(log.filter((attempt) => attempt.ok).map((attempt) => [attempt.deliveryId, attempt.status]), [[firstKey, 200], [secondKey, 200]]);
+      const log = details.deliveries.log as Array<{ webhookId: string; ok: boolean; status: number }>;
+      assert.ok(log.some((attempt) => !attempt.ok && attempt.status === 503 && attempt.webhookId === firstKey), 'failures are in the delivery log');
+      assert.deepEqual(log.filter((attempt) => attempt.ok).map((attempt) => [attempt.webhookId, attempt.status]), [[firstKey, 200], [secondKey, 200]]);
     }
   });
 });
