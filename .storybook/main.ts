@@ -6,7 +6,9 @@ import type { StorybookConfig } from '@storybook/web-components-vite';
 
 const config: StorybookConfig = {
   stories: ['../stories/**/*.stories.ts'],
-  addons: ['@storybook/addon-docs', '@storybook/addon-vitest'],
+  addons: ['@storybook/addon-docs', '@storybook/addon-a11y', '@storybook/addon-vitest'],
+  // Operator logos served from the stories' own origin (the element accepts https or same origin).
+  staticDirs: [{ from: '../stories/operator-logos', to: '/operator-logos' }],
   framework: { name: '@storybook/web-components-vite', options: {} },
   core: { disableTelemetry: true, disableWhatsNewNotifications: true },
   async viteFinal(viteConfig) {

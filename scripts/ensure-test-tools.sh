@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Checks, before any suite runs, that the programs the test suites drive are here: Chromium (the
 # browser, story and end-to-end suites), redis-server (the Redis store's suite) and PHP with curl
-# (the PHP webhook-verification example). Run by `npm test` and by `.ci/run`.
+# (the PHP example), PHP's SQLite driver and Debian's Laravel (the Laravel shop), Debian's Django
+# (the Django shop), and the font the visual baselines are drawn in (DejaVu Sans,
+# test/storybook/visual.test.ts). Run by `npm test` and by `.ci/run`.
 #
 # As root with apt-get (a CI machine, a fresh container), it installs what is missing from
 # Debian's packages. Otherwise it says in one line per program what to do, and fails, so that a
@@ -28,13 +30,41 @@ if ! command -v redis-server >/dev/null 2>&1; then
   advice+=("redis-server is missing: install Debian's redis-server package (apt-get install redis-server).")
 fi
 
+# PHP with curl (the PHP example), and with PDO SQLite and Debian's Laravel (the Laravel shop,
+# test/backends/laravel.test.ts).
 if ! command -v php >/dev/null 2>&1; then
-  missing_packages+=(php-cli php-curl)
-  advice+=("php is missing: install Debian's php-cli and php-curl packages (apt-get install php-cli php-curl).")
-elif ! grep -qx curl <<<"$(php -m 2>/dev/null || true)"; then
+  missing_packages+=(php-cli php-curl php-sqlite3 php-laravel-framework)
+  advice+=("php is missing: install Debian's php-cli and php-curl packages, and php-sqlite3 and php-laravel-framework for the Laravel shop (apt-get install php-cli php-curl php-sqlite3 php-laravel-framework).")
+else
   # (Read whole first: `php -m | grep -q` under pipefail fails when grep stops reading early.)
-  missing_packages+=(php-curl)
-  advice+=("PHP's curl extension is missing: install Debian's php-curl package (apt-get install php-curl).")
+  php_modules="$(php -m 2>/dev/null || true)"
+  if ! grep -qx curl <<<"$php_modules"; then
+    missing_packages+=(php-curl)
+    advice+=("PHP's curl extension is missing: install Debian's php-curl package (apt-get install php-curl).")
+  fi
+  if ! grep -qx pdo_sqlite <<<"$php_modules"; then
+    missing_packages+=(php-sqlite3)
+    advice+=("PHP's SQLite driver is missing: install Debian's php-sqlite3 package (apt-get install php-sqlite3).")
+  fi
+  if ! php -r "exit(stream_resolve_include_path('Illuminate/autoload.php') ? 0 : 1);" >/dev/null 2>&1; then
+    missing_packages+=(php-laravel-framework)
+    advice+=("Laravel is missing: install Debian's php-laravel-framework package (apt-get install php-laravel-framework).")
+  fi
+fi
+
+# Debian's Django, for Debian's own python3 (the Django shop's suite, test/backends/django.test.ts);
+# the variable lets this script's own test play a machine without it.
+django_python="${ENSURE_TEST_TOOLS_DJANGO_PYTHON:-${DJANGO_PYTHON:-/usr/bin/python3}}"
+if ! "$django_python" -c 'import django' >/dev/null 2>&1; then
+  missing_packages+=(python3-django)
+  advice+=("Django is missing for $django_python: install Debian's python3-django package (apt-get install python3-django), or set DJANGO_PYTHON to a python3 that has Django 3.2 or newer.")
+fi
+
+# The visual baselines pin the element's font to DejaVu Sans: without it Chromium falls back to
+# another font and every screenshot differs.
+if ! fc-list 2>/dev/null | grep -q 'DejaVuSans.ttf'; then
+  missing_packages+=(fonts-dejavu-core)
+  advice+=("The DejaVu Sans font is missing (visual baselines): install Debian's fonts-dejavu-core package (apt-get install fonts-dejavu-core).")
 fi
 
 if [ ${#missing_packages[@]} -gt 0 ] && [ -z "${ENSURE_TEST_TOOLS_INSTALLED:-}" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

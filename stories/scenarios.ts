@@ -26,12 +26,17 @@ export const checkout: CheckoutView = {
 /** A Benin number in the 2024 10-digit plan (a test number, nobody's). */
 const typedNumber = '01 97 00 00 00';
 const e164 = '+2290197000000';
-// A data: URL keeps the stories offline (Storybook builds and tests run with no network).
-const logo = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"><rect width="1" height="1" fill="#fc0"/></svg>')}`;
+/**
+ * Logo files served beside the stories (.storybook/main.ts `staticDirs`): same origin, as the element
+ * accepts (https or the page's or companion's origin), and offline. A `data:` URL would be refused.
+ */
+function logo(code: 'mtn' | 'moov' | 'wallet'): string {
+  return new URL(`operator-logos/${code}.svg`, document.baseURI).href;
+}
 
 function operator(overrides: Partial<OperatorView> = {}): OperatorView {
   return {
-    code: 'mtn', name: 'MTN MoMo', logoUrl: logo, instructions: null, workflowHint: 'provider_auth',
+    code: 'mtn', name: 'MTN MoMo', logoUrl: logo('mtn'), instructions: null, workflowHint: 'provider_auth',
     minAmount: '100', maxAmount: null, decimalPlaces: 0, ...overrides,
   };
 }
@@ -43,15 +48,14 @@ function lookup(overrides: Partial<LookupResponse> = {}): LookupResponse {
 function payment(state: PaymentState, version: number, overrides: Partial<PaymentView> = {}): PaymentView {
   return {
     state, version, orderId: 'order-42', phoneNumberMasked: '+229••••••00',
-    operator: { code: 'mtn', name: 'MTN MoMo', logoUrl: logo }, workflow: 'provider_auth', instructions: null,
+    operator: { code: 'mtn', name: 'MTN MoMo', logoUrl: logo('mtn') }, workflow: 'provider_auth', instructions: null,
     authorizationUrl: null, returned: false, canRetry: true, updatedAt: '2030-01-01T00:00:00Z', ...overrides,
   };
 }
 
 export interface Scenario {
-  /** What the designer sees in the sidebar. */
-  title: string;
-  script: () => Partial<ClientScript>;
+  /** The companion's answers; `lang` for texts the service itself writes (operator instructions). */
+  script: (lang: Lang) => Partial<ClientScript>;
   /** Property-only settings of the element (e.g. a short expiry so "expired" shows at once). */
   setup?: (el: MomoCheckout) => void;
   /** The payer's steps, in the story's play function. */
@@ -98,17 +102,32 @@ async function pay(el: MomoCheckout): Promise<void> {
   shadow(el, '[part="submit-button"]').click();
 }
 
+export type Lang = 'en' | 'fr';
+
+/** What an operator's menu says, in the payer's language as the service would send it. */
+const dialText = {
+  moov: { en: 'Dial *855*4*6# to get a payment code.', fr: 'Composez le *855*4*6# pour obtenir un code de paiement.' },
+  mtn: { en: 'Dial *555# for a code.', fr: 'Composez le *555# pour obtenir un code.' },
+} as const;
+
 const otpPreview = { preview: { workflow: 'pre_authorized' } } as const;
+
+/** An answer that never comes: the element stays in the in-between state it shows while waiting. */
+const held = () => new Promise<never>(() => {});
+
+async function fillOtp(el: MomoCheckout, code: string): Promise<void> {
+  await reach(el, 'needs-otp');
+  typeInto(shadow(el, '[part="otp-input"]'), code);
+  shadow(el, 'form [part="submit-button"]').click();
+}
 
 export const scenarios = {
   EnteringNumber: {
-    title: 'Entering a number',
     script: () => ({}),
     status: 'entering',
     shows: 'input#phone',
   },
   InvalidNumber: {
-    title: 'Invalid number',
     script: () => ({}),
     steps: async (el) => {
       await reach(el, 'entering');
@@ -121,9 +140,8 @@ export const scenarios = {
     shows: '#phone-error',
   },
   OperatorWithInstructions: {
-    title: 'Operator with OTP instructions',
-    script: () => ({
-      lookup: lookup({ operator: operator({ code: 'moov', name: 'Moov Money', instructions: 'Dial *855*4*6# to get a payment code.', workflowHint: 'pre_authorized' }) }),
+    script: (lang) => ({
+      lookup: lookup({ operator: operator({ code: 'moov', name: 'Moov Money', logoUrl: logo('moov'), instructions: dialText.moov[lang], workflowHint: 'pre_authorized' }) }),
       ...otpPreview,
     }),
     steps: pay,
@@ -131,48 +149,116 @@ export const scenarios = {
     shows: '[part="instructions"] a',
   },
   OperatorWithEmptyInstructions: {
-    title: 'Operator with empty instructions (fallback)',
     script: () => ({ lookup: lookup({ operator: operator({ instructions: '', workflowHint: 'pre_authorized' }) }), ...otpPreview }),
     steps: pay,
     status: 'needs-otp',
     shows: '[part="instructions"]',
   },
+  CopiedDialCode: {
+    script: (lang) => ({
+      lookup: lookup({ operator: operator({ code: 'moov', name: 'Moov Money', logoUrl: logo('moov'), instructions: dialText.moov[lang], workflowHint: 'pre_authorized' }) }),
+      ...otpPreview,
+    }),
+    steps: async (el) => {
+      await pay(el);
+      await reach(el, 'needs-otp');
+      // Focused as a keyboard user leaves it: the ring must keep off the words around the code.
+      const copy = shadow(el, '.ussd button.copy');
+      const before = copy.textContent;
+      copy.focus();
+      copy.click();
+      await waitFor(() => copy.textContent !== before, 'the Copy button to say it copied');
+    },
+    status: 'needs-otp',
+    shows: '.ussd button.copy:focus-visible',
+  },
   WalletChoice: {
-    title: 'Overlay-wallet choice',
-    script: () => ({ lookup: lookup({ wallet: operator({ code: 'wallet', name: 'Djamo Wallet', workflowHint: 'redirect_url' }) }) }),
+    script: () => ({ lookup: lookup({ wallet: operator({ code: 'wallet', name: 'Djamo Wallet', logoUrl: logo('wallet'), workflowHint: 'redirect_url' }) }) }),
     steps: (el) => enterNumber(el),
     status: 'ready',
     shows: 'input[type="radio"]',
   },
+  LookingUpOperator: {
+    script: () => ({ lookup: held }),
+    steps: async (el) => {
+      await reach(el, 'entering');
+      typeInto(shadow(el, 'input#phone'), typedNumber);
+    },
+    status: 'looking-up',
+    shows: '[part="status"]',
+  },
+  UnknownOperator: {
+    script: () => ({ lookup: new CompanionRequestError('NO_OPERATOR', 422, 'none') }),
+    steps: async (el) => {
+      await reach(el, 'entering');
+      typeInto(shadow(el, 'input#phone'), typedNumber);
+      await waitFor(() => el.shadowRoot?.querySelector('#phone-error') !== null, 'the number error');
+    },
+    status: 'entering',
+    shows: '#phone-error',
+  },
+  Submitting: {
+    script: () => ({ pay: held }),
+    steps: pay,
+    status: 'submitting',
+    shows: '[part="submit-button"][aria-busy="true"]',
+  },
   OtpStep: {
-    title: 'OTP step (asked by the pay-in)',
-    script: () => ({ pay: () => payment('needs-otp', 1, { workflow: 'pre_authorized', instructions: 'Dial *555# for a code.' }) }),
+    script: (lang) => ({ pay: () => payment('needs-otp', 1, { workflow: 'pre_authorized', instructions: dialText.mtn[lang] }) }),
     steps: pay,
     status: 'needs-otp',
     shows: '[part="otp-input"]',
   },
+  WrongCode: {
+    script: (lang) => ({
+      pay: (request) => {
+        if (request.otp) throw new CompanionRequestError('OTP_REFUSED', 422, 'refused');
+        return payment('needs-otp', 1, { workflow: 'pre_authorized', instructions: dialText.mtn[lang] });
+      },
+    }),
+    steps: async (el) => {
+      await pay(el);
+      await fillOtp(el, '123456');
+      await waitFor(() => el.shadowRoot?.querySelector('#otp-error') !== null, 'the code error');
+    },
+    status: 'needs-otp',
+    shows: '#otp-error',
+  },
   AwaitingPush: {
-    title: 'Waiting for the push, with the countdown',
     script: () => ({}),
     steps: pay,
     status: 'awaiting-approval',
     shows: '.countdown',
   },
+  WrongNumberHelp: {
+    script: () => ({}),
+    steps: async (el) => {
+      await pay(el);
+      await reach(el, 'awaiting-approval');
+      (shadow(el, 'details.wrong-number') as HTMLDetailsElement).open = true;
+    },
+    status: 'awaiting-approval',
+    shows: 'details.wrong-number[open] p',
+  },
+  NoPromptHelp: {
+    script: () => ({}),
+    setup: (el) => (el.promptHelpAfterSeconds = 0),
+    steps: pay,
+    status: 'awaiting-approval',
+    shows: 'h3',
+  },
   Redirecting: {
-    title: 'Redirecting to the authorisation page',
     script: () => ({ preview: { workflow: 'redirect_url' }, pay: () => payment('redirect-ready', 1, { workflow: 'redirect_url', authorizationUrl: 'https://pay.example/authorize/1' }) }),
     steps: pay,
     status: 'redirecting',
     shows: '[part="status"]',
   },
   ConfirmingAfterReturn: {
-    title: 'Confirming after the return',
     script: () => ({ checkout: { ...checkout, payment: payment('redirect-ready', 4, { workflow: 'redirect_url', returned: true, authorizationUrl: 'https://pay.example/a' }) } }),
     status: 'confirming',
     shows: '[part="status"]',
   },
   Succeeded: {
-    title: 'Succeeded',
     script: () => ({}),
     steps: async (el, client) => {
       await pay(el);
@@ -183,13 +269,16 @@ export const scenarios = {
     shows: 'h2',
   },
   Failed: {
-    title: 'Failed (can retry)',
     script: () => ({ checkout: { ...checkout, payment: payment('failed', 3, { canRetry: true }) } }),
     status: 'failed',
     shows: 'button',
   },
+  FailedNoRetry: {
+    script: () => ({ checkout: { ...checkout, payment: payment('failed', 3, { canRetry: false }) } }),
+    status: 'failed',
+    shows: '.failed p + p',
+  },
   Expired: {
-    title: 'Expired: no outcome in time',
     script: () => ({}),
     setup: (el) => (el.expirySeconds = 0.2),
     steps: pay,
@@ -197,19 +286,16 @@ export const scenarios = {
     shows: '.reference',
   },
   CompanionError: {
-    title: 'Companion error (token expired)',
     script: () => ({ checkout: new CompanionRequestError('TOKEN_EXPIRED', 401, 'expired') }),
     status: 'error',
     shows: '[part="error"]',
   },
   NetworkDown: {
-    title: 'The network down',
     script: () => ({ checkout: new NetworkError('down') }),
     status: 'error',
     shows: '[part="error"]',
   },
   NotPayable: {
-    title: 'Order not payable (no country serves its currency)',
     script: () => ({ checkout: { ...checkout, countries: [] } }),
     status: 'error',
     shows: '[part="error"]',
@@ -219,12 +305,12 @@ export const scenarios = {
 export type ScenarioName = keyof typeof scenarios;
 
 /** A client for the scenario, with the defaults of a push (provider_auth) corridor. */
-export function clientFor(scenario: Scenario): ScriptedClient {
+export function clientFor(scenario: Scenario, lang: Lang): ScriptedClient {
   return createScriptedClient({
     checkout,
     lookup: lookup(),
     preview: { workflow: 'provider_auth' },
     pay: () => payment('pending', 1),
-    ...scenario.script(),
+    ...scenario.script(lang),
   });
 }

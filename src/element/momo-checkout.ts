@@ -62,6 +62,7 @@ import { styles } from './styles.js';
  * @cssprop --momo-font-family - Font. Component override: `--momo-checkout-font-family`.
  * @cssprop --momo-spacing - Base spacing.
  * @cssprop --momo-checkout-max-width - Widest the card grows. Default 28rem.
+ * @cssprop --momo-color-scheme - `light` or `dark`: how native controls (radios, the country list) are drawn. Unset, the page's `color-scheme` applies. Component override: `--momo-checkout-color-scheme`.
  *
  * @example
  * ```html
@@ -220,7 +221,7 @@ export class MomoCheckout extends LitElement {
     const checkout = this.checkout.state.checkout;
     return html`<section class="base" part="base" aria-label=${t.title}>
       ${checkout
-        ? html`<div class="amount"><span class="muted">${t.amountLabel}</span><span class="amount-value">${amountText(ctx)}</span></div>`
+        ? html`<div class="amount"><span class="muted">${this.checkout.state.status === 'succeeded' ? t.amountPaidLabel : t.amountLabel}</span><span class="amount-value">${amountText(ctx)}</span></div>`
         : nothing}
       <div part="status" role="status" aria-live="polite" class=${status.visible ? 'muted' : 'visually-hidden'}>${status.text}</div>
       ${this.body(ctx)}

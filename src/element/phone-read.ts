@@ -66,6 +66,27 @@ function national(digits: string, plan: Plan): string {
   return verdict === 'TOO_SHORT' || verdict === 'INVALID_LENGTH' ? digits : stripped;
 }
 
+/** The typed text without separators, a leading `00` written `+` (the international prefix in every served country). */
+export function compactNumber(typed: string): string {
+  const text = typed.trim().replace(separators, '');
+  return text.startsWith('00') ? `+${text.slice(2)}` : text;
+}
+
+/**
+ * The calling code an international number starts with (`+237 6…`, `00237…` → `237`), among the
+ * metadata's; undefined for a national number or while the code is incomplete.
+ */
+export function callingCodeOf(typed: string, metadata: PlanMetadata): string | undefined {
+  const text = compactNumber(typed);
+  if (!text.startsWith('+') || text[1] === '0') return undefined;
+  // Calling codes are prefix-free: the first that matches is the one.
+  for (let length = 1; length <= 3; length++) {
+    const code = text.slice(1, 1 + length);
+    if (code.length === length && Object.hasOwn(metadata.country_calling_codes, code)) return code;
+  }
+  return undefined;
+}
+
 /**
  * @example
  * readPhone('01 97 00 00 00', 'BJ', metadata); // { ok: true, e164: '+2290197000000' }
@@ -73,10 +94,8 @@ function national(digits: string, plan: Plan): string {
  */
 export function readPhone(typed: string, country: string | undefined, metadata: PlanMetadata): ReadPhone {
   const refuse = (code: PhoneErrorCode): ReadPhone => ({ ok: false, code });
-  let text = typed.trim().replace(separators, '');
+  const text = compactNumber(typed);
   if (text === '') return refuse('EMPTY');
-  // A leading 00 is the international prefix in every served country.
-  if (text.startsWith('00')) text = `+${text.slice(2)}`;
   if (!/^\+?\d+$/.test(text)) return refuse('NOT_A_NUMBER');
   const planOf = (code: string | undefined) => (code && Object.hasOwn(metadata.countries, code) ? (metadata.countries[code] as Plan) : undefined);
   const international = text.startsWith('+');

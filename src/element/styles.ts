@@ -18,8 +18,16 @@ export const styles = css`
     --_radius: var(--momo-checkout-radius, var(--momo-radius, 12px));
     --_font: var(--momo-checkout-font-family, var(--momo-font-family, system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif));
     --_gap: var(--momo-checkout-spacing, var(--momo-spacing, 1rem));
+    /* Unset, color-scheme inherits the page's; a dark theme sets it so native controls (radios, the
+       country list) are drawn dark too. */
+    color-scheme: var(--momo-checkout-color-scheme, var(--momo-color-scheme));
+    accent-color: var(--_primary);
     display: block;
+    width: 100%;
     max-width: var(--momo-checkout-max-width, 28rem);
+    /* The layout follows the element's own width, not the window's: a merchant's narrow column at
+       desktop width gets the 320 px layout. (width: 100% keeps it from collapsing in a flex row.) */
+    container-type: inline-size;
     font-family: var(--_font);
     color: var(--_text);
     line-height: 1.45;
@@ -77,6 +85,10 @@ export const styles = css`
   legend {
     font-weight: 600;
   }
+  legend {
+    /* A legend's default padding would set the question off the other labels. */
+    padding: 0;
+  }
   .field {
     display: grid;
     gap: 0.25rem;
@@ -109,6 +121,7 @@ export const styles = css`
   input:focus-visible,
   select:focus-visible,
   button:focus-visible,
+  summary:focus-visible,
   a:focus-visible {
     outline: 3px solid var(--_primary);
     outline-offset: 2px;
@@ -186,8 +199,17 @@ export const styles = css`
     font-weight: 500;
   }
   .choice input {
-    width: auto;
+    /* Never squeezed by a long French label at 320 px. */
+    flex: none;
+    width: 1.25rem;
+    height: 1.25rem;
     min-height: auto;
+    margin: 0;
+  }
+  .choice:has(input:checked) {
+    border-color: var(--_primary);
+    box-shadow: inset 0 0 0 1px var(--_primary);
+    background: color-mix(in srgb, var(--_primary) 8%, var(--_surface));
   }
   .instructions {
     background: color-mix(in srgb, var(--_primary) 8%, var(--_surface));
@@ -197,23 +219,43 @@ export const styles = css`
   .ussd {
     display: inline-flex;
     align-items: center;
-    gap: 0.25rem;
+    /* Room for the focus rings (3px + 2px offset) so they never cover the words around them. */
+    gap: 0.5rem;
+    margin: 0.25rem 0.375rem;
     flex-wrap: wrap;
+  }
+  .reference-line {
+    display: flex;
+    align-items: center;
+    flex-wrap: wrap;
+    gap: 0.25rem 0.5rem;
   }
   .ussd a {
     color: var(--_primary);
     font-weight: 700;
   }
-  .ussd button {
+  button.copy {
     width: auto;
     min-height: 2rem;
     padding: 0.125rem 0.5rem;
     font-size: 0.875rem;
   }
+  .wrong-number summary {
+    cursor: pointer;
+    color: var(--_primary);
+    font-weight: 600;
+    /* About as tall as a Copy button: a finger finds it on a phone. */
+    padding: 0.375rem 0;
+  }
+  .waiting {
+    display: flex;
+    align-items: center;
+    gap: 0.5rem;
+  }
   .countdown {
+    /* Below the heading (1.125rem) in weight: the heading says what to do, this how long is left. */
     font-variant-numeric: tabular-nums;
-    font-size: 1.25rem;
-    font-weight: 700;
+    font-weight: 600;
   }
   .succeeded h2 {
     color: var(--_success);
@@ -227,9 +269,12 @@ export const styles = css`
     font-weight: 700;
   }
   .spinner {
+    /* flex: none: beside a heading that wraps, a shrinkable spinner turns into an oval. */
+    flex: none;
     width: 1.5rem;
     height: 1.5rem;
-    border: 3px solid color-mix(in srgb, var(--_primary) 25%, transparent);
+    /* The track in the border colour, which themes keep at 3:1 against the card (WCAG 1.4.11). */
+    border: 3px solid var(--_border);
     border-top-color: var(--_primary);
     border-radius: 50%;
     animation: spin 0.9s linear infinite;
@@ -247,7 +292,7 @@ export const styles = css`
     clip-path: inset(50%);
     white-space: nowrap;
   }
-  @media (max-width: 22rem) {
+  @container (max-width: 22rem) {
     .phone-row {
       grid-template-columns: minmax(0, 1fr);
     }

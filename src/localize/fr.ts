@@ -3,6 +3,7 @@ import type { Strings } from './en.js';
 export const fr: Strings = {
   title: 'Payer par mobile money',
   amountLabel: 'Montant à payer',
+  amountPaidLabel: 'Montant payé',
   loading: 'Chargement du paiement…',
   countryLabel: 'Pays',
   phoneLabel: 'Numéro mobile money',
@@ -38,6 +39,9 @@ export const fr: Strings = {
   approveBody: (phone) =>
     `Nous avons envoyé une demande de paiement au ${phone}. Saisissez votre code secret sur votre téléphone pour la valider.`,
   timeLeft: (time) => `Temps restant : ${time}`,
+  wrongNumberQuestion: 'Mauvais numéro ?',
+  wrongNumberBody:
+    'Une demande envoyée ne peut pas être retirée. Refusez-la sur ce téléphone, ou attendez qu’elle expire : vous pourrez ensuite payer ici avec un autre numéro.',
   noPromptHeading: 'Vous n’avez pas reçu la demande ?',
   noPromptBody:
     'Vérifiez que votre téléphone est allumé et capte le réseau. Certains opérateurs affichent les paiements en attente dans leur menu mobile money. Gardez cette page ouverte : elle se met à jour toute seule.',
@@ -48,8 +52,10 @@ export const fr: Strings = {
   checking: 'Nous vérifions ce paiement auprès de votre opérateur. Vous ne serez pas débité deux fois.',
   succeededHeading: 'Paiement reçu',
   succeededBody: (amount) => `Merci. ${amount} ont été payés.`,
+  succeededNext: 'La boutique confirme votre commande. Vous pouvez fermer cette page.',
   failedHeading: 'Paiement non abouti',
-  failedBody: 'Le paiement n’a pas abouti.',
+  failedBody: 'Il a été refusé ou annulé, ou n’a pas été validé à temps.',
+  failedNoRetry: 'Cette commande ne peut plus être payée ici. Retournez à la boutique pour recommencer.',
   tryAgain: 'Essayer un autre numéro ou opérateur',
   expiredHeading: 'Nous n’avons pas encore de réponse',
   expiredBody:
@@ -67,7 +73,7 @@ export const fr: Strings = {
     BAD_REQUEST: 'La demande contenait une erreur. Rechargez la page et réessayez.',
     TOKEN_MISSING: 'Ce paiement est mal configuré. Retournez à la boutique et recommencez.',
     TOKEN_INVALID: 'Ce paiement n’est pas valide. Retournez à la boutique et recommencez.',
-    TOKEN_EXPIRED: 'Ce paiement a expiré. Retournez à la boutique pour recommencer.',
+    TOKEN_EXPIRED: 'Cette session de paiement a expiré. Retournez à la boutique pour recommencer.',
     ORIGIN_NOT_ALLOWED: 'Cette page n’est pas autorisée à encaisser pour la boutique. Contactez la boutique.',
     INVALID_PHONE: 'Ce numéro ne peut pas recevoir de paiement mobile money. Vérifiez-le et réessayez.',
     NO_OPERATOR: 'Aucun opérateur mobile money n’accepte cette devise pour ce numéro. Essayez un autre numéro.',

@@ -8,6 +8,7 @@
  */
 import { SANDBOX_OTP } from './catalogue/catalogue.js';
 import { startSandbox } from './server.js';
+import { approvalPageNote, testNumberLines } from './catalogue/test-number-table.js';
 
 const port = Number(process.env.PORT ?? 4010);
 const host = process.env.HOST ?? '127.0.0.1';
@@ -48,11 +49,9 @@ const lines = [
   '  POST /_sandbox/settle | /reemit | /faults | /reset',
   '  Webhooks go only to the webhookUrl of each transaction (http://127.0.0.1 accepted here, unlike the real service).',
   '',
-  `  Test numbers (OTP numbers accept ${SANDBOX_OTP}; any other code is refused and nothing is created):`,
-  ...sandbox.control
-    .testNumbers()
-    .map((entry) => `    ${entry.phoneNumber.padEnd(15)} ${entry.country}  ${entry.operatorCode.padEnd(9)} ${entry.workflow.padEnd(15)} ${entry.outcome}`),
-  '  Other numbers with a known prefix are approved. operatorCode "wallet" forces the wallet page (redirect_url).',
+  `  Test numbers, by what the payer sees (a payment code other than ${SANDBOX_OTP} is refused and nothing is created):`,
+  ...testNumberLines(),
+  `  Other numbers with a known prefix are paid. ${approvalPageNote}`,
   '',
 ];
 console.log(lines.join('\n'));

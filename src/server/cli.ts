@@ -11,6 +11,8 @@
  *   running companion's server API (MOMO_SERVER_URL, MOMO_SERVER_SECRET; commands/refund.ts).
  * - `npx momo-checkout serve`: the companion as its own HTTP server, for a backend in any language
  *   (docs/backends.md); stops cleanly on SIGTERM/SIGINT.
+ * - `npx momo-checkout redeliver ORDER [--all]`, `npx momo-checkout ping`: send an order's
+ *   notifications again now, or a signed test notification, through the running companion.
  * - `npx momo-checkout sandbox`: the local simulator of the payment service, with the variables to
  *   point a companion at it (docs/sandbox.md).
  */
@@ -21,24 +23,40 @@ import { formatSetupChecks } from './setup/setup-report.js';
 import { paymentsCommand, UsageError } from './commands/payments.js';
 import { nodeCheck } from './commands/node-check.js';
 import { storeCheck } from './commands/store-check.js';
+import { serviceModeChecks } from './commands/service-checks.js';
 import { runServeCommand } from './commands/serve.js';
+import { pingCommand, redeliverCommand } from './commands/endpoint-commands.js';
 import { refundCommand } from './commands/refund.js';
 
 const usage = `Usage:
   momo-checkout doctor    check the companion's configuration and store (reads MOMO_BASE_URL,
                           MOMO_API_KEY, MOMO_WEBHOOK_SECRETS, MOMO_PUBLIC_URL, MOMO_ALLOWED_ORIGINS,
-                          MOMO_ALLOW_INSECURE_LOCAL_URLS, MOMO_DATA_DIR, MOMO_REDIS_URL)
+                          MOMO_ALLOW_INSECURE_LOCAL_URLS, MOMO_DATA_DIR, MOMO_REDIS_URL, and serve's
+                          MOMO_SERVER_SECRET, MOMO_MERCHANT_WEBHOOK_URL, MOMO_MERCHANT_WEBHOOK_SECRET)
   momo-checkout serve     run the companion as an HTTP server (the same variables, plus MOMO_SERVER_SECRET,
                           MOMO_MERCHANT_WEBHOOK_URL, MOMO_MERCHANT_WEBHOOK_SECRET, PORT, HOST; docs/backends.md)
+  momo-checkout serve --sandbox
+                          the same with the local simulator of the payment service on its origin: no
+                          service variable needed (docs/sandbox.md); prints the test numbers
   momo-checkout payments [--stale] [--state pending|unknown|...] [--older-than MINUTES] [--json]
-                          list payments in the store, with what to do for the stuck ones
+                          list payments in the store, with what to do for the stuck ones (--stale: open
+                          with no news for 15 minutes or more, or --older-than MINUTES; or a refused notification)
   momo-checkout refund ORDER AMOUNT --id REFUND_ID [--reason TEXT] [--json]
                           refund a completed payment to the number that paid, through the running
                           companion (MOMO_SERVER_URL, MOMO_SERVER_SECRET; refunds on: MOMO_REFUNDS=on)
-  momo-checkout sandbox   run the local simulator of the payment service (PORT, default 4010; HOST)`;
+  momo-checkout sandbox   run the local simulator of the payment service (PORT, default 4010; HOST)
+  momo-checkout redeliver ORDER_ID [--all] [--url COMPANION_URL] [--json]
+                          send the order's notifications your endpoint did not acknowledge again, now
+                          (--all: every one); asks the running companion (MOMO_PUBLIC_URL, MOMO_SERVER_SECRET)
+  momo-checkout ping [--url COMPANION_URL] [--json]
+                          send a signed test.ping to MOMO_MERCHANT_WEBHOOK_URL and show its answer`;
 
 const [command, ...args] = process.argv.slice(2);
 try {
+  if (args.includes('--help') || args.includes('-h')) {
+    console.log(usage);
+    process.exit(0);
+  }
   switch (command) {
     case 'sandbox':
       // Loaded only for this command: the others do not pay for the simulator's start-up.
@@ -48,10 +66,16 @@ try {
       await doctor();
       break;
     case 'serve':
-      await runServeCommand(process.env);
+      await runServeCommand(process.env, args);
       break;
     case 'payments':
       process.exitCode = await paymentsCommand(args, process.env, (line) => console.log(line));
+      break;
+    case 'redeliver':
+      process.exitCode = await redeliverCommand(args, process.env, (line) => console.log(line));
+      break;
+    case 'ping':
+      process.exitCode = await pingCommand(args, process.env, (line) => console.log(line));
       break;
     case 'refund':
       process.exitCode = await refundCommand(args, process.env, (line) => console.log(line));
@@ -88,13 +112,20 @@ async function doctor(): Promise<void> {
     // Every malformed variable at once: fixing them one run at a time is slow.
     for (const problem of error.problems) console.error(`FAIL  ${problem.variable}: ${problem.message}`);
     if (error.problems.length === 0) console.error(`FAIL  configuration: ${error.message}`);
+    // Without the summary line: the configuration above already failed.
+    for (const line of formatSetupChecks(serviceModeChecks(process.env)).slice(0, -1)) console.log(line);
     process.exitCode = 1;
     return;
   }
   if (options.allowInsecureLocalUrls) {
     console.log('Local mode (MOMO_ALLOW_INSECURE_LOCAL_URLS=1): http on this machine is accepted, for a local stand-in of the service only.');
   }
-  const checks = [node, ...(await runSetupChecks({ ...options, allowLocalPublicUrl: options.allowInsecureLocalUrls === true })), await storeCheck(process.env)];
+  const checks = [
+    node,
+    ...(await runSetupChecks({ ...options, allowLocalPublicUrl: options.allowInsecureLocalUrls === true })),
+    ...serviceModeChecks(process.env),
+    await storeCheck(process.env),
+  ];
   for (const line of formatSetupChecks(checks)) console.log(line);
   process.exitCode = checks.some((check) => check.status === 'error') ? 1 : 0;
 }

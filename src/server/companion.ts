@@ -252,6 +252,7 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
           refund: refundsIn(apiStore),
           log,
           now,
+          merchantEndpoint: endpoint,
         })
       : undefined;
   // The operations console: with a server secret (service mode, or library mode that set one) or its own password.

@@ -6,11 +6,11 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { buildDemoBundle } from '../../demo/bundle.js';
 import { chromiumArgs, chromiumPath } from '../../scripts/chromium.mjs';
@@ -49,6 +49,8 @@ export interface AppEnv {
   MOMO_ENDPOINT: string;
   MOMO_ELEMENT_SCRIPT: string;
   MOMO_EVENTS_FILE: string;
+  /** The element's script as the package ships it, for a shop that serves it itself (with its integrity hash). */
+  MOMO_ELEMENT_FILE: string;
   SHOP_URL: string;
 }
 
@@ -64,10 +66,15 @@ export interface Scenario {
   webhookUrl: string;
   serverUrl: string;
   eventsFile: string;
-  sandbox: RunningSandbox;
+  /** The sandbox on its own port; none when `serve --sandbox` holds it. */
+  sandbox?: RunningSandbox;
   browser: Browser;
   bundle: Buffer;
   logs: () => string;
+  /** The companion's server secret (the server API, `momo-checkout redeliver`). */
+  serverSecret: string;
+  /** Stops the shop's app and starts it again (its `start` reads its configuration anew), once it listens. */
+  restartShop(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -86,30 +93,41 @@ function stopChild(child: ChildProcess, group = false): Promise<number | null> {
   });
 }
 
-export async function startScenario(backend: Backend): Promise<Scenario> {
+/**
+ * `sandboxInServe`: the companion is `momo-checkout serve --sandbox` (the sandbox on its own origin,
+ * no service variable given), instead of `serve` against a sandbox on another port.
+ */
+export async function startScenario(backend: Backend, options: { sandboxInServe?: boolean } = {}): Promise<Scenario> {
   const lines: string[] = [];
   const logs = () => lines.join('').slice(-6000);
   const dir = await mkdtemp(join(tmpdir(), 'momo-backends-'));
   const eventsFile = join(dir, 'events.jsonl');
   const bundle = (await buildDemoBundle()).code;
-  const sandbox = await startSandbox({ port: 0, pushDelayMs: 500, log: () => {} });
+  const elementFile = join(dir, 'momo-checkout.js');
+  await writeFile(elementFile, bundle);
+  const sandbox = options.sandboxInServe ? undefined : await startSandbox({ port: 0, pushDelayMs: 500, log: () => {} });
   const [shopPort, companionPort] = [await freePort(), await freePort()];
   const shopUrl = `http://127.0.0.1:${shopPort}`;
   const publicUrl = `http://127.0.0.1:${companionPort}/momo`;
   const webhookUrl = `${shopUrl}${backend.webhookPath}`;
 
-  const companion = spawn(process.execPath, ['--import', 'tsx', cli, 'serve'], {
+  // The service's variables (serve --sandbox makes its own), and the default store, a file, in a folder of this run's own.
+  const serviceEnv = sandbox
+    ? {
+        MOMO_BASE_URL: sandbox.url,
+        MOMO_API_KEY: sandbox.apiKey,
+        MOMO_WEBHOOK_SECRETS: sandbox.webhookSecret,
+        MOMO_ALLOW_INSECURE_LOCAL_URLS: '1',
+        MOMO_DATA_DIR: await mkdtemp(join(tmpdir(), 'momo-serve-data-')),
+      }
+    : {};
+  const companion = spawn(process.execPath, ['--import', 'tsx', cli, 'serve', ...(sandbox ? [] : ['--sandbox'])], {
     cwd: root,
     env: {
       PATH: process.env.PATH ?? '',
-      MOMO_BASE_URL: sandbox.url,
-      MOMO_API_KEY: sandbox.apiKey,
-      MOMO_WEBHOOK_SECRETS: sandbox.webhookSecret,
+      ...serviceEnv,
       MOMO_PUBLIC_URL: publicUrl,
       MOMO_ALLOWED_ORIGINS: shopUrl,
-      MOMO_ALLOW_INSECURE_LOCAL_URLS: '1',
-      // The service's default store, a file, in a folder of this run's own.
-      MOMO_DATA_DIR: await mkdtemp(join(tmpdir(), 'momo-serve-data-')),
       MOMO_SERVER_SECRET: serverSecret,
       MOMO_MERCHANT_WEBHOOK_URL: webhookUrl,
       MOMO_MERCHANT_WEBHOOK_SECRET: merchantSecret,
@@ -118,36 +136,46 @@ export async function startScenario(backend: Backend): Promise<Scenario> {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   collect(companion, 'companion', lines);
-  const app = backend.start(shopPort, {
+  const appEnv: AppEnv = {
     MOMO_SERVER_URL: `${publicUrl}/server`,
     MOMO_SERVER_SECRET: serverSecret,
     MOMO_MERCHANT_WEBHOOK_SECRET: merchantSecret,
     MOMO_ENDPOINT: publicUrl,
     MOMO_ELEMENT_SCRIPT: `${shopUrl}/assets/momo-checkout.js`,
     MOMO_EVENTS_FILE: eventsFile,
+    MOMO_ELEMENT_FILE: elementFile,
     SHOP_URL: shopUrl,
-  });
+  };
+  let app = backend.start(shopPort, appEnv);
   collect(app, 'shop', lines);
+  const shopListens = () =>
+    until('the shop to listen', async () => {
+      await fetch(`${shopUrl}/`);
+      return true;
+    }, 30_000, logs);
+  const restartShop = async () => {
+    await stopChild(app, true);
+    app = backend.start(shopPort, appEnv);
+    collect(app, 'shop', lines);
+    await shopListens();
+  };
   let browser: Browser | undefined;
   const close = async () => {
     await browser?.close();
     const [companionExit] = await Promise.all([stopChild(companion), stopChild(app, true)]);
-    await sandbox.close();
+    await sandbox?.close();
     await rm(dir, { recursive: true, force: true });
     assert.equal(companionExit, 0, `momo-checkout serve exits 0 on SIGTERM\n${logs()}`);
   };
   try {
     await until('the companion to be ready', async () => (await fetch(`http://127.0.0.1:${companionPort}/readyz`)).status === 200, 30_000, logs);
-    await until('the shop to listen', async () => {
-      await fetch(`${shopUrl}/`);
-      return true;
-    }, 15_000, logs);
+    await shopListens();
     browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
   } catch (error) {
     await close().catch(() => {});
     throw error;
   }
-  return { shopUrl, webhookUrl, serverUrl: `${publicUrl}/server`, eventsFile, sandbox, browser, bundle, logs, close };
+  return { shopUrl, webhookUrl, serverUrl: `${publicUrl}/server`, eventsFile, sandbox, browser, bundle, logs, serverSecret, restartShop, close };
 }
 
 export async function readEvents(file: string): Promise<Array<{ webhookId: string; orderId: string; state: string; amount: string }>> {
@@ -155,8 +183,11 @@ export async function readEvents(file: string): Promise<Array<{ webhookId: strin
   return text.split('\n').filter(Boolean).map((line) => JSON.parse(line));
 }
 
-/** The payer's side: the merchant's page in Chromium, a push number, "Payment received". */
-export async function payInChromium(scenario: Scenario, backend: Backend, orderId: string): Promise<void> {
+/**
+ * The payer's side: the merchant's checkout page in a fresh Chromium context, a push number typed,
+ * then `pay` (which presses Pay and waits for the outcome); no page error on the way.
+ */
+export async function payOnShopPage(scenario: Scenario, backend: Backend, orderId: string, pay: (page: Page) => Promise<void>): Promise<void> {
   const context = await scenario.browser.newContext();
   try {
     // The element's script comes from a CDN in production; here the test serves the current build.
@@ -166,15 +197,24 @@ export async function payInChromium(scenario: Scenario, backend: Backend, orderI
     page.on('pageerror', (error) => pageErrors.push(error.message));
     const response = await page.goto(`${scenario.shopUrl}${backend.checkoutPath(orderId, '5000')}`);
     assert.equal(response?.status(), 200, `the shop's checkout page (it created the checkout)\n${scenario.logs()}`);
+    // Pinned by its hash (the browser runs it only if it matches: paying proves it does).
+    assert.match((await page.locator('script[src$="/momo-checkout.js"]').getAttribute('integrity')) ?? '', /^sha384-[A-Za-z0-9+/]+=*$/);
     const field = page.getByLabel('Mobile money number');
     await field.pressSequentially(approve);
     await field.press('Tab');
-    await page.getByRole('button', { name: /^Pay / }).click();
-    await page.getByRole('heading', { name: 'Payment received' }).waitFor({ timeout: 15_000 });
+    await pay(page);
     assert.deepEqual(pageErrors, []);
   } finally {
     await context.close();
   }
+}
+
+/** A push payment: Pay, then "Payment received". */
+export async function payInChromium(scenario: Scenario, backend: Backend, orderId: string): Promise<void> {
+  await payOnShopPage(scenario, backend, orderId, async (page) => {
+    await page.getByRole('button', { name: /^Pay / }).click();
+    await page.getByRole('heading', { name: 'Payment received' }).waitFor({ timeout: 15_000 });
+  });
 }
 
 export async function waitForEvents(scenario: Scenario, orderId: string, count: number) {

@@ -4,34 +4,19 @@
  * as a child process, a payer pays in Chromium. Fails (never skips) without php and its curl
  * extension.
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { provesIntegration, requireRuntime, root, startScenario, type Backend, type Scenario } from './harness.js';
-
-const backend: Backend = {
-  start: (port, env) =>
-    spawn('php', ['-S', `127.0.0.1:${port}`, '-t', join(root, 'docs/backends/php')], {
-      env: { PATH: process.env.PATH ?? '', PHP_CLI_SERVER_WORKERS: '4', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    }),
-  checkoutPath: (orderId, amount) => `/checkout.php?order=${encodeURIComponent(orderId)}&amount=${amount}`,
-  webhookPath: '/webhook.php',
-};
+import { provesIntegration, startScenario, type Scenario } from './harness.js';
+import { phpShop, requirePhpWithCurl } from './php-shop.js';
 
 describe('PHP backend (docs/backends/php)', () => {
   let scenario: Scenario;
   before(async () => {
-    requireRuntime('php', ['-v'], 'apt-get install -y php-cli php-curl', () => {
-      const modules = spawnSync('php', ['-m'], { encoding: 'utf8' }).stdout;
-      return /^curl$/m.test(modules) ? null : "php's curl extension is missing. Install it: apt-get install -y php-curl";
-    });
-    scenario = await startScenario(backend);
+    requirePhpWithCurl();
+    scenario = await startScenario(phpShop);
   });
   after(async () => scenario?.close());
 
   it('creates the checkout, the payer pays in Chromium, the shop verifies every notification and refuses tampered ones', async () => {
-    await provesIntegration(scenario, backend);
+    await provesIntegration(scenario, phpShop);
   });
 });

@@ -120,6 +120,36 @@ describe('<momo-checkout> number step', () => {
     }
   });
 
+  it('moves the country menu to the country of a number typed or pasted with its calling code', async () => {
+    const countries = [...checkout.countries, { code: 'CM', name: 'Cameroon', dialCode: '+237' }];
+    const m = await mount({ checkout: { ...checkout, countries } });
+    m.el.validationDelayMs = 60_000;
+    const select = $(m.root, 'select#country') as HTMLSelectElement;
+    const shown = () => select.selectedOptions[0]?.textContent;
+    expect(shown()).to.equal('Benin (+229)');
+    const input = $(m.root, 'input#phone') as HTMLInputElement;
+    input.focus();
+    // Typed, key by key: the menu follows once the calling code is whole.
+    await sendKeys({ type: '+23' });
+    await m.el.updateComplete;
+    expect(shown()).to.equal('Benin (+229)', 'no country yet for +23');
+    await sendKeys({ type: '7 6 90 00 00 01' });
+    await m.el.updateComplete;
+    expect(shown()).to.equal('Cameroon (+237)');
+    // Pasted with the 00 prefix, over what was there.
+    input.value = '00225 01 02 03 04 05';
+    input.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, inputType: 'insertFromPaste' }));
+    await m.el.updateComplete;
+    expect(shown()).to.equal('Côte d’Ivoire (+225)');
+    // A calling code the checkout does not serve, or a national number, leaves the payer's choice.
+    typeInto(input, '+33 6 12 34 56 78');
+    await m.el.updateComplete;
+    expect(shown()).to.equal('Côte d’Ivoire (+225)');
+    typeInto(input, '01 97 00 00 00');
+    await m.el.updateComplete;
+    expect(shown()).to.equal('Côte d’Ivoire (+225)');
+  });
+
   it('says nothing per keystroke, then explains a wrong number when the payer leaves the field', async () => {
     const m = await mount();
     m.el.validationDelayMs = 60_000;
@@ -233,6 +263,24 @@ describe('<momo-checkout> number step', () => {
     const m = await mount({ lookup: lookupAnswer({ operator: operator({ logoUrl: 'https://127.0.0.1:1/missing.svg' }) }) });
     await enterNumber(m);
     await waitUntil(() => m.root.querySelector('[part="operator"] .logo-placeholder'), 'no placeholder after the error');
+  });
+
+  it('has its pay button from the start, so the card keeps its height; while typing, the button checks the number', async () => {
+    const m = await mount();
+    m.el.validationDelayMs = 60_000; // only the button checks the number here
+    const heightWhileTyping = $(m.root, '[part="base"]').getBoundingClientRect().height;
+    typeInto($(m.root, 'input#phone'), '01 97');
+    $(m.root, '[part="submit-button"]').click();
+    await waitUntil(() => m.root.querySelector('#phone-error'), 'the button did not check the number');
+    expect(calls(m.client, 'lookup')).to.have.length(0);
+    typeInto($(m.root, 'input#phone'), '01 97 00 00 00');
+    $(m.root, '[part="submit-button"]').click();
+    await waitUntil(() => m.el.status === 'ready', 'a complete number was not checked');
+    expect(calls(m.client, 'pay')).to.have.length(0, 'checking the number is not paying');
+    // The operator row comes in; the button was already there.
+    const grownBy = $(m.root, '[part="base"]').getBoundingClientRect().height - heightWhileTyping;
+    const operatorRow = $(m.root, '[part="operator"]').getBoundingClientRect().height;
+    expect(grownBy).to.be.at.most(operatorRow + 20);
   });
 
   it('can be done by keyboard alone: type, Enter to pay', async () => {

@@ -32,7 +32,7 @@ describe('<momo-checkout> outcomes, errors, language and layout', () => {
     $(m.root, '[part="submit-button"]').click();
     await reach(m.el, 'awaiting-approval');
     await reach(m.el, 'expired');
-    expect(text(m.root)).to.contain("We haven't heard back");
+    expect(text(m.root)).to.contain('We haven’t heard back');
     expect(text(m.root)).to.contain('will not be charged twice');
     expect($(m.root, '.reference').textContent).to.equal('order-42');
     await expect(m.el).to.be.accessible();

@@ -20,7 +20,7 @@ describe('<momo-checkout> paying', () => {
     expect($(m.root, '.countdown').textContent).to.match(/Time left: 3:00|2:59/);
     expect(m.root.activeElement?.tagName).to.equal('H2', 'focus moves to the new step');
     await expect(m.el).to.be.accessible();
-    await waitUntil(() => text(m.root).includes("Didn't get the prompt?"), 'no help after the delay', { timeout: 3000 });
+    await waitUntil(() => text(m.root).includes('Didn’t get the prompt?'), 'no help after the delay', { timeout: 3000 });
     m.client.emit(payment('completed', 2));
     await reach(m.el, 'succeeded');
     expect(text(m.root)).to.contain('Payment received');

@@ -90,7 +90,7 @@ describe('e2e: flows on the page (push, OTP, failure, expiry)', () => {
     await enterNumber(page, pushNoAnswer);
     await page.getByRole('button', { name: /^Pay / }).click();
     await page.getByRole('heading', { name: 'Approve the payment on your phone' }).waitFor();
-    await page.getByRole('heading', { name: "We haven't heard back" }).waitFor({ timeout: 10_000 });
+    await page.getByRole('heading', { name: 'We haven’t heard back' }).waitFor({ timeout: 10_000 });
     await page.getByText(`Keep this reference: ${orderId}`).waitFor();
     await screenshot(watched, 'expired');
     assert.equal(env.demo.sandbox?.control.transaction(orderId)?.status, 'pending', 'the payment itself is still pending at the service');

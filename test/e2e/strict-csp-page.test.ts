@@ -50,7 +50,7 @@ describe('e2e: the demo page under a strict CSP', () => {
     });
     await page.getByRole('button', { name: 'Continue' }).click();
     // §2.7: this operator's instructions are empty; the element's own fallback still says what to do.
-    await page.getByText("Open your operator's mobile money menu", { exact: false }).waitFor();
+    await page.getByText('Open your operator’s mobile money menu', { exact: false }).waitFor();
     await page.getByLabel('Payment code').fill('123456');
     await page.getByLabel('Payment code').press('Enter');
     await page.getByRole('heading', { name: 'Payment received' }).waitFor();

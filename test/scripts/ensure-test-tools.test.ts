@@ -1,11 +1,12 @@
 /**
- * Issue 11 §6: `npm test` on a machine without Chromium (or redis-server, or PHP with curl) stops
+ * Issue 11 §6: `npm test` on a machine without Chromium (or redis-server, PHP with curl, or the
+ * baselines' font) stops
  * before any suite, with one line per missing program saying what to do, instead of a stack of
  * launch errors from four suites.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -23,13 +24,34 @@ function run(env: Record<string, string>) {
 
 describe('scripts/ensure-test-tools.sh', () => {
   it('on a bare machine it cannot install on, says in one line per program what to do, and fails', () => {
-    const result = run({ PATH: bareBin, ENSURE_TEST_TOOLS_DEBIAN_CHROMIUM: '/nonexistent/chromium' });
+    const result = run({ PATH: bareBin, ENSURE_TEST_TOOLS_DEBIAN_CHROMIUM: '/nonexistent/chromium', ENSURE_TEST_TOOLS_DJANGO_PYTHON: '/nonexistent/python3' });
     assert.equal(result.status, 1);
     const lines = result.stderr.trim().split('\n');
-    assert.equal(lines.length, 3, result.stderr);
+    assert.equal(lines.length, 5, result.stderr);
     assert.match(lines[0]!, /^npm test: Chromium is missing: install Debian's chromium package .*or set CHROME_PATH/);
     assert.match(lines[1]!, /^npm test: redis-server is missing: .*redis-server/);
-    assert.match(lines[2]!, /^npm test: php is missing: .*php-cli and php-curl/);
+    assert.match(lines[2]!, /^npm test: php is missing: .*php-cli and php-curl.*php-sqlite3 and php-laravel-framework/);
+    assert.match(lines[3]!, /^npm test: Django is missing for \/nonexistent\/python3: install Debian's python3-django package/);
+    assert.match(lines[4]!, /^npm test: The DejaVu Sans font is missing \(visual baselines\): .*fonts-dejavu-core/);
+  });
+
+  it('with PHP but not its SQLite driver or Laravel, names the two packages the Laravel shop needs', () => {
+    // A php that has curl only, and no Illuminate/ on its include path.
+    const bin = mkdtempSync(join(tmpdir(), 'php-bin-'));
+    try {
+      for (const tool of ['id', 'grep']) symlinkSync(`/usr/bin/${tool}`, join(bin, tool));
+      writeFileSync(join(bin, 'php'), '#!/bin/sh\n[ "$1" = -m ] && echo curl && exit 0\nexit 1\n', { mode: 0o755 });
+      // Only these programs on PATH (no apt-get: nothing is installed).
+      const result = run({ PATH: bin, CHROME_PATH: '/bin/sh', ENSURE_TEST_TOOLS_DJANGO_PYTHON: '/bin/true' });
+      const lines = result.stderr.trim().split('\n').filter((line) => /PHP|Laravel/.test(line));
+      assert.deepEqual(lines, [
+        "npm test: PHP's SQLite driver is missing: install Debian's php-sqlite3 package (apt-get install php-sqlite3).",
+        "npm test: Laravel is missing: install Debian's php-laravel-framework package (apt-get install php-laravel-framework).",
+      ]);
+      assert.equal(result.status, 1);
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
+    }
   });
 
   it('names a CHROME_PATH that is not a program', () => {

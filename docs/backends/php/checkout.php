@@ -9,13 +9,16 @@ $amount = $_GET['amount'] ?? '5000';
 $checkout = momo_create_checkout($orderId, $amount, 'XOF', getenv('SHOP_URL') . "/checkout.php?order=$orderId");
 
 $script = getenv('MOMO_ELEMENT_SCRIPT') ?: 'https://unpkg.com/momo-checkout@0.1.0/dist/browser/momo-checkout-0.1.0.js';
+// The same file as in the package (MOMO_ELEMENT_FILE: node_modules/momo-checkout/dist/browser/...):
+// its hash pins the script, so the browser runs no other bytes, whoever serves them.
+$integrity = 'sha384-' . base64_encode(hash_file('sha384', getenv('MOMO_ELEMENT_FILE'), true));
 $e = fn (string $text) => htmlspecialchars($text, ENT_QUOTES);
 ?>
 <!doctype html>
 <html lang="en">
 <meta charset="utf-8">
 <title>Order <?= $e($orderId) ?></title>
-<script src="<?= $e($script) ?>" defer></script>
+<script src="<?= $e($script) ?>" integrity="<?= $e($integrity) ?>" crossorigin="anonymous" defer></script>
 <h1>Order <?= $e($orderId) ?>: <?= $e($amount) ?> XOF</h1>
 <momo-checkout endpoint="<?= $e(getenv('MOMO_ENDPOINT')) ?>" token="<?= $e($checkout['token']) ?>" country="BJ"></momo-checkout>
 </html>

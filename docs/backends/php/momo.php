@@ -46,6 +46,9 @@ function momo_post(string $path, array $body, int $timeoutSeconds): array
         throw new MomoError("momo-checkout companion unreachable: $error");
     }
     $answer = json_decode($text, true);
+    if (!is_array($answer)) {
+        throw new MomoError("momo-checkout: HTTP $status is not JSON: is MOMO_SERVER_URL the companion's <MOMO_PUBLIC_URL>/server? It answered: " . substr($text, 0, 120));
+    }
     if ($status !== 200) {
         $code = $answer['error']['code'] ?? '';
         throw new MomoError("momo-checkout: HTTP $status $code: " . ($answer['error']['message'] ?? $text));

@@ -3,6 +3,8 @@
 GET /checkout?order=...  the order page with <momo-checkout> (the checkout created server side)
 POST /webhook            each payment transition from the companion (MOMO_MERCHANT_WEBHOOK_URL)
 """
+import base64
+import hashlib
 import html
 import json
 import os
@@ -12,6 +14,10 @@ from urllib.parse import parse_qs, urlparse
 import momo
 
 SCRIPT = os.environ.get("MOMO_ELEMENT_SCRIPT") or "https://unpkg.com/momo-checkout@0.1.0/dist/browser/momo-checkout-0.1.0.js"
+# The same file as in the package (MOMO_ELEMENT_FILE: node_modules/momo-checkout/dist/browser/...):
+# its hash pins the script, so the browser runs no other bytes, whoever serves them.
+with open(os.environ["MOMO_ELEMENT_FILE"], "rb") as script:
+    INTEGRITY = "sha384-" + base64.b64encode(hashlib.sha384(script.read()).digest()).decode()
 
 
 class Shop(BaseHTTPRequestHandler):
@@ -29,7 +35,7 @@ class Shop(BaseHTTPRequestHandler):
 <html lang="en">
 <meta charset="utf-8">
 <title>Order {e(order_id)}</title>
-<script src="{e(SCRIPT)}" defer></script>
+<script src="{e(SCRIPT)}" integrity="{e(INTEGRITY)}" crossorigin="anonymous" defer></script>
 <h1>Order {e(order_id)}: {e(amount)} XOF</h1>
 <momo-checkout endpoint="{e(os.environ['MOMO_ENDPOINT'])}" token="{e(checkout['token'])}" country="BJ"></momo-checkout>
 </html>"""

@@ -3,6 +3,7 @@ import type { CountryView } from '../../contract/companion.js';
 import type { CheckoutEvent } from '../../machine/events.js';
 import type { MachineState } from '../../machine/machine.js';
 import { checkPhone } from '../phone-check.js';
+import { callingCodeOf } from '../phone-read.js';
 import type { PhoneCheck } from '../phone-check.js';
 import { metadataCountries, phoneMetadata } from '../phone-metadata.generated.js';
 
@@ -34,6 +35,8 @@ export class NumberStep implements ReactiveController {
   phoneCheck: PhoneCheck | null = null;
 
   private validationTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The countries the menu offers: the checkout's, or before it answers, those the bundle knows. */
+  private served: readonly string[] = metadataCountries;
 
   constructor(
     private readonly host: NumberStepHost,
@@ -63,6 +66,7 @@ export class NumberStep implements ReactiveController {
 
   /** The checkout's served countries have come: keep the payer's country when it is one of them. */
   servedCountries(served: readonly string[]): void {
+    this.served = served;
     if (!this.country || !served.includes(this.country)) this.country = this.defaultCountry(served);
   }
 
@@ -80,6 +84,7 @@ export class NumberStep implements ReactiveController {
   /** Typing: nothing is said until a pause or leaving the field. */
   onInput(value: string): void {
     this.typed = value;
+    this.followDialledCountry();
     if (this.checkout.state.status !== 'entering') this.checkout.dispatch({ type: 'NUMBER_EDITED' });
     this.cancelPause();
     this.validationTimer = setTimeout(() => this.validateNow(true), this.host.validationDelayMs);
@@ -117,6 +122,22 @@ export class NumberStep implements ReactiveController {
     }
     this.host.requestUpdate();
     return check;
+  }
+
+  /**
+   * A number typed or pasted with its calling code (`+237…`, `00237…`) moves the menu to that
+   * country, so the menu never says "Benin (+229)" beside a Cameroon number. A code the checkout
+   * does not serve leaves the menu alone (the number is then refused or sent as typed), and a code
+   * several countries share keeps the payer's choice when it is one of them.
+   */
+  private followDialledCountry(): void {
+    const code = callingCodeOf(this.typed, phoneMetadata);
+    const owners = code ? ((phoneMetadata.country_calling_codes as Record<string, readonly string[]>)[code] ?? []) : [];
+    if (this.country && owners.includes(this.country)) return;
+    const dialled = owners.find((country) => this.served.includes(country));
+    if (!dialled) return;
+    this.country = dialled;
+    this.host.requestUpdate();
   }
 
   private defaultCountry(served: readonly string[], orFirst = true): string | undefined {

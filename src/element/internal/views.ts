@@ -57,7 +57,7 @@ export function instructionsView(ctx: ViewContext, text: string | null): Templat
       'code' in part
         ? html`<span class="ussd"
             ><a href=${part.href} aria-label=${t.dial(part.code)}>${part.code}</a
-            ><button type="button" @click=${() => ctx.onCopy(part.code)}>
+            ><button type="button" class="copy" @click=${() => ctx.onCopy(part.code)}>
               ${ctx.copiedCode === part.code ? t.copied : t.copy}<span class="visually-hidden"> ${part.code}</span>
             </button></span
           >`
@@ -88,6 +88,8 @@ export function numberStep(ctx: ViewContext): TemplateResult {
   const choices: Array<{ operator: OperatorView; wallet: boolean }> = [];
   if (lookup?.operator) choices.push({ operator: lookup.operator, wallet: false });
   if (lookup?.wallet) choices.push({ operator: lookup.wallet, wallet: true });
+  // The button is there from the start, so the card does not jump when the number is complete:
+  // while the payer types it checks the number (as Enter does); after that it pays once it can.
   const canPay = state.status === 'ready' && state.workflow !== null && state.problem?.code !== 'AMOUNT_OUT_OF_RANGE';
   const describedBy = phoneError ? 'phone-hint phone-error' : 'phone-hint';
   return html`<form class="step" novalidate @submit=${(e: Event) => {
@@ -126,8 +128,8 @@ export function numberStep(ctx: ViewContext): TemplateResult {
         </fieldset>`
       : nothing}
     ${otherProblem ? html`<p class="error" part="error" role="alert">${problemText(t, otherProblem)}${boundsText(ctx, otherProblem)}</p>` : nothing}
-    ${typing ? nothing : html`<button class="primary" part="submit-button" type="submit" ?disabled=${!canPay}
-      aria-busy=${busy ? 'true' : 'false'}>${state.workflow === 'pre_authorized' ? t.continueButton : t.payButton(amountText(ctx))}</button>`}
+    <button class="primary" part="submit-button" type="submit" ?disabled=${!typing && !canPay}
+      aria-busy=${busy ? 'true' : 'false'}>${state.workflow === 'pre_authorized' ? t.continueButton : t.payButton(amountText(ctx))}</button>
   </form>`;
 }
 
@@ -178,6 +180,15 @@ function formatRemaining(ms: number): string {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 }
 
+/**
+ * The service has no way to withdraw a pay-in, and the companion answers a second one for the
+ * order with the request under way: the payer is told how a wrong number ends instead of being
+ * offered an edit that would only bring the same request back.
+ */
+function wrongNumber(t: Strings): TemplateResult {
+  return html`<details class="wrong-number"><summary>${t.wrongNumberQuestion}</summary><p class="muted">${t.wrongNumberBody}</p></details>`;
+}
+
 export function approvalStep(ctx: ViewContext, promptHelpAfterSeconds: number): TemplateResult {
   const { c, t } = ctx;
   const payment = c.state.payment;
@@ -187,7 +198,8 @@ export function approvalStep(ctx: ViewContext, promptHelpAfterSeconds: number): 
     ${heading(t.approveHeading)}
     ${payment?.operator ? operatorRow(ctx, payment.operator) : nothing}
     <p>${t.approveBody(payment?.phoneNumberMasked ?? '')}</p>
-    <p class="countdown">${t.timeLeft(formatRemaining(remaining))}</p>
+    <p class="waiting"><span class="spinner" aria-hidden="true"></span><span class="countdown">${t.timeLeft(formatRemaining(remaining))}</span></p>
+    ${wrongNumber(t)}
     ${showHelp
       ? html`<div class="step"><h3>${t.noPromptHeading}</h3><p class="muted">${t.noPromptBody}</p></div>`
       : nothing}
@@ -213,8 +225,30 @@ export function redirectingStep(ctx: ViewContext): TemplateResult {
   </div>`;
 }
 
+function orderId(ctx: ViewContext): string {
+  return ctx.c.state.payment?.orderId ?? ctx.c.state.checkout?.orderId ?? '';
+}
+
+/** The order reference, with a Copy button like the dial codes': the payer may need to quote it. */
+function referenceLine(ctx: ViewContext): TemplateResult {
+  const { t } = ctx;
+  const reference = orderId(ctx);
+  return html`<p class="reference-line">
+    ${t.reference('')}<span class="reference">${reference}</span>
+    <button type="button" class="copy" @click=${() => ctx.onCopy(reference)}>
+      ${ctx.copiedCode === reference ? t.copied : t.copy}<span class="visually-hidden"> ${reference}</span>
+    </button>
+  </p>`;
+}
+
 export function succeededStep(ctx: ViewContext): TemplateResult {
-  return html`<div class="step succeeded">${heading(ctx.t.succeededHeading)}<p>${ctx.t.succeededBody(amountText(ctx))}</p></div>`;
+  const { t } = ctx;
+  return html`<div class="step succeeded">
+    ${heading(t.succeededHeading)}
+    <p>${t.succeededBody(amountText(ctx))}</p>
+    ${referenceLine(ctx)}
+    <p class="muted">${t.succeededNext}</p>
+  </div>`;
 }
 
 export function failedStep(ctx: ViewContext): TemplateResult {
@@ -222,20 +256,30 @@ export function failedStep(ctx: ViewContext): TemplateResult {
   return html`<div class="step failed">
     ${heading(t.failedHeading)}
     <p>${t.failedBody}</p>
-    ${c.state.payment?.canRetry ? html`<button class="primary" type="button" @click=${() => c.tryAgain()}>${t.tryAgain}</button>` : nothing}
+    ${c.state.payment?.canRetry
+      ? html`<button class="primary" type="button" @click=${() => c.tryAgain()}>${t.tryAgain}</button>`
+      : html`<p>${t.failedNoRetry}</p>`}
   </div>`;
 }
 
 export function expiredStep(ctx: ViewContext): TemplateResult {
   const { c, t } = ctx;
-  const orderId = c.state.payment?.orderId ?? c.state.checkout?.orderId ?? '';
   return html`<div class="step">
     ${heading(t.expiredHeading)}
     <p>${t.expiredBody}</p>
-    <p>${t.reference('')}<span class="reference">${orderId}</span></p>
+    ${referenceLine(ctx)}
     <button type="button" @click=${() => c.retry()}>${t.checkAgain}</button>
   </div>`;
 }
+
+/**
+ * Problems whose text sends the payer back to the shop: loading the checkout again gives the same
+ * answer, so a "Try again" button would contradict the text and cannot succeed.
+ */
+const retryCannotHelp: ReadonlySet<Problem['code']> = new Set([
+  'TOKEN_MISSING', 'TOKEN_INVALID', 'TOKEN_EXPIRED', 'ORIGIN_NOT_ALLOWED', 'ENDPOINT_MISSING',
+  'ORDER_NOT_PAYABLE', 'AMOUNT_PRECISION', 'ALREADY_PAID',
+]);
 
 export function errorStep(ctx: ViewContext): TemplateResult {
   const { c, t } = ctx;
@@ -245,6 +289,6 @@ export function errorStep(ctx: ViewContext): TemplateResult {
     ${heading(t.errorHeading)}
     <p part="error">${problemText(t, problem)}</p>
     ${offline ? html`<p class="muted">${t.offline}</p>` : nothing}
-    <button class="primary" type="button" @click=${() => c.retry()}>${t.retry}</button>
+    ${retryCannotHelp.has(problem.code) ? nothing : html`<button class="primary" type="button" @click=${() => c.retry()}>${t.retry}</button>`}
   </div>`;
 }

@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import type { PaymentState } from '../../contract/companion.js';
-import { listPaymentSummaries, type PaymentSummary } from '../payments/payments-list.js';
+import { defaultStaleMinutes, listPaymentSummaries, type PaymentSummary } from '../payments/payments-list.js';
 import { openStoreFromEnv } from '../stores/store-from-env.js';
 
 export async function paymentsCommand(args: string[], env: Record<string, string | undefined>, out: (line: string) => void): Promise<number> {
@@ -29,7 +29,8 @@ export async function paymentsCommand(args: string[], env: Record<string, string
       out(JSON.stringify(list, null, 2));
       return 0;
     }
-    out(`${list.length} payment(s) in ${describe}${values.stale ? ' that need attention' : ''}.`);
+    const staleMeaning = ` that need attention (open with no news for ${olderThan ?? defaultStaleMinutes} minutes or more, or whose genuine notification was refused)`;
+    out(`${list.length} payment(s) in ${describe}${values.stale ? staleMeaning : ''}.`);
     for (const line of table(list)) out(line);
     if (values.stale) for (const summary of list) out(`\n${summary.orderId}: ${summary.action}`);
     return 0;

@@ -38,6 +38,8 @@ export interface StartServiceOptions {
   drainMs?: number;
   /** Tests: options laid over those read from the environment (retry delays, clocks). */
   overrides?: Partial<CompanionOptions>;
+  /** Another handler on the same origin, for the paths it claims (`serve --sandbox`: the sandbox). */
+  mount?: { handles(path: string): boolean; handler: (req: IncomingMessage, res: ServerResponse) => unknown };
 }
 
 export interface RunningService {
@@ -99,6 +101,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
       void readiness().then((state) => json(res, state.ready ? 200 : 503, state));
       return;
     }
+    if (options.mount?.handles(path ?? '/')) return void options.mount.handler(req, res);
     // Status streams stay open for minutes: tracked apart, cut at once on a stop (the page
     // reconnects with Last-Event-ID and misses nothing); other requests are waited for.
     const tracked = path === eventsPath ? streams : busy;
@@ -182,7 +185,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
 }
 
 /** The CLI: starts, stops on SIGTERM/SIGINT with exit code 0, exits 1 on a configuration error. */
-export async function runServeCommand(env: Record<string, string | undefined>): Promise<void> {
+export async function runServeCommand(env: Record<string, string | undefined>, args: readonly string[] = []): Promise<void> {
   const log = createLogger();
   const node = nodeCheck();
   if (node.status === 'error') {
@@ -190,9 +193,21 @@ export async function runServeCommand(env: Record<string, string | undefined>): 
     process.exitCode = 1;
     return;
   }
+  const unknown = args.filter((arg) => arg !== '--sandbox');
+  if (unknown.length > 0) {
+    log.error(`momo-checkout serve: unknown option ${unknown.join(' ')}: the only one is --sandbox (the local simulator of the payment service, on this origin)`);
+    process.exitCode = 2;
+    return;
+  }
   let service: RunningService;
   try {
-    service = await startService({ env, log });
+    if (args.includes('--sandbox')) {
+      // Loaded only for this flag: a production serve never reaches the simulator.
+      const { startSandboxService } = await import('./serve-sandbox.js');
+      const running = await startSandboxService({ env, log });
+      console.log(running.banner.join('\n'));
+      service = running;
+    } else service = await startService({ env, log });
   } catch (error) {
     log.error('momo-checkout serve could not start', { error });
     process.exitCode = 1;

@@ -12,7 +12,7 @@
  * store lock (`deliver:<orderId>`) so that one process at a time delivers it.
  */
 import type { Logger } from '../log.js';
-import { deliveryHeads, type CheckoutRecord, type DeliveryAttempt, type DeliveryRecord, type DeliverySink, type SettledDelivery } from '../model/records.js';
+import { deliveryHeads, reportedBy, type CheckoutRecord, type DeliveryAttempt, type DeliveryRecord, type DeliverySink, type SettledDelivery } from '../model/records.js';
 import { updateCheckoutRecord, type CheckoutStore } from '../stores/store.js';
 import { randomId } from '../tokens.js';
 
@@ -112,7 +112,7 @@ export function createDeliveryWorker(options: DeliveryOptions): DeliveryWorker {
       log_(givingUp ? 'payment update not delivered: gave up' : 'payment update not delivered: will retry', {
         orderId,
         sink: delivery.sink,
-        ...(delivery.refund ? { refundId: delivery.refund.refund.refundId, state: delivery.refund.refund.state } : { state: delivery.update?.payment.state }),
+        ...reportedBy(delivery),
         attempts,
         error: attempt.error,
       });

@@ -8,8 +8,8 @@
  * every one was acknowledged, the last one; with `all`, every one still kept. Each keeps its
  * `webhook-id` and its body, so a handler that already recorded it skips it as a duplicate.
  */
-import type { CheckoutRecord, DeliveryRecord, DeliverySink, SettledDelivery } from '../model/records.js';
-import { transitionCheckout, type CheckoutStore } from '../stores/store.js';
+import { reportedBy, type CheckoutRecord, type DeliveryRecord, type DeliverySink, type ReportedState, type SettledDelivery } from '../model/records.js';
+import { updateCheckoutRecord, type CheckoutStore } from '../stores/store.js';
 import type { DeliveryWorker } from './delivery-worker.js';
 
 export interface RedeliveryRequest {
@@ -27,7 +27,7 @@ export type Requeued = Pick<DeliveryRecord, 'id' | 'sink' | 'update' | 'refund'>
  */
 export async function requeueDeliveries(store: CheckoutStore, sink: DeliverySink, request: RedeliveryRequest, now: number): Promise<Requeued | null> {
   let requeued: Requeued = [];
-  const result = await transitionCheckout(store, request.orderId, (checkout) => {
+  const result = await updateCheckoutRecord(store, request.orderId, (checkout) => {
     const chosen = chooseAgain(checkout, sink, request.all === true);
     requeued = chosen.map(({ id, sink: to, update, refund }) => ({ id, sink: to, update, refund }));
     if (chosen.length === 0) return null;
@@ -54,21 +54,23 @@ function chooseAgain(checkout: CheckoutRecord, sink: DeliverySink, all: boolean)
 
 /** Transition order: the order they were made in (the version ends the idempotency key). */
 function byTransition(deliveries: DeliveryRecord[]): DeliveryRecord[] {
-  return [...deliveries].sort((a, b) => a.createdAt - b.createdAt || (a.update?.payment.version ?? 0) - (b.update?.payment.version ?? 0));
+  const version = (delivery: DeliveryRecord) => delivery.update?.payment.version ?? 0;
+  return [...deliveries].sort((a, b) => a.createdAt - b.createdAt || version(a) - version(b));
 }
 
 function asQueued(delivery: DeliveryRecord | SettledDelivery, now: number): DeliveryRecord {
   const { id, sink, update, refund, createdAt, attempts } = delivery;
-  // A refund's change (refunds/) is sent with its own body: keep it, or it would go out empty.
-  return { id, sink, ...(update ? { update } : {}), ...(refund ? { refund } : {}), createdAt, attempts, nextAttemptAt: now, requeuedAt: now };
+  return { id, sink, update, refund, createdAt, attempts, nextAttemptAt: now, requeuedAt: now };
 }
 
 /** How one delivery sent again went. */
 export interface RedeliveryOutcome {
   /** Its `webhook-id` (the update's idempotency key), unchanged. */
   webhookId: string;
-  /** The payment state this delivery reports (the transition's, not the payment's current one). */
-  reportedState: string;
+  /** The state this delivery reports (the transition's, not the payment's current one; with `refundId`, the refund's). */
+  reportedState: ReportedState;
+  /** Set when this delivery is a `refund.updated`. */
+  refundId?: string;
   delivered: boolean;
   /** HTTP status of the endpoint's last answer, when there was one. */
   status?: number;
@@ -79,13 +81,14 @@ export interface RedeliveryOutcome {
 
 /** How a requested redelivery went, read from the record once the worker's round is done. */
 export function redeliveryOutcomes(record: CheckoutRecord, requeued: Requeued): RedeliveryOutcome[] {
-  return requeued.map(({ id, sink, update, refund }) => {
+  return requeued.map((delivery) => {
+    const { id, sink } = delivery;
     const settled = (record.settledDeliveries ?? []).findLast((delivery) => delivery.id === id && delivery.sink === sink);
     const pending = (record.deliveries ?? []).find((delivery) => delivery.id === id && delivery.sink === sink);
     const attempt = (record.deliveryLog ?? []).findLast((entry) => entry.deliveryId === id && entry.sink === sink);
     return {
       webhookId: id,
-      reportedState: update?.payment.state ?? refund?.refund.state ?? 'unknown',
+      ...reportedBy(delivery),
       delivered: settled?.delivered === true,
       ...(attempt?.status !== undefined ? { status: attempt.status } : {}),
       ...(attempt && !attempt.ok && attempt.error ? { error: attempt.error } : {}),

@@ -8,7 +8,7 @@
  */
 import type { PaymentState } from '../../contract/companion.js';
 import type { PaymentUpdate } from './payment-update.js';
-import type { RefundRecord, RefundUpdate } from './refund.js';
+import type { RefundRecord, RefundState, RefundUpdate } from './refund.js';
 
 export interface OperatorRecord {
   code: string;
@@ -102,14 +102,14 @@ export interface CheckoutRecord {
   deliveries: DeliveryRecord[];
   /** The last delivery attempts (newest last, bounded), for the server API and support. */
   deliveryLog: DeliveryAttempt[];
-  /** Refunds of the payment, oldest first (refunds/). Absent on records without one. */
-  refunds?: RefundRecord[];
   /**
    * The last deliveries that left the queue (acknowledged, or given up), oldest first, bounded:
    * what a redelivery (deliveries/redeliver.ts) sends again, byte for byte under the same `webhook-id`.
    * Absent on records written before redelivery existed.
    */
   settledDeliveries?: SettledDelivery[];
+  /** Refunds of the payment, oldest first (refunds/). Absent on records without one. */
+  refunds?: RefundRecord[];
   /**
    * The payment's states and the service's notifications, with their times, oldest first, bounded
    * ({@link keptTimelineEntries}): what the console shows beside `deliveryLog` and `refunds`.
@@ -161,6 +161,18 @@ export interface DeliveryRecord {
    * here, not from the transition (`createdAt`, which the body's timestamp keeps).
    */
   requeuedAt?: number;
+}
+
+/** The state a delivery carries: its payment transition's, or its refund's. */
+export type ReportedState = PaymentState | RefundState;
+
+/**
+ * What a delivery reports, for the server API, redelivery and the worker's log: `reportedState`, never
+ * `state`, which beside `attempts` read as the delivery's own state; `refundId` for a refund's.
+ */
+export function reportedBy(delivery: Pick<DeliveryRecord, 'update' | 'refund'>): { reportedState: ReportedState; refundId?: string } {
+  if (delivery.refund) return { reportedState: delivery.refund.refund.state, refundId: delivery.refund.refund.refundId };
+  return { reportedState: delivery.update!.payment.state };
 }
 
 /** A delivery that left the queue: acknowledged by the merchant (`delivered`), or given up. */

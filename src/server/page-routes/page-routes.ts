@@ -21,6 +21,7 @@ import type { EventStreams } from './event-stream.js';
 import { PayerRefusal, TooManyRequests } from '../model/payer-refusal.js';
 import { BodyRefusedError, refusalBody, refusalStatus } from './refusal-answer.js';
 import type { Limiter, NumberGuard } from './rate-limit.js';
+import { createOriginRefusal } from './origin-refusal.js';
 import { parseReturnUrl } from '../model/urls.js';
 import { payCheckout, type PayFlowDeps } from '../payments/pay-flow.js';
 import type { CheckoutRecord } from '../model/records.js';
@@ -106,8 +107,9 @@ export function createApp(deps: AppDeps): Hono<Env> {
   );
 
   // CORS for the page's routes, limited to the allowed origins.
-  app.use(`${companionRoutes.checkout}/*`, corsFor(deps));
-  app.use(companionRoutes.checkout, corsFor(deps));
+  const cors = corsFor(deps);
+  app.use(`${companionRoutes.checkout}/*`, cors);
+  app.use(companionRoutes.checkout, cors);
   // Refused while streaming in (Content-Length or counted bytes), before anything is buffered.
   const browserLimit = bodyLimit({
     maxSize: maxBrowserBody,
@@ -307,12 +309,20 @@ function isAllowedOrigin(deps: AppDeps, origin: string): boolean {
 }
 
 function corsFor(deps: AppDeps) {
+  const refuseOrigin = createOriginRefusal(deps.log, deps.now);
   return async function cors(c: Context<Env>, next: () => Promise<void>) {
     const origin = c.req.header('origin');
     const headers = corsHeaders(deps, origin);
-    if (c.req.method === 'OPTIONS') return c.body(null, origin && isAllowedOrigin(deps, origin) ? 204 : 403, headers);
+    const allowed = origin !== undefined && isAllowedOrigin(deps, origin);
+    const route = new URL(c.req.url).pathname;
+    if (c.req.method === 'OPTIONS') {
+      if (allowed) return c.body(null, 204, headers);
+      const method = c.req.header('access-control-request-method') ?? 'OPTIONS';
+      return c.text(refuseOrigin(origin, route, method), 403, headers);
+    }
     // Every state-changing call must come from an allowed page (browsers always send Origin on POST).
-    if (c.req.method !== 'GET' && (!origin || !isAllowedOrigin(deps, origin))) {
+    if (c.req.method !== 'GET' && !allowed) {
+      refuseOrigin(origin, route, c.req.method);
       throw new PayerRefusal('ORIGIN_NOT_ALLOWED', 'This page is not allowed to use this checkout.');
     }
     await next();

@@ -8,21 +8,16 @@ import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import type { PaymentState, PaymentView } from '../../contract/companion.js';
 import type { PaymentUpdate } from '../model/payment-update.js';
 import type { PaymentSummary } from '../payments/payments-list.js';
+import { pingRoute, redeliverRoute } from './redelivery-schemas.js';
+import { ErrorSchema, paymentStates, serverApiErrors as errors, jsonContent as json, serverApiSecurity as security } from './schema-parts.js';
+
+export { ErrorSchema };
 import { refundStates, type RefundUpdate, type RefundView } from '../model/refund.js';
 
 /** Where the server API lives under the companion's mount path. */
 export const serverApiPrefix = '/server';
 
-const paymentStates = ['needs-otp', 'pending', 'awaiting-redirect', 'redirect-ready', 'unknown', 'completed', 'failed'] as const satisfies readonly PaymentState[];
 
-export const ErrorSchema = z
-  .object({
-    error: z.object({
-      code: z.string().openapi({ example: 'BAD_REQUEST' }),
-      message: z.string().openapi({ description: 'What went wrong and what to change.', example: 'Field "amount" in the JSON body is missing.' }),
-    }),
-  })
-  .openapi('Error');
 
 export const CreateCheckoutRequestSchema = z
   .object({
@@ -87,11 +82,14 @@ const idempotencyKeyMeaning =
 
 const PendingDeliverySchema = z
   .object({
-    id: z.string().openapi({ description: `The \`webhook-id\` of this transition (the same on every retry). ${idempotencyKeyMeaning}`, example: idempotencyKeyExample }),
+    webhookId: z.string().openapi({ description: `The \`webhook-id\` of this transition (the same on every retry). ${idempotencyKeyMeaning}`, example: idempotencyKeyExample }),
     sink: z.enum(['callback', 'webhook']),
-    state: z.enum([...paymentStates, ...refundStates]).openapi({ description: 'The payment state this transition reports, or with `refundId` the refund state.' }),
+    // Not `state`: beside `attempts` it read as the delivery's own state ("completed", 0 attempts).
+    reportedState: z
+      .enum([...paymentStates, ...refundStates])
+      .openapi({ description: 'The state this notification reports (that of its transition: the payment\'s, or with `refundId` the refund\'s), not the state of the delivery.' }),
     refundId: z.string().optional().openapi({ description: 'Set when this delivery is a `refund.updated`.' }),
-    attempts: z.number().int(),
+    attempts: z.number().int().openapi({ description: 'Tries made so far, none acknowledged (0: not tried yet).' }),
     createdAt: z.string(),
     nextAttemptAt: z.string().openapi({ description: 'ISO 8601: the next try.' }),
   })
@@ -99,7 +97,7 @@ const PendingDeliverySchema = z
 
 const DeliveryAttemptSchema = z
   .object({
-    deliveryId: z.string(),
+    webhookId: z.string().openapi({ description: 'The `webhook-id` of the notification tried.', example: idempotencyKeyExample }),
     sink: z.enum(['callback', 'webhook']),
     at: z.string(),
     ok: z.boolean(),
@@ -235,17 +233,6 @@ true satisfies Same<z.infer<typeof PaymentViewSchema>, PaymentView>;
 true satisfies Same<z.infer<typeof PaymentSummarySchema>, PaymentSummary>;
 true satisfies Same<z.infer<typeof PaymentUpdateSchema>, PaymentUpdate>;
 
-const security = [{ serverSecret: [] }];
-const json = <T extends z.ZodType>(schema: T, description: string) => ({ content: { 'application/json': { schema } }, description });
-const errors = {
-  400: json(ErrorSchema, 'The request is malformed: the message names the field. A refused body is answered with `Connection: close`: send the next call on a new connection.'),
-  401: json(ErrorSchema, 'No or wrong server secret.'),
-  403: json(ErrorSchema, 'The request came from a browser (it carried an Origin header): this API is for your backend only.'),
-  503: {
-    ...json(ErrorSchema, '`STORE_UNAVAILABLE`: the companion\'s store cannot be read or written (Redis down, a full disk, a locked file), answered within `storeTimeoutMs` (4 s). Retry the same call after `Retry-After` seconds: every call is safe to repeat.'),
-    headers: z.object({ 'retry-after': z.string().openapi({ description: 'Seconds to wait before retrying.', example: '5' }) }),
-  },
-};
 
 export const createCheckoutRoute = createRoute({
   method: 'post',
@@ -322,7 +309,7 @@ export const createRefundRoute = createRoute({
   },
 });
 
-const serverRoutes = [createCheckoutRoute, listPaymentsRoute, getPaymentRoute, relayNotificationRoute, createRefundRoute];
+const serverRoutes = [createCheckoutRoute, listPaymentsRoute, getPaymentRoute, relayNotificationRoute, createRefundRoute, redeliverRoute, pingRoute];
 
 /**
  * The OpenAPI 3.1 document of the server API and of the notifications it sends, for `serverUrl`
@@ -351,6 +338,25 @@ export function serverApiDocument(serverUrl = 'https://shop.example/momo/server'
       body: { required: true, content: { 'application/json': { schema: MerchantWebhookEventSchema } } },
     },
     responses: { 200: { description: 'Recorded (any 2xx).' } },
+  });
+  app.openAPIRegistry.registerWebhook({
+    method: 'post',
+    path: 'test.ping',
+    summary: 'A test notification (POST /notifications/test), signed like payment.updated',
+    description: 'Verify it like any notification and answer 2xx; it concerns no order: change nothing. `webhook-id` starts with `test.ping.`.',
+    request: {
+      body: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: z
+              .object({ type: z.literal('test.ping'), timestamp: z.string(), data: z.object({ webhookId: z.string() }) })
+              .openapi('TestPingEvent'),
+          },
+        },
+      },
+    },
+    responses: { 200: { description: 'Received (any 2xx).' } },
   });
   app.openAPIRegistry.registerWebhook({
     method: 'post',

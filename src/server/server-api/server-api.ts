@@ -20,13 +20,14 @@ import type { Logger } from '../log.js';
 import { CheckoutConflictError, CheckoutError, type CheckoutOrder, type CreatedCheckout } from '../payments/checkouts.js';
 import { maxNotificationBytes } from '../notifications/inbox.js';
 import { summarise, type PaymentListQuery, type PaymentSummary } from '../payments/payments-list.js';
-import type { CheckoutRecord } from '../model/records.js';
+import { reportedBy, type CheckoutRecord } from '../model/records.js';
 import { createSecretCheck } from './server-secret.js';
 import { createCheckoutRoute, getPaymentRoute, listPaymentsRoute, serverApiDocument, serverApiPrefix } from './server-api-schemas.js';
 import type { CheckoutStore } from '../stores/store.js';
 import { paymentView } from '../model/payment-view.js';
 import type { WebhookResult } from '../notifications/apply-notification.js';
 import { StoreUnavailableError } from '../stores/store-guard.js';
+import { registerRedeliveryRoutes, type RedeliveryDeps } from './redelivery-routes.js';
 import { refundView, type RefundView } from '../model/refund.js';
 import type { RefundRequest } from '../refunds/refund-rules.js';
 import { registerRefundRoute } from './refund-route.js';
@@ -41,6 +42,7 @@ export type ServerApiErrorCode =
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'NOTIFICATION_REFUSED'
   | 'STORE_UNAVAILABLE'
+  | 'NO_MERCHANT_ENDPOINT'
   | 'INTERNAL';
 
 const statusOf: Record<ServerApiErrorCode, 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 500 | 503> = {
@@ -53,6 +55,7 @@ const statusOf: Record<ServerApiErrorCode, 400 | 401 | 403 | 404 | 409 | 413 | 4
   UNSUPPORTED_MEDIA_TYPE: 415,
   NOTIFICATION_REFUSED: 422,
   STORE_UNAVAILABLE: 503,
+  NO_MERCHANT_ENDPOINT: 409,
   INTERNAL: 500,
 };
 
@@ -89,6 +92,8 @@ export interface ServerApiDeps {
   refund(orderId: string, request: RefundRequest): Promise<RefundView>;
   log: Logger;
   now: () => number;
+  /** Sending a payment's notifications again and the test notification (redelivery-routes.ts). */
+  merchantEndpoint?: RedeliveryDeps;
 }
 
 export interface ServerApi {
@@ -208,6 +213,8 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
     return c.json({ outcome: result.outcome, ...(result.orderId ? { orderId: result.orderId } : {}), ...(result.state ? { state: result.state } : {}) }, 200);
   });
 
+  registerRedeliveryRoutes(app, deps.merchantEndpoint ?? {});
+
   return {
     handles: (pathname) => pathname === prefix || pathname.startsWith(`${prefix}/`),
     fetch: async (request) => app.fetch(request),
@@ -225,14 +232,14 @@ function paymentDetails(record: CheckoutRecord, now: number) {
     summary: record.payment ? summarise(record, now) : null,
     deliveries: {
       pending: (record.deliveries ?? []).map((delivery) => ({
-        id: delivery.id,
+        webhookId: delivery.id,
         sink: delivery.sink,
-        ...(delivery.refund ? { state: delivery.refund.refund.state, refundId: delivery.refund.refund.refundId } : { state: delivery.update!.payment.state }),
+        ...reportedBy(delivery),
         attempts: delivery.attempts,
         createdAt: iso(delivery.createdAt),
         nextAttemptAt: iso(delivery.nextAttemptAt),
       })),
-      log: (record.deliveryLog ?? []).map((attempt) => ({ ...attempt, at: iso(attempt.at) })),
+      log: (record.deliveryLog ?? []).map(({ deliveryId, ...attempt }) => ({ webhookId: deliveryId, ...attempt, at: iso(attempt.at) })),
     },
     refunds: (record.refunds ?? []).map((refund) => refundView(refund, record.currencyCode)),
   };

@@ -81,6 +81,48 @@ describe('momo-checkout doctor', () => {
   });
 });
 
+describe('momo-checkout doctor: what serve adds, and who may use the checkout', () => {
+  const local = () => ({
+    MOMO_BASE_URL: sandbox.url,
+    MOMO_API_KEY: sandbox.apiKey,
+    MOMO_WEBHOOK_SECRETS: sandbox.webhookSecret,
+    MOMO_PUBLIC_URL: 'http://127.0.0.1:8787/momo',
+    MOMO_ALLOW_INSECURE_LOCAL_URLS: '1',
+  });
+
+  it("warns that the shop's origin is not allowed, naming the value to set (the shop on another port)", async () => {
+    const { code, output } = await doctor({
+      ...local(),
+      MOMO_SERVER_SECRET: 'x'.repeat(40),
+      MOMO_MERCHANT_WEBHOOK_URL: 'http://127.0.0.1:8000/momo-events',
+      MOMO_MERCHANT_WEBHOOK_SECRET: `whsec_${Buffer.alloc(32, 7).toString('base64')}`,
+    });
+    assert.equal(code, 0, output);
+    assert.match(output, /WARN +allowed origins: http:\/\/127\.0\.0\.1:8000 .* Set MOMO_ALLOWED_ORIGINS=http:\/\/127\.0\.0\.1:8000\./);
+    assert.match(output, /ok +server secret/);
+    assert.match(output, /ok +merchant notifications: .*momo-checkout ping/);
+  });
+
+  it('reports a short server secret and a lone webhook URL with the rest, in one run', async () => {
+    const { code, output } = await doctor({
+      ...local(),
+      MOMO_ALLOWED_ORIGINS: 'http://127.0.0.1:8000',
+      MOMO_SERVER_SECRET: 'short',
+      MOMO_MERCHANT_WEBHOOK_URL: 'http://127.0.0.1:8000/momo-events',
+    });
+    assert.equal(code, 1, output);
+    assert.match(output, /ok +allowed origins: pages on http:\/\/127\.0\.0\.1:8000/);
+    assert.match(output, /FAIL +server secret: .*at least 32 characters.*openssl rand -hex 32/);
+    assert.match(output, /FAIL +merchant notifications: .*set both, or neither/);
+  });
+
+  it('says these too when the base configuration is broken', async () => {
+    const { code, output } = await doctor({ MOMO_PUBLIC_URL: 'http://127.0.0.1:8787/momo' });
+    assert.equal(code, 1);
+    assert.match(output, /WARN +server secret: MOMO_SERVER_SECRET is not set/);
+  });
+});
+
 describe('momo-checkout sandbox', () => {
   it('starts the simulator and prints the variables that point a companion at it', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', cli, 'sandbox'], {

@@ -79,6 +79,9 @@ describe('merchant webhook', () => {
       assert.match(attempt.error, /redirects are not followed/);
       assert.equal(hits, 0, 'the redirect target was never called');
       const pending = details.deliveries.pending.filter((item: any) => item.sink === 'webhook');
+      // Named for what they are: the payment state the notification reports, beside the delivery's tries.
+      assert.deepEqual(Object.keys(pending[0]).sort(), ['attempts', 'createdAt', 'nextAttemptAt', 'reportedState', 'sink', 'webhookId']);
+      assert.equal(pending[0].reportedState, 'pending');
       assert.equal(pending[0].attempts, 1);
       assert.ok(Date.parse(pending[0].nextAttemptAt) > Date.now() + 30_000, 'retried later, with backoff');
 
@@ -191,9 +194,9 @@ describe('merchant webhook across a restart', () => {
       }
       const details = (await (await fetch(`${base}/server/payments/${orderId}`, { headers: { authorization: `Bearer ${serverSecret}` } })).json()) as any;
       assert.deepEqual(details.deliveries.pending, []);
-      const log = details.deliveries.log as Array<{ deliveryId: string; ok: boolean; status: number }>;
-      assert.ok(log.some((attempt) => !attempt.ok && attempt.status === 503 && attempt.deliveryId === firstKey), 'failures are in the delivery log');
-      assert.deepEqual(log.filter((attempt) => attempt.ok).map((attempt) => [attempt.deliveryId, attempt.status]), [[firstKey, 200], [secondKey, 200]]);
+      const log = details.deliveries.log as Array<{ webhookId: string; ok: boolean; status: number }>;
+      assert.ok(log.some((attempt) => !attempt.ok && attempt.status === 503 && attempt.webhookId === firstKey), 'failures are in the delivery log');
+      assert.deepEqual(log.filter((attempt) => attempt.ok).map((attempt) => [attempt.webhookId, attempt.status]), [[firstKey, 200], [secondKey, 200]]);
     }
   });
 });

@@ -80,3 +80,27 @@ describe('security headers', () => {
     await reader.cancel();
   });
 });
+
+describe('a refused origin explains itself', () => {
+  it('logs the origin, the route and MOMO_ALLOWED_ORIGINS once a minute, and the preflight answer says why', async () => {
+    const warnings: { message: string; fields: Record<string, unknown> | undefined }[] = [];
+    const log = { debug() {}, info() {}, error() {}, warn: (message: string, fields?: Record<string, unknown>) => void warnings.push({ message, fields }) };
+    const shop = await startHarness({ setupChecksAtStart: false, log });
+    try {
+      const page = 'http://127.0.0.1:8000';
+      const ask = () =>
+        shop.companion.fetch(
+          new Request(`${shop.base}/checkout/pay`, { method: 'OPTIONS', headers: { origin: page, 'access-control-request-method': 'POST' } }),
+        );
+      const preflight = await ask();
+      assert.equal(preflight.status, 403);
+      assert.match(await preflight.text(), /Origin http:\/\/127\.0\.0\.1:8000 is not an allowed origin .* MOMO_ALLOWED_ORIGINS=http:\/\/127\.0\.0\.1:8000/);
+      await (await ask()).text();
+      const refusals = warnings.filter((warning) => warning.message.includes('origin not allowed'));
+      assert.equal(refusals.length, 1, 'a retrying page is logged once a minute, not at every request');
+      assert.deepEqual(refusals[0]!.fields, { origin: page, route: '/momo/checkout/pay', method: 'POST', fix: 'add the origin to MOMO_ALLOWED_ORIGINS' });
+    } finally {
+      await shop.close();
+    }
+  });
+});

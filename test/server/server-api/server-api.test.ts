@@ -151,7 +151,7 @@ describe('server API: payments', () => {
     assert.ok(!JSON.stringify(read.body).includes(push.approve), 'no full phone number');
     assert.deepEqual(read.body.deliveries.pending, []);
     assert.deepEqual(read.body.deliveries.log.map((attempt: any) => [attempt.sink, attempt.ok]), [['callback', true], ['callback', true]]);
-    assert.match(read.body.deliveries.log[1].deliveryId, new RegExp(`^${orderId}\\.[\\w-]{12}\\.2$`), '<orderId>.<lifeId>.<version>');
+    assert.match(read.body.deliveries.log[1].webhookId, new RegExp(`^${orderId}\\.[\\w-]{12}\\.2$`), '<orderId>.<lifeId>.<version>');
   });
 
   it('lists payments by state and age, and names a bad query parameter', async () => {
@@ -212,9 +212,10 @@ describe('server API: OpenAPI document', () => {
     const document = (await response.json()) as any;
     assert.equal(document.openapi, '3.1.0');
     assert.deepEqual(document.servers.map((server: any) => server.url), [`${h.base}/server`]);
-    assert.deepEqual(Object.keys(document.paths).sort(), ['/checkouts', '/notifications', '/payments', '/payments/{orderId}', '/payments/{orderId}/refunds']);
+    assert.deepEqual(Object.keys(document.paths).sort(), ['/checkouts', '/notifications', '/notifications/test', '/payments', '/payments/{orderId}', '/payments/{orderId}/redeliver', '/payments/{orderId}/refunds']);
     assert.ok(document.webhooks['refund.updated'], 'the refund notifications are documented');
     assert.ok(document.webhooks['payment.updated'], 'the notifications to the merchant are documented');
+    assert.ok(document.webhooks['test.ping'], 'and the test notification');
   });
 
   it('docs/openapi.json is current (run `npm run openapi` to rewrite it)', async () => {

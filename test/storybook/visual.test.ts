@@ -1,0 +1,111 @@
+/**
+ * Issue 24: visual baselines. Every story, English and French, at 320 px and desktop width, light
+ * and dark, screenshotted from the static build and compared with test/storybook/baselines. The
+ * font is pinned to DejaVu Sans (Debian's fonts-dejavu-core, installed by
+ * scripts/ensure-test-tools.sh) through the public `--momo-font-family`, so the pixels do not depend
+ * on which system font a machine has.
+ * `npm run baselines:update` rewrites the baselines on purpose.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { compareWithBaseline } from './pixel-compare.js';
+import { builtStories, openStaticSite, openStory } from './static-site.js';
+import type { OpenedSite, StoryEntry } from './static-site.js';
+
+const pinnedFont = "momo-checkout { --momo-font-family: 'DejaVu Sans'; }";
+
+interface Shot {
+  story: StoryEntry;
+  variant: string;
+  args: string;
+}
+
+const stories = builtStories();
+const english = stories.filter((story) => story.title.startsWith('Checkout/English'));
+const french = stories.filter((story) => story.title.startsWith('Checkout/Français'));
+
+/** A brand colour made for a light card is not shot on a dark one (the story says why). */
+function themesOf(story: StoryEntry): Array<'light' | 'dark'> {
+  return story.tags.includes('light-theme-only') ? ['light'] : ['light', 'dark'];
+}
+
+/** Each story at both widths in both themes (the story's own language): `en-320-dark`, ... */
+function shotsOf(lang: 'en' | 'fr', languageStories: StoryEntry[]): Shot[] {
+  return languageStories.flatMap((story) =>
+    (['320px', 'desktop'] as const).flatMap((width) =>
+      themesOf(story).map((theme) => ({
+        story,
+        variant: `${lang}-${width === '320px' ? '320' : 'desktop'}-${theme}`,
+        args: `width:${width};theme:${theme}`,
+      })),
+    ),
+  );
+}
+const shots = [...shotsOf('en', english), ...shotsOf('fr', french)];
+
+let site: OpenedSite;
+
+async function newPage(): Promise<Page> {
+  // Reduced motion: the spinner stands still; one scale factor everywhere.
+  return site.newPage({ viewport: { width: 1024, height: 900 }, deviceScaleFactor: 1, reducedMotion: 'reduce' });
+}
+
+/** The story's frame (the element and the page colour around it) once its state is reached. */
+export async function screenshotStory(page: Page, shot: Shot): Promise<Buffer> {
+  const outcome = await openStory(page, site.url, shot.story.id, shot.args);
+  assert.equal(outcome.check, 'passed', `${shot.story.name} did not reach its state`);
+  await page.addStyleTag({ content: pinnedFont });
+  await page.evaluate(async () => {
+    await document.fonts.ready;
+    const el = document.querySelector('momo-checkout')!;
+    await Promise.all([...el.shadowRoot!.querySelectorAll('img')].map((img) => img.decode().catch(() => {})));
+  });
+  return page.locator('[data-expected-status]').screenshot({
+    animations: 'disabled',
+    caret: 'hide',
+    // The countdown moves each second: its box is compared, not its digits.
+    mask: [page.locator('momo-checkout .countdown')],
+    maskColor: '#ff00ff',
+  });
+}
+
+describe('visual baselines of the static Storybook', { concurrency: 4 }, () => {
+  before(async () => {
+    site = await openStaticSite();
+  });
+  after(() => site?.close());
+
+  it('has both languages to compare', () => {
+    assert.ok(english.length >= 20 && french.length >= 20, `${english.length} English, ${french.length} French stories`);
+  });
+
+  for (const shot of shots) {
+    it(`${shot.variant} ${shot.story.name}`, async () => {
+      const page = await newPage();
+      try {
+        const result = compareWithBaseline(`${shot.variant}/${shot.story.exportName}`, await screenshotStory(page, shot));
+        if (result.kind === 'different') assert.fail(result.message);
+      } finally {
+        await page.close();
+      }
+    });
+  }
+
+  it('fails when one style changes (the comparison can fail)', { skip: process.env.UPDATE_BASELINES === '1' }, async () => {
+    const story = english.find((entry) => entry.exportName === 'EnteringNumber')!;
+    const page = await newPage();
+    try {
+      const shot = { story, variant: 'en-desktop-light', args: 'width:desktop;theme:light' };
+      const name = `${shot.variant}/${story.exportName}`;
+      assert.equal(compareWithBaseline(name, await screenshotStory(page, shot), false).kind, 'same');
+      // One design token a shade off: the borders 8/255 darker than the default #8a9490.
+      await page.addStyleTag({ content: 'momo-checkout { --momo-color-border: #828c88; }' });
+      const changed = compareWithBaseline(name, await page.locator('[data-expected-status]').screenshot({ animations: 'disabled', caret: 'hide' }), false);
+      assert.equal(changed.kind, 'different');
+      assert.match((changed as { message: string }).message, /pixel\(s\) differ; diff: test-output\/visual\/en-desktop-light\/EnteringNumber\.diff\.png/);
+    } finally {
+      await page.close();
+    }
+  });
+});
