@@ -28,7 +28,8 @@ export class ConsolePaymentSection extends LitElement {
   @query('dialog') private dialog!: HTMLDialogElement;
   /** One id per confirmation: a double click or a retry after a lost answer refunds once. */
   private refundId = '';
-  private loaded = '';
+  // null until the first load: an empty query ('') is a query too.
+  private loaded: string | null = null;
 
   override willUpdate(): void {
     if (this.orderId === this.loaded) return;

@@ -20,7 +20,8 @@ export class ConsolePaymentsSection extends LitElement {
   @property({ attribute: false }) params = new URLSearchParams();
   @state() private payments: ConsolePaymentRow[] | null = null;
   @state() private problem: string | null = null;
-  private loaded = '';
+  // null until the first load: an empty query ('') is a query too.
+  private loaded: string | null = null;
 
   override willUpdate(): void {
     const query = this.params.toString();

@@ -118,6 +118,24 @@ describe('console routes', () => {
     }
   });
 
+  it('makes the cookie Secure when the companion is reached over https', async () => {
+    const behindTls = await startHarness({ serverSecret, publicUrl: 'https://shop.example/momo' });
+    try {
+      const response = await behindTls.companion.fetch(
+        new Request('https://shop.example/momo/console/sign-in', {
+          method: 'POST',
+          headers: { origin: 'https://shop.example', 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ secret: serverSecret }).toString(),
+        }),
+        { clientAddress: '45.33.252.1' },
+      );
+      assert.equal(response.status, 303);
+      assert.match(response.headers.get('set-cookie') ?? '', /; HttpOnly; SameSite=Strict; Secure$/);
+    } finally {
+      await behindTls.close();
+    }
+  });
+
   it('does not exist without a server secret or a console password', async () => {
     const bare = await startHarness();
     try {
