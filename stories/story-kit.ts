@@ -7,6 +7,11 @@
 import axe from 'axe-core';
 import type { StoryObj } from '@storybook/web-components-vite';
 import '../src/define.js';
+// Every language file: the stories show each language, as a page that includes its file.
+import '../src/languages/ar.js';
+import '../src/languages/fr.js';
+import '../src/languages/pt.js';
+import '../src/languages/sw.js';
 import type { ScriptedClient } from '../src/client/scripted-client.js';
 import type { MomoCheckout } from '../src/element/momo-checkout.js';
 import { expectNonTextContrast } from './non-text-contrast.js';

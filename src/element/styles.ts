@@ -276,6 +276,19 @@ export const styles = css`
       transform: rotate(360deg);
     }
   }
+  .qr {
+    /* Dark on white whatever the theme: cameras read a light quiet zone around dark modules. */
+    width: 12rem;
+    max-width: 100%;
+    justify-self: center;
+    fill: #000;
+    border-radius: calc(var(--_radius) * 0.67);
+  }
+  .continue-here {
+    color: var(--_primary);
+    font-weight: 600;
+    justify-self: start;
+  }
   .visually-hidden {
     position: absolute;
     width: 1px;

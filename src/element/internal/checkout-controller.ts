@@ -1,5 +1,5 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { CheckoutView, PaymentView } from '../../contract/companion.js';
+import type { ApprovalQrView, CheckoutView, PaymentView } from '../../contract/companion.js';
 import { CompanionRequestError, NetworkError } from '../../client/errors.js';
 import { createFetchClient } from '../../client/fetch-client.js';
 import { checkoutView } from '../../client/guards.js';
@@ -11,6 +11,7 @@ import type { MachineState } from '../../machine/machine.js';
 import type { Status } from '../../machine/states.js';
 import { en } from '../../localize/en.js';
 import { MomoErrorEvent, MomoFailedEvent, MomoStateChangeEvent, MomoSubmitEvent, MomoSucceededEvent } from '../events.js';
+import { prefersPhoneHandoff } from '../phone-handoff.js';
 import { isAllowedRedirect } from '../urls.js';
 import { NumberStep, type NumberStepHost } from './number-step.js';
 import { WaitingClock, type WaitingClockHost } from './waiting-clock.js';
@@ -90,6 +91,8 @@ export class CheckoutController implements ReactiveController {
   private readonly previews = new Map<string, Promise<CheckoutEvent>>();
   private focusPending = false;
   private navigatedTo: string | null = null;
+  /** The approval page offered to the payer's phone, and its QR once the companion has drawn it. */
+  handoff: { url: string; qr: ApprovalQrView | null } | null = null;
 
   constructor(private readonly host: CheckoutHost) {
     host.addController(this);
@@ -171,6 +174,7 @@ export class CheckoutController implements ReactiveController {
   private start(): void {
     this.stop();
     this.state = initialState;
+    this.handoff = null;
     this.number.guessCountry();
     this.host.requestUpdate();
     void this.load();
@@ -445,8 +449,34 @@ export class CheckoutController implements ReactiveController {
       this.dispatch({ type: 'REDIRECT_REFUSED' });
       return;
     }
-    if (this.navigatedTo === url) return; // the same news twice: one navigation
+    if (this.navigatedTo === url || this.handoff?.url === url) return; // the same news twice: one navigation, one QR
+    if (prefersPhoneHandoff()) {
+      // Issue 23: at a desktop, offer the page to the phone (QR) and stay here, following the status
+      // stream, which finishes the checkout as it does after a return from the page.
+      this.handoff = { url, qr: null };
+      void this.drawQr(url);
+      return;
+    }
+    this.continueHere(url);
+  }
+
+  /** Leaves for the approval page in this tab: the redirect itself, or the payer's "continue on this device". */
+  continueHere(url: string): void {
     this.navigatedTo = url;
     this.host.navigate(url);
+  }
+
+  private async drawQr(url: string): Promise<void> {
+    const signal = this.run.signal;
+    try {
+      const qr = await this.client?.approvalQr?.(signal);
+      // Only a drawing of the address the payer is shown (and the policy allowed) is ever displayed.
+      if (!signal.aborted && qr?.url === url && this.handoff?.url === url) {
+        this.handoff = { url, qr };
+        this.host.requestUpdate();
+      }
+    } catch {
+      // No QR (an older companion, a network blip): the "continue on this device" link still works.
+    }
   }
 }
