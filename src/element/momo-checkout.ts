@@ -34,6 +34,7 @@ import { styles } from './styles.js';
  * @attr lang - Language of the texts: `en`, and `fr`, `pt`, `sw`, `ar` once the page includes that language's file (docs/embedding.md); else the closest `[lang]` ancestor, else the document's. Arabic lays the element out right-to-left.
  * @attr country - Default country of the number (ISO alpha-2), among the countries served.
  * @attr expiry-seconds - Seconds without an outcome before the "we haven't heard back" state. Default 180.
+ * @attr remember - `off` turns off the payer's "remember this number on this device" option (opt-in, unticked by default; kept in this origin's localStorage only).
  * @attr checkout-view - Optional: the checkout's public view as JSON, exactly as the companion's `GET /checkout` answers it for this token, rendered into the page by the merchant's server. Saves the element that first round trip (the amount and countries show at once); ignored when malformed or expired.
  *
  * @fires {MomoStateChangeEvent} momo-state-change - The checkout moved to another step (`detail.status`, `detail.previous`).
@@ -85,6 +86,7 @@ export class MomoCheckout extends LitElement {
   @property() country = '';
   @property({ type: Number, attribute: 'expiry-seconds' }) expirySeconds = 180;
   @property({ attribute: 'checkout-view' }) checkoutView = '';
+  @property() remember = '';
   /** A companion client (property only): overrides endpoint/token. How tests and stories drive it. */
   @property({ attribute: false }) client: CompanionClient | undefined = undefined;
   /** Seconds of waiting for a push approval before the "didn't get the prompt?" help (property only). */

@@ -276,6 +276,29 @@ export const styles = css`
       transform: rotate(360deg);
     }
   }
+  .remember {
+    display: grid;
+    grid-template-columns: auto minmax(0, 1fr);
+    align-items: center;
+    gap: 0.125rem 0.5rem;
+  }
+  .remember input {
+    width: 1.25rem;
+    height: 1.25rem;
+    min-height: auto;
+    margin: 0;
+  }
+  .remember label {
+    font-weight: 500;
+  }
+  .remember .hint {
+    grid-column: 2;
+  }
+  .remembered {
+    display: flex;
+    flex-wrap: wrap;
+    column-gap: 1rem;
+  }
   .qr {
     /* Dark on white whatever the theme: cameras read a light quiet zone around dark modules. */
     width: 12rem;

@@ -60,7 +60,7 @@ const eventNames = ['momo-state-change', 'momo-submit', 'momo-succeeded', 'momo-
 /** Renders the element with a scripted client and waits until it shows `until`. */
 export async function mount(
   script: Partial<ClientScript> = {},
-  options: { lang?: string; until?: Status; expirySeconds?: number } = {},
+  options: { lang?: string; until?: Status; expirySeconds?: number; remember?: string } = {},
 ): Promise<Mounted> {
   const client = createScriptedClient({
     checkout,
@@ -72,7 +72,7 @@ export async function mount(
   const events: Event[] = [];
   const navigations: string[] = [];
   const wrapper = await fixture<HTMLDivElement>(html`<div>
-    <momo-checkout lang=${options.lang ?? 'en'} expiry-seconds=${options.expirySeconds ?? 180}></momo-checkout>
+    <momo-checkout lang=${options.lang ?? 'en'} expiry-seconds=${options.expirySeconds ?? 180} remember=${options.remember ?? ''}></momo-checkout>
   </div>`);
   const el = wrapper.querySelector('momo-checkout')!;
   for (const name of eventNames) wrapper.addEventListener(name, (event) => events.push(event));

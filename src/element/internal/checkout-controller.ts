@@ -14,10 +14,11 @@ import { MomoErrorEvent, MomoFailedEvent, MomoStateChangeEvent, MomoSubmitEvent,
 import { prefersPhoneHandoff } from '../phone-handoff.js';
 import { isAllowedRedirect } from '../urls.js';
 import { NumberStep, type NumberStepHost } from './number-step.js';
+import { RememberNumber, type RememberHost } from './remember-number.js';
 import { WaitingClock, type WaitingClockHost } from './waiting-clock.js';
 
 /** What the controller needs from the element (kept small so the element stays a thin shell). */
-export interface CheckoutHost extends ReactiveControllerHost, HTMLElement, NumberStepHost, WaitingClockHost {
+export interface CheckoutHost extends ReactiveControllerHost, HTMLElement, NumberStepHost, WaitingClockHost, RememberHost {
   endpoint: string;
   token: string;
   /** The checkout's view rendered into the page (JSON), used for the first load instead of a request. */
@@ -79,6 +80,7 @@ export class CheckoutController implements ReactiveController {
   otpSent = false;
   readonly number: NumberStep;
   readonly clock: WaitingClock;
+  readonly remember: RememberNumber;
 
   private client: CompanionClient | undefined;
   private run = new AbortController();
@@ -97,6 +99,7 @@ export class CheckoutController implements ReactiveController {
   constructor(private readonly host: CheckoutHost) {
     host.addController(this);
     this.number = new NumberStep(host, this);
+    this.remember = new RememberNumber(host, this.number);
     this.clock = new WaitingClock(host, () => this.dispatch({ type: 'TIMED_OUT' }));
   }
 
@@ -175,6 +178,8 @@ export class CheckoutController implements ReactiveController {
     this.stop();
     this.state = initialState;
     this.handoff = null;
+    // Before the country guess: a kept number comes with the country it was read in.
+    this.remember.fill();
     this.number.guessCountry();
     this.host.requestUpdate();
     void this.load();
@@ -235,6 +240,10 @@ export class CheckoutController implements ReactiveController {
         // Back to the number (after "try again", or the checkout's answer): re-read what is typed,
         // still showing a mistake the payer was already shown while it loaded.
         if (previous === 'failed' || previous === 'loading') this.number.validateNow(this.number.phoneCheck?.kind === 'invalid');
+        break;
+      case 'ready':
+        // A kept number paid with the overlay wallet last time: offer the same choice.
+        if (this.state.lookup?.wallet && !this.state.useWallet && this.remember.takeWalletChoice()) this.chooseWallet(true);
         break;
       case 'redirecting':
         this.redirect();
@@ -391,6 +400,7 @@ export class CheckoutController implements ReactiveController {
     const veto = new MomoSubmitEvent({ phoneNumber, useWallet, withOtp });
     this.host.dispatchEvent(veto);
     if (veto.defaultPrevented) return;
+    this.remember.onPay(useWallet);
     this.otpSent = withOtp;
     // §2.3: the OTP goes exactly as typed; useWallet only when the payer chose the overlay wallet.
     const request = withOtp ? { phoneNumber, useWallet, otp: this.otp } : { phoneNumber, useWallet };
@@ -426,6 +436,14 @@ export class CheckoutController implements ReactiveController {
   changeNumber(): void {
     this.otp = '';
     this.dispatch({ type: 'NUMBER_EDITED' });
+    this.focusPending = true;
+  }
+
+  /** "Not you?" or "forget": back to an empty field, the focus in it. */
+  useAnotherNumber(forget: boolean): void {
+    if (forget) this.remember.forget();
+    else this.remember.useAnother();
+    if (this.state.status !== 'entering') this.dispatch({ type: 'NUMBER_EDITED' });
     this.focusPending = true;
   }
 

@@ -114,6 +114,12 @@ export function numberStep(ctx: ViewContext): TemplateResult {
       </div>
       <p id="phone-hint" class="hint">${t.phoneHint}</p>
       ${phoneError ? html`<p id="phone-error" class="error" part="error">${phoneError}</p>` : nothing}
+      ${c.remember.offered && c.remember.showsKept
+        ? html`<p class="remembered">
+            <button type="button" class="link" ?disabled=${busy} @click=${() => c.useAnotherNumber(false)}>${t.notYou}</button>
+            <button type="button" class="link" ?disabled=${busy} @click=${() => c.useAnotherNumber(true)}>${t.forgetNumber}</button>
+          </p>`
+        : nothing}
     </div>
     ${choices.length === 1 && choices[0] ? operatorRow(ctx, choices[0].operator) : nothing}
     ${choices.length > 1
@@ -129,9 +135,22 @@ export function numberStep(ctx: ViewContext): TemplateResult {
         </fieldset>`
       : nothing}
     ${otherProblem ? html`<p class="error" part="error" role="alert">${problemText(t, otherProblem)}${boundsText(ctx, otherProblem)}</p>` : nothing}
+    ${rememberBox(ctx, busy)}
     ${typing ? nothing : html`<button class="primary" part="submit-button" type="submit" ?disabled=${!canPay}
       aria-busy=${busy ? 'true' : 'false'}>${state.workflow === 'pre_authorized' ? t.continueButton : t.payButton(isolated(t, amountText(ctx)))}</button>`}
   </form>`;
+}
+
+/** The opt-in (issue 23): unticked unless this device already keeps the number shown. */
+function rememberBox(ctx: ViewContext, busy: boolean): TemplateResult | typeof nothing {
+  const { c, t } = ctx;
+  if (!c.remember.offered) return nothing;
+  return html`<div class="remember">
+    <input id="remember" type="checkbox" .checked=${c.remember.ticked} ?disabled=${busy} aria-describedby="remember-hint"
+      @change=${(e: Event) => c.remember.toggle((e.target as HTMLInputElement).checked)} />
+    <label for="remember">${t.rememberNumber}</label>
+    <p id="remember-hint" class="hint">${t.rememberHint}</p>
+  </div>`;
 }
 
 function boundsText(ctx: ViewContext, problem: Problem): string {
