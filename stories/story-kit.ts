@@ -113,7 +113,7 @@ export function checkoutStory(name: ScenarioName, args: Partial<CheckoutArgs> = 
 }
 
 export const checkoutArgTypes = {
-  lang: { control: 'inline-radio', options: ['en', 'fr'], description: 'The `lang` attribute.' },
+  lang: { control: 'inline-radio', options: ['en', 'fr', 'pt', 'sw', 'ar'], description: 'The `lang` attribute (each language but English with its file).' },
   theme: { control: 'inline-radio', options: ['light', 'dark'], description: 'A dark theme set through the documented custom properties.' },
   width: { control: 'inline-radio', options: ['desktop', '320px'], description: 'Width of the column the element sits in.' },
   country: { control: 'select', options: ['', 'BJ', 'CI'], description: 'The `country` attribute: default country of the number.' },

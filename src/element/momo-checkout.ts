@@ -21,6 +21,7 @@ import {
   waitingStep,
 } from './internal/views.js';
 import type { ViewContext } from './internal/views.js';
+import { prefersPhoneHandoff } from './phone-handoff.js';
 import { styles } from './styles.js';
 
 /**
@@ -103,6 +104,12 @@ export class MomoCheckout extends LitElement {
    * @internal A test hook, not part of the public interface: it is left out of the published types.
    */
   @property({ attribute: false }) navigate: (url: string) => void = (url) => window.location.assign(url);
+  /**
+   * Whether to offer the approval page to the payer's phone (QR code) rather than open it here
+   * (property only): a wide screen with a mouse, by default.
+   * @internal A hook for stories and tests, which pick the step whatever their window: left out of the published types.
+   */
+  @property({ attribute: false }) phoneHandoff: () => boolean = prefersPhoneHandoff;
 
   @state() private brokenLogos = new Set<string>();
   @state() private copiedCode: string | null = null;

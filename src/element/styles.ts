@@ -295,9 +295,12 @@ export const styles = css`
     grid-column: 2;
   }
   .remembered {
-    display: flex;
-    flex-wrap: wrap;
-    column-gap: 1rem;
+    display: grid;
+    justify-items: start;
+  }
+  .remembered button.link {
+    /* Two short lines read as links, not as centred buttons. */
+    text-align: start;
   }
   .qr {
     /* Dark on white whatever the theme: cameras read a light quiet zone around dark modules. */

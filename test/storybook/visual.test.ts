@@ -1,6 +1,8 @@
 /**
  * Issue 24: visual baselines. Each English story at 320 px and desktop width, light and dark, and
- * each French story at 320 px dark (the French stories' own args), screenshotted from the static
+ * each French story at 320 px dark (the French stories' own args), each Portuguese, Swahili and
+ * Arabic story with its own args (Arabic at desktop width too: right to left at both widths;
+ * issue 23), screenshotted from the static
  * build and compared with test/storybook/baselines. The font is pinned to DejaVu Sans (Debian's
  * fonts-dejavu-core, installed by scripts/ensure-test-tools.sh) through the public
  * `--momo-font-family`, so the pixels do not depend on which system font a machine has.
@@ -24,6 +26,7 @@ interface Shot {
 const stories = builtStories();
 const english = stories.filter((story) => story.title.startsWith('Checkout/English'));
 const french = stories.filter((story) => story.title.startsWith('Checkout/Français'));
+const otherLanguages = (['Português', 'Kiswahili', 'Arabic'] as const).flatMap((prefix) => stories.filter((story) => story.title.startsWith(`Checkout/${prefix}`)));
 const shots: Shot[] = [
   ...english.flatMap((story) =>
     ['320px', 'desktop'].flatMap((width) =>
@@ -31,6 +34,8 @@ const shots: Shot[] = [
     ),
   ),
   ...french.map((story) => ({ story, variant: 'fr-320-dark', args: '' })),
+  ...otherLanguages.map((story) => ({ story, variant: story.title.startsWith('Checkout/Arabic') ? 'ar-320-light' : story.title.startsWith('Checkout/Português') ? 'pt-320-light' : 'sw-desktop-dark', args: '' })),
+  ...otherLanguages.filter((story) => story.title.startsWith('Checkout/Arabic')).map((story) => ({ story, variant: 'ar-desktop-light', args: 'width:desktop' })),
 ];
 
 let browser: Browser;
@@ -70,8 +75,9 @@ describe('visual baselines of the static Storybook', { concurrency: 4 }, () => {
     await site?.close();
   });
 
-  it('has both languages to compare', () => {
+  it('has every language to compare', () => {
     assert.ok(english.length >= 20 && french.length === english.length, `${english.length} English, ${french.length} French stories`);
+    assert.ok(otherLanguages.length >= 30, `${otherLanguages.length} Portuguese, Swahili and Arabic stories`);
   });
 
   for (const shot of shots) {

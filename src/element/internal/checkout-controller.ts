@@ -11,7 +11,6 @@ import type { MachineState } from '../../machine/machine.js';
 import type { Status } from '../../machine/states.js';
 import { en } from '../../localize/en.js';
 import { MomoErrorEvent, MomoFailedEvent, MomoStateChangeEvent, MomoSubmitEvent, MomoSucceededEvent } from '../events.js';
-import { prefersPhoneHandoff } from '../phone-handoff.js';
 import { isAllowedRedirect } from '../urls.js';
 import { NumberStep, type NumberStepHost } from './number-step.js';
 import { RememberNumber, type RememberHost } from './remember-number.js';
@@ -29,6 +28,7 @@ export interface CheckoutHost extends ReactiveControllerHost, HTMLElement, Numbe
   /** How long to wait for a missing `endpoint`/`token` before telling the payer and the console. */
   setupWaitMs: number;
   navigate: (url: string) => void;
+  phoneHandoff: () => boolean;
   readonly renderRoot: HTMLElement | DocumentFragment;
 }
 
@@ -468,7 +468,7 @@ export class CheckoutController implements ReactiveController {
       return;
     }
     if (this.navigatedTo === url || this.handoff?.url === url) return; // the same news twice: one navigation, one QR
-    if (prefersPhoneHandoff()) {
+    if (this.host.phoneHandoff()) {
       // Issue 23: at a desktop, offer the page to the phone (QR) and stay here, following the status
       // stream, which finishes the checkout as it does after a return from the page.
       this.handoff = { url, qr: null };

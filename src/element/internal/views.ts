@@ -50,6 +50,7 @@ function operatorRow(ctx: ViewContext, operator: { name: string; logoUrl: string
   return html`<div class="operator" part="operator">${logo(ctx, operator)}<span>${operator.name}</span></div>`;
 }
 
+/** USSD codes are dir="ltr": in an Arabic sentence, `*855*4*6#` must still read as it is dialled. */
 export function instructionsView(ctx: ViewContext, text: string | null): TemplateResult {
   const { t } = ctx;
   if (!text || !text.trim()) return html`<p class="instructions" part="instructions">${t.otpFallback}</p>`;
@@ -57,7 +58,7 @@ export function instructionsView(ctx: ViewContext, text: string | null): Templat
     ${splitInstructions(text).map((part) =>
       'code' in part
         ? html`<span class="ussd"
-            ><a href=${part.href} aria-label=${t.dial(part.code)}>${part.code}</a
+            ><a href=${part.href} dir="ltr" aria-label=${t.dial(part.code)}>${part.code}</a
             ><button type="button" class="copy" @click=${() => ctx.onCopy(part.code)}>
               ${ctx.copiedCode === part.code ? t.copied : t.copy}<span class="visually-hidden"> ${part.code}</span>
             </button></span
