@@ -50,7 +50,8 @@ interface PageParts {
 
 function layout({ title, main, service, assetUrl = bareAssetUrl, checkoutLang }: PageParts): string {
   const languageScript =
-    checkoutLang && checkoutLang !== 'en' ? `\n<script src="${escapeHtml(assetUrl(`momo-checkout.${checkoutLang}.js`))}" defer></script>` : '';
+    // Before the element's file: its first render is already in the payer's language.
+    checkoutLang && checkoutLang !== 'en' ? `<script src="${escapeHtml(assetUrl(`momo-checkout.${checkoutLang}.js`))}" defer></script>\n` : '';
   const serviceLine =
     service.kind === 'sandbox'
       ? 'Payments go to the <strong>local sandbox</strong>: no real money moves and no phone is contacted.'
@@ -62,7 +63,7 @@ function layout({ title, main, service, assetUrl = bareAssetUrl, checkoutLang }:
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)} · ${shopName}</title>
 <link rel="stylesheet" href="${escapeHtml(assetUrl('demo.css'))}">
-<script src="${escapeHtml(assetUrl('momo-checkout.js'))}" defer></script>${languageScript}
+${languageScript}<script src="${escapeHtml(assetUrl('momo-checkout.js'))}" defer></script>
 <script src="${escapeHtml(assetUrl('demo.js'))}" defer></script>
 </head>
 <body>
