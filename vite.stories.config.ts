@@ -14,6 +14,8 @@ import { chromiumArgs, chromiumPath } from './scripts/chromium.mjs';
 
 const chromium = playwright({
   launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
+  // The "Copied" story copies for real: the stories run in vitest's frames, not a focused page of their own.
+  contextOptions: { permissions: ['clipboard-read', 'clipboard-write'] },
 });
 
 // A fresh object per project: vitest annotates the browser options it is given.

@@ -3,14 +3,15 @@ import type { Preview } from '@storybook/web-components-vite';
 import { withActions } from 'storybook/actions/decorator';
 // Docs pages (props, events, parts, custom properties) come from the committed manifest.
 import manifest from '../custom-elements.json' with { type: 'json' };
-import { checkoutControls, checkoutEvents } from '../stories/story-kit.js';
+import { checkoutEvents, manifestArgTypes } from '../stories/story-kit.js';
 
 setCustomElementsManifest(manifest);
 
 const preview: Preview = {
   decorators: [withActions],
+  argTypes: manifestArgTypes,
   parameters: {
-    controls: { expanded: true, include: checkoutControls },
+    controls: { expanded: true },
     // Every momo-* event the element fires (bubbling, composed) appears in the Actions panel.
     actions: { handles: checkoutEvents },
     layout: 'fullscreen',

@@ -2,7 +2,7 @@
  * Store operations per second, one call at a time (each awaited before the next: the latency a
  * request handler sees), for the memory, file (SQLite, WAL + synchronous=FULL, on this machine's
  * temp folder) and Redis stores (a throwaway redis-server on loopback, from the test helper):
- * createIfAbsent of a new checkout, getByTokenHash, a compare-and-set through transitionCheckout
+ * createIfAbsent of a new checkout, getByTokenHash, a compare-and-set through updateCheckoutRecord
  * (read + write), and addToInbox of a new notification. Records are realistic (~1.5 KB of JSON
  * once a payment and a delivery are on them).
  *
@@ -16,7 +16,7 @@ import { createFileStore } from '../src/server/stores/sqlite/sqlite-store.js';
 import { createMemoryStore } from '../src/server/stores/memory-store.js';
 import type { CheckoutRecord } from '../src/server/model/records.js';
 import { createRedisStore } from '../src/server/stores/redis/redis-store.js';
-import { transitionCheckout, type CheckoutStore } from '../src/server/stores/store.js';
+import { updateCheckoutRecord, type CheckoutStore } from '../src/server/stores/store.js';
 import { createLogger } from '../src/server/log.js';
 import { startRedisServer } from '../test/support/redis-server.js';
 
@@ -28,7 +28,7 @@ interface Figure {
 
 const MEASURE_MS = 1_000;
 const WARM_MS = 200;
-const operations = ['createIfAbsent', 'getByTokenHash', 'transitionCheckout', 'addToInbox'] as const;
+const operations = ['createIfAbsent', 'getByTokenHash', 'updateCheckoutRecord', 'addToInbox'] as const;
 type Operation = (typeof operations)[number];
 
 let sequence = 0;
@@ -139,9 +139,9 @@ async function measure(store: CheckoutStore): Promise<Record<Operation, number>>
   const read = await opsPerSecond(() => store.getByTokenHash(created[i++ % created.length]!.tokenHash));
   const hot = created.slice(0, 1_000);
   i = 0;
-  const transition = await opsPerSecond(() => transitionCheckout(store, hot[i++ % hot.length]!.orderId, paid));
+  const transition = await opsPerSecond(() => updateCheckoutRecord(store, hot[i++ % hot.length]!.orderId, paid));
   const inbox = await opsPerSecond(() => store.addToInbox({ id: `nonce-${run}-${++sequence}`, rawBody: '{"orderId":"o","status":"completed","amount":25000}', receivedAt: Date.now() }, 600_000));
-  return { createIfAbsent: create, getByTokenHash: read, transitionCheckout: transition, addToInbox: inbox };
+  return { createIfAbsent: create, getByTokenHash: read, updateCheckoutRecord: transition, addToInbox: inbox };
 }
 
 export async function benchStores(): Promise<Figure[]> {

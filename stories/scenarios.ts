@@ -171,6 +171,24 @@ export const scenarios = {
     status: 'needs-otp',
     shows: '[part="instructions"]',
   },
+  CopiedDialCode: {
+    script: (lang) => ({
+      lookup: lookup({ operator: operator({ code: 'moov', name: 'Moov Money', logoUrl: logo('moov'), instructions: dialText.moov[lang], workflowHint: 'pre_authorized' }) }),
+      ...otpPreview,
+    }),
+    steps: async (el) => {
+      await pay(el);
+      await reach(el, 'needs-otp');
+      // Focused as a keyboard user leaves it: the ring must keep off the words around the code.
+      const copy = shadow(el, '.ussd button.copy');
+      const before = copy.textContent;
+      copy.focus();
+      copy.click();
+      await waitFor(() => copy.textContent !== before, 'the Copy button to say it copied');
+    },
+    status: 'needs-otp',
+    shows: '.ussd button.copy:focus-visible',
+  },
   WalletChoice: {
     script: () => ({ lookup: lookup({ wallet: operator({ code: 'wallet', name: 'Djamo Wallet', logoUrl: logo('wallet'), workflowHint: 'redirect_url' }) }) }),
     steps: (el) => enterNumber(el),
@@ -228,6 +246,16 @@ export const scenarios = {
     steps: pay,
     status: 'awaiting-approval',
     shows: '.countdown',
+  },
+  WrongNumberHelp: {
+    script: () => ({}),
+    steps: async (el) => {
+      await pay(el);
+      await reach(el, 'awaiting-approval');
+      (shadow(el, 'details.wrong-number') as HTMLDetailsElement).open = true;
+    },
+    status: 'awaiting-approval',
+    shows: 'details.wrong-number[open] p',
   },
   NoPromptHelp: {
     script: () => ({}),

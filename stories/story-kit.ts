@@ -5,6 +5,7 @@
  * the borders' non-text contrast (3:1).
  */
 import axe from 'axe-core';
+import manifest from '../custom-elements.json' with { type: 'json' };
 import type { StoryObj } from '@storybook/web-components-vite';
 import '../src/define.js';
 // Every language file: the stories show each language, as a page that includes its file.
@@ -13,6 +14,7 @@ import '../src/languages/fr.js';
 import '../src/languages/pt.js';
 import '../src/languages/sw.js';
 import type { ScriptedClient } from '../src/client/scripted-client.js';
+import type { CheckoutView } from '../src/contract/companion.js';
 import type { MomoCheckout } from '../src/element/momo-checkout.js';
 import { expectNonTextContrast } from './non-text-contrast.js';
 import { clientFor, reach, scenarios } from './scenarios.js';
@@ -26,8 +28,12 @@ export interface CheckoutArgs {
   /** The element's own attributes and properties, as a merchant sets them. */
   country?: '' | 'BJ' | 'CI';
   'expiry-seconds'?: number;
+  /** The `checkout-view` attribute: the checkout as the shop's server renders it into the page. */
+  'checkout-view'?: CheckoutView;
   promptHelpAfterSeconds?: number;
   validationDelayMs?: number;
+  /** The documented custom properties (`--momo-*`), set on the column as a merchant's CSS would. */
+  [customProperty: `--${string}`]: string | undefined;
 }
 
 // A dark theme a merchant could write: only the documented custom properties (custom-elements.json).
@@ -58,12 +64,14 @@ function renderCheckout(name: ScenarioName, args: CheckoutArgs): HTMLElement {
   // What the static-build test compares the element's status with once the play function reports.
   frame.dataset.expectedStatus = scenario.status;
   if (args.theme === 'dark') for (const [property, value] of Object.entries(dark)) frame.style.setProperty(property, value);
+  for (const [name, value] of Object.entries(args)) if (name.startsWith('--') && value) frame.style.setProperty(name, String(value));
 
   const el = document.createElement('momo-checkout');
   el.lang = args.lang;
   el.validationDelayMs = args.validationDelayMs ?? 20;
   if (args.country) el.setAttribute('country', args.country);
   if (args['expiry-seconds'] !== undefined) el.setAttribute('expiry-seconds', String(args['expiry-seconds']));
+  if (args['checkout-view']) el.setAttribute('checkout-view', JSON.stringify(args['checkout-view']));
   if (args.promptHelpAfterSeconds !== undefined) el.promptHelpAfterSeconds = args.promptHelpAfterSeconds;
   // A story never leaves the page: the authorisation URL is shown, not visited.
   el.navigate = () => {};
@@ -77,9 +85,14 @@ function renderCheckout(name: ScenarioName, args: CheckoutArgs): HTMLElement {
   return frame;
 }
 
+// axe runs one check at a time per page, and the Docs page plays every story at once: queue them.
+let axeQueue: Promise<unknown> = Promise.resolve();
+
 /** Fails with the list of axe violations (rule, impact, first target) found in the element. */
 export async function expectAccessible(el: HTMLElement): Promise<void> {
-  const results = await axe.run(el, { resultTypes: ['violations'] });
+  const run = axeQueue.then(() => axe.run(el, { resultTypes: ['violations'] }));
+  axeQueue = run.catch(() => {});
+  const results = await run;
   const found = results.violations.map((v) => `${v.id} (${v.impact ?? 'n/a'}): ${v.nodes[0]?.target.join(' ') ?? ''}`);
   if (found.length > 0) throw new Error(`axe found ${found.length} accessibility violation(s):\n${found.join('\n')}`);
 }
@@ -118,6 +131,7 @@ export const checkoutArgTypes = {
   width: { control: 'inline-radio', options: ['desktop', '320px'], description: 'Width of the column the element sits in.' },
   country: { control: 'select', options: ['', 'BJ', 'CI'], description: 'The `country` attribute: default country of the number.' },
   'expiry-seconds': { control: { type: 'number', min: 1 }, description: 'The `expiry-seconds` attribute.' },
+  'checkout-view': { control: 'object', description: 'The `checkout-view` attribute (JSON): amount, currency and countries shown without asking the companion.' },
   promptHelpAfterSeconds: { control: { type: 'number', min: 0 }, description: 'Seconds before the "didn’t get the prompt?" help.' },
   validationDelayMs: { control: { type: 'number', min: 0 }, description: 'Pause after typing before the number is checked.' },
 } as const;
@@ -125,5 +139,28 @@ export const checkoutArgTypes = {
 /** The `momo-*` events, logged in the Actions panel. */
 export const checkoutEvents = ['momo-state-change', 'momo-submit', 'momo-succeeded', 'momo-failed', 'momo-error'];
 
-/** The controls that act on a story: the ones above, not every member the manifest lists. */
-export const checkoutControls = Object.keys(checkoutArgTypes);
+/**
+ * The rest of what the manifest lists (custom-elements.json): the custom properties get a control
+ * that sets them; members a story cannot change stay in the Docs table without a control that would
+ * do nothing: the companion's address and token (a scripted client stands in for the companion),
+ * the client, the setup wait (only without a client), the read-only status, and the property twins
+ * of the attributes above.
+ */
+export const manifestArgTypes = {
+  ...Object.fromEntries(
+    cssProperties().map((name) => [name, controlForCustomProperty(name)]),
+  ),
+  ...Object.fromEntries(
+    ['endpoint', 'token', 'checkoutView', 'client', 'setupWaitMs', 'status', 'expirySeconds'].map((name) => [name, { control: false }]),
+  ),
+};
+
+function controlForCustomProperty(name: string): object {
+  if (name.endsWith('color-scheme')) return { control: 'inline-radio', options: ['light', 'dark'] };
+  return { control: name.startsWith('--momo-color-') ? 'color' : 'text' };
+}
+
+function cssProperties(): string[] {
+  const declarations = manifest.modules.flatMap((module) => (module.declarations ?? []) as Array<{ tagName?: string; cssProperties?: Array<{ name: string }> }>);
+  return declarations.find((declaration) => declaration.tagName === 'momo-checkout')?.cssProperties?.map((property) => property.name) ?? [];
+}

@@ -102,6 +102,15 @@ export function compareAmounts(a: string, b: string): -1 | 0 | 1 {
   return left < right ? -1 : left > right ? 1 : 0;
 }
 
+/** True when `raw` (a notification's amount as written) is `expected` exactly; false for an exponent or a sign. */
+export function sameAmount(raw: string, expected: string): boolean {
+  try {
+    return compareAmounts(raw, expected) === 0;
+  } catch {
+    return false; // an exponent or a sign: not the digits we sent
+  }
+}
+
 function fractionLength(amount: string): number {
   const dot = amount.indexOf('.');
   return dot < 0 ? 0 : amount.length - dot - 1;

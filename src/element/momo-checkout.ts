@@ -272,7 +272,7 @@ function warnMissingLanguageFile(tag: string): void {
   if (!missing || warnedLanguages.has(missing)) return;
   warnedLanguages.add(missing);
   console.warn(
-    `<momo-checkout>: lang="${tag}" needs the ${missing} language file (momo-checkout-<version>.${missing}.js, or the module momo-checkout/languages/${missing} in an app); showing English until it runs. See docs/embedding.md, "Languages".`,
+    `<momo-checkout>: lang="${tag}" needs the ${missing} language file (momo-checkout-<version>.${missing}.js, or the module @momo-checkout/element/languages/${missing} in an app); showing English until it runs. See docs/embedding.md, "Languages".`,
   );
 }
 

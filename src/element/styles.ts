@@ -121,6 +121,7 @@ export const styles = css`
   input:focus-visible,
   select:focus-visible,
   button:focus-visible,
+  summary:focus-visible,
   a:focus-visible {
     outline: 3px solid var(--_primary);
     outline-offset: 2px;
@@ -238,6 +239,13 @@ export const styles = css`
     min-height: 2rem;
     padding: 0.125rem 0.5rem;
     font-size: 0.875rem;
+  }
+  .wrong-number summary {
+    cursor: pointer;
+    color: var(--_primary);
+    font-weight: 600;
+    /* About as tall as a Copy button: a finger finds it on a phone. */
+    padding: 0.375rem 0;
   }
   .waiting {
     display: flex;

@@ -43,6 +43,9 @@ export const en = {
   approveHeading: 'Approve the payment on your phone',
   approveBody: (phone: string) => `We sent a payment request to ${phone}. Enter your PIN on your phone to approve it.`,
   timeLeft: (time: string) => `Time left: ${time}`,
+  wrongNumberQuestion: 'Wrong number?',
+  wrongNumberBody:
+    'A request already sent cannot be withdrawn. Decline it on that phone, or wait until it runs out: you can then pay from another number here.',
   noPromptHeading: 'Didn’t get the prompt?',
   noPromptBody:
     'Check that your phone is on and has signal. Some operators show pending payments in their mobile money menu. Keep this page open: it updates by itself.',

@@ -44,6 +44,9 @@ export const fr: Strings = {
   approveBody: (phone) =>
     `Nous avons envoyé une demande de paiement au ${phone}. Saisissez votre code secret sur votre téléphone pour la valider.`,
   timeLeft: (time) => `Temps restant : ${time}`,
+  wrongNumberQuestion: 'Mauvais numéro ?',
+  wrongNumberBody:
+    'Une demande envoyée ne peut pas être retirée. Refusez-la sur ce téléphone, ou attendez qu’elle expire : vous pourrez ensuite payer ici avec un autre numéro.',
   noPromptHeading: 'Vous n’avez pas reçu la demande ?',
   noPromptBody:
     'Vérifiez que votre téléphone est allumé et capte le réseau. Certains opérateurs affichent les paiements en attente dans leur menu mobile money. Gardez cette page ouverte : elle se met à jour toute seule.',

@@ -48,6 +48,9 @@ export const pt: Strings = {
   approveBody: (phone) =>
     `Enviámos um pedido de pagamento para ${phone}. Introduza o seu PIN no telemóvel para confirmar.`,
   timeLeft: (time) => `Tempo restante: ${time}`,
+  wrongNumberQuestion: 'Número errado?',
+  wrongNumberBody:
+    'Um pedido já enviado não pode ser retirado. Recuse-o nesse telemóvel, ou espere que expire: depois pode pagar aqui com outro número.',
   noPromptHeading: 'Não recebeu o pedido?',
   noPromptBody:
     'Verifique se o telemóvel está ligado e com rede. Algumas operadoras mostram os pagamentos pendentes no menu de dinheiro móvel. Mantenha esta página aberta: ela atualiza-se sozinha.',

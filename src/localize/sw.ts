@@ -47,6 +47,9 @@ export const sw: Strings = {
   approveHeading: 'Thibitisha malipo kwenye simu yako',
   approveBody: (phone) => `Tumetuma ombi la malipo kwa ${phone}. Weka PIN yako kwenye simu ili kuthibitisha.`,
   timeLeft: (time) => `Muda uliobaki: ${time}`,
+  wrongNumberQuestion: 'Namba si sahihi?',
+  wrongNumberBody:
+    'Ombi lililokwisha tumwa haliwezi kurudishwa. Likatae kwenye simu hiyo, au subiri muda wake uishe: kisha unaweza kulipa hapa kwa namba nyingine.',
   noPromptHeading: 'Hujapokea ombi?',
   noPromptBody:
     'Hakikisha simu yako imewashwa na ina mtandao. Baadhi ya mitandao huonyesha malipo yanayosubiri kwenye menyu ya pesa ya simu. Acha ukurasa huu wazi: unajisasisha wenyewe.',

@@ -1,3 +1,4 @@
+'use client';
 /**
  * `momo-checkout/react`: `<MomoCheckout>` for React, a `@lit/react` wrapper around the custom
  * element. Properties (`client`, `expirySeconds`, ...) are set as properties, not stringified into
@@ -7,12 +8,17 @@
  * of momo-checkout, so a server-only or plain-HTML project does not install them. Install them with
  * `npm install @lit/react` (React projects already have `react`).
  *
+ * Marked `'use client'`: in a Next.js App Router page (a Server Component) it renders as a client
+ * component, because it holds a ref and effects. Pass it only serialisable props there (strings);
+ * event handlers need a client component of yours around it.
+ *
  * Importing this module registers `<momo-checkout>` (through `../define.js`, which is guarded, so
  * it is a no-op in Node during server-side rendering and when a script tag already registered it).
  *
  * @example
  * ```tsx
  * import { MomoCheckout } from 'momo-checkout/react';
+ * import 'momo-checkout/languages/fr';
  *
  * <MomoCheckout endpoint="/momo" token={token} lang="fr"
  *   onMomoSucceeded={(event) => router.push(`/thanks?order=${event.detail.orderId}`)}

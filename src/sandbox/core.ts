@@ -120,6 +120,10 @@ export class SandboxCore {
     return out;
   }
 
+  setBalance(currencyCode: string, amount: string): void {
+    this.balanceMinor.set(currencyCode, toMinorUnits(amount, decimalsOf(currencyCode)));
+  }
+
   adjustBalance(currencyCode: string, deltaMinor: bigint): bigint {
     const next = this.balance(currencyCode) + deltaMinor;
     this.balanceMinor.set(currencyCode, next);

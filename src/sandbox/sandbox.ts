@@ -76,6 +76,10 @@ export function buildSandbox(options: SandboxOptions = {}): SandboxInternals {
     testNumbers: () => testNumbers.map((entry) => ({ ...entry })),
     previewCount: (phoneNumber) => core.previewCount(phoneNumber),
     balances: () => core.balances(),
+    setBalance: (currencyCode, amount) => {
+      core.setBalance(currencyCode, amount);
+      core.log(`balance of ${currencyCode} set to ${amount}`);
+    },
     reset: () => {
       core.reset();
       faults.clear();

@@ -99,6 +99,12 @@ export interface SandboxControl {
   previewCount(phoneNumber?: string): number;
   /** Balance per currency (major unit, canonical decimal string). */
   balances(): Record<string, string>;
+  /**
+   * Sets a currency's balance (major unit, decimal string): a pay-out above it fails at once with
+   * `INSUFFICIENT_FUNDS`, as the service does (a synchronous pay-out failure). Throws on an amount that is not a plain decimal
+   * with at most the currency's decimals.
+   */
+  setBalance(currencyCode: string, amount: string): void;
   /** Forgets transactions, deliveries, faults, previews and balances; keeps the key and secrets. */
   reset(): void;
 }

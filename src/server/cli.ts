@@ -7,6 +7,8 @@
  *   says what to fix. Exit code 1 when a check fails.
  * - `npx momo-checkout payments [--stale] [--state S] [--older-than MIN] [--json]`: the payments in
  *   the store, with what to tell the service's support about the stuck ones.
+ * - `npx momo-checkout refund ORDER AMOUNT --id REFUND_ID`: refunds a completed payment through the
+ *   running companion's server API (MOMO_SERVER_URL, MOMO_SERVER_SECRET; commands/refund.ts).
  * - `npx momo-checkout serve`: the companion as its own HTTP server, for a backend in any language
  *   (docs/backends.md); stops cleanly on SIGTERM/SIGINT.
  * - `npx momo-checkout sandbox`: the local simulator of the payment service, with the variables to
@@ -20,6 +22,7 @@ import { paymentsCommand, UsageError } from './commands/payments.js';
 import { nodeCheck } from './commands/node-check.js';
 import { storeCheck } from './commands/store-check.js';
 import { runServeCommand } from './commands/serve.js';
+import { refundCommand } from './commands/refund.js';
 
 const usage = `Usage:
   momo-checkout doctor    check the companion's configuration and store (reads MOMO_BASE_URL,
@@ -29,6 +32,9 @@ const usage = `Usage:
                           MOMO_MERCHANT_WEBHOOK_URL, MOMO_MERCHANT_WEBHOOK_SECRET, PORT, HOST; docs/backends.md)
   momo-checkout payments [--stale] [--state pending|unknown|...] [--older-than MINUTES] [--json]
                           list payments in the store, with what to do for the stuck ones
+  momo-checkout refund ORDER AMOUNT --id REFUND_ID [--reason TEXT] [--json]
+                          refund a completed payment to the number that paid, through the running
+                          companion (MOMO_SERVER_URL, MOMO_SERVER_SECRET; refunds on: MOMO_REFUNDS=on)
   momo-checkout sandbox   run the local simulator of the payment service (PORT, default 4010; HOST)`;
 
 const [command, ...args] = process.argv.slice(2);
@@ -46,6 +52,9 @@ try {
       break;
     case 'payments':
       process.exitCode = await paymentsCommand(args, process.env, (line) => console.log(line));
+      break;
+    case 'refund':
+      process.exitCode = await refundCommand(args, process.env, (line) => console.log(line));
       break;
     case undefined:
     case 'help':

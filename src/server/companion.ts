@@ -36,6 +36,9 @@ import { createServerApi } from './server-api/server-api.js';
 import { checkCompanionOptions } from './options-schema.js';
 import { guardStore } from './stores/store-guard.js';
 import type { CheckoutStore } from './stores/store.js';
+import { refundPayment, type RefundDeps } from './refunds/refund-flow.js';
+import type { RefundRequest } from './refunds/refund-rules.js';
+import type { RefundView } from './model/refund.js';
 
 export interface Companion {
   /**
@@ -65,6 +68,16 @@ export interface Companion {
    * notification).
    */
   listPayments(query?: PaymentListQuery): Promise<PaymentSummary[]>;
+  /**
+   * Refunds part or all of the order's completed payment to the number that paid (a pay-out of
+   * the service), once `refunds: true`. Idempotent on `refundId`: the same call again makes no new
+   * pay-out. Resolves with the refund after the service's answer; its outcome comes through
+   * `onRefundUpdate` / `refund.updated`. Throws a `RefundRefusal` (code and sentence) when refused.
+   *
+   * @example
+   * const refund = await momo.refund({ orderId: 'order-42', refundId: 'rf-42-1', amount: '2000' });
+   */
+  refund(request: RefundRequest & { orderId: string }): Promise<RefundView>;
   /** The service client this companion uses (for discovery calls of the merchant's own). */
   readonly service: ServiceClient;
   /** Open status streams (for monitoring). */
@@ -145,10 +158,13 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
     ...(options.deliveryTimeoutMs !== undefined ? { timeoutMs: options.deliveryTimeoutMs } : {}),
     ...(options.deliveryRetryDelaysMs !== undefined ? { retryDelaysMs: options.deliveryRetryDelaysMs } : {}),
   });
-  const transitions = createTransitions({ store, hub, now, sinks: Object.keys(sinks) as DeliverySink[], onQueued: deliveries.kick });
+  const sinkNames = Object.keys(sinks) as DeliverySink[];
+  const transitions = createTransitions({ store, hub, now, sinks: sinkNames, onQueued: deliveries.kick });
   const webhook = {
     store,
     transitions,
+    refundSinks: sinkNames,
+    onRefundQueued: deliveries.kick,
     log,
     secrets: options.webhookSecrets,
     toleranceMs: options.webhookToleranceMs ?? 300_000,
@@ -210,6 +226,11 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
       checkPayable: (payable) => refuseUnpayable(payable, discovery, log),
     });
   const paymentsIn = (on: CheckoutStore) => (query: PaymentListQuery = {}) => listPaymentSummaries(on, query, now());
+  const refundsIn = (on: CheckoutStore) => {
+    const deps: RefundDeps = { service, store: on, log, now, sinks: sinkNames, onQueued: deliveries.kick, webhookUrl: `${base}/webhook`, enabled: options.refunds === true };
+    return (orderId: string, request: RefundRequest) => refundPayment(deps, orderId, request);
+  };
+  const refund = refundsIn(store);
   const createCheckout = checkoutsIn(store);
   const listPayments = paymentsIn(store);
   // The server API (merchant backend → companion) exists only with a server secret. It reads and
@@ -225,6 +246,7 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
           createCheckout: checkoutsIn(apiStore),
           handleWebhook: createNotificationInbox({ ...webhook, store: apiStore, background }).handle,
           listPayments: paymentsIn(apiStore),
+          refund: refundsIn(apiStore),
           log,
           now,
         })
@@ -264,6 +286,7 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
       return checkout ? paymentView(checkout) : null;
     },
     listPayments,
+    refund: ({ orderId, ...request }) => refund(orderId, request),
     resumed: maintenance.first,
     service,
     openStreams: () => streams.size(),

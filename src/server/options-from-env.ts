@@ -7,7 +7,7 @@ import { isLoopbackUrl } from './model/urls.js';
 import type { CompanionOptions } from './options.js';
 
 /** What `companionOptionsFromEnv` reads: the companion's options plus where to listen. */
-export type CompanionEnvConfig = Pick<CompanionOptions, 'baseUrl' | 'apiKey' | 'webhookSecrets' | 'publicUrl' | 'allowedOrigins' | 'allowInsecureLocalUrls'> & {
+export type CompanionEnvConfig = Pick<CompanionOptions, 'baseUrl' | 'apiKey' | 'webhookSecrets' | 'publicUrl' | 'allowedOrigins' | 'allowInsecureLocalUrls' | 'refunds'> & {
   /** `PORT`, default 3000. */
   port: number;
   /** `HOST`, default `127.0.0.1` (put a TLS-terminating proxy in front: the service only posts to https). */
@@ -92,6 +92,11 @@ export function companionOptionsFromEnv(env: Record<string, string | undefined> 
     }
   }
 
+  // Refunds send money out at once (§4.3): on only when the shop says so, in so many words.
+  const refundsText = value('MOMO_REFUNDS').toLowerCase();
+  const refunds = refundsText === 'on';
+  if (refundsText !== '' && refundsText !== 'on' && refundsText !== 'off') problem('MOMO_REFUNDS', `MOMO_REFUNDS is ${JSON.stringify(refundsText)}: set it to on (refunds allowed) or off, or leave it out (off).`);
+
   const portText = value('PORT') || '3000';
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port > 65535) problem('PORT', `PORT ${JSON.stringify(env.PORT)} is not a port number: set PORT to e.g. 3000.`);
@@ -112,6 +117,7 @@ export function companionOptionsFromEnv(env: Record<string, string | undefined> 
     publicUrl: publicText,
     allowedOrigins: allowed.length > 0 ? allowed.map((item) => item.replace(/\/$/, '')) : [origin!],
     ...(allowInsecureLocalUrls ? { allowInsecureLocalUrls: true } : {}),
+    ...(refunds ? { refunds: true } : {}),
     port,
     host: value('HOST') || '127.0.0.1',
   };

@@ -34,6 +34,8 @@ const shape = {
   allowedOrigins: z.array(z.string().refine(isOrigin)),
   returnUrl: z.string().optional(),
   onPaymentUpdate: fn.optional(),
+  onRefundUpdate: fn.optional(),
+  refunds: z.boolean().optional(),
   onStale: fn.optional(),
   deliveryTimeoutMs: positive.optional(),
   deliveryRetryDelaysMs: z.array(count).min(1).optional(),

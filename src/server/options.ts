@@ -8,6 +8,7 @@ import type { RateLimit } from './stores/limit-backend.js';
 
 export type { RateLimit };
 import type { PaymentUpdate } from './model/payment-update.js';
+import type { RefundUpdate } from './model/refund.js';
 import type { PaymentSummary } from './payments/payments-list.js';
 
 export interface CompanionOptions {
@@ -50,6 +51,18 @@ export interface CompanionOptions {
    * order id created again after its checkout expired).
    */
   onPaymentUpdate?: (update: PaymentUpdate) => void | Promise<void>;
+  /**
+   * Called for each change of a refund's state (`pending`, `unknown`, `completed`, `failed`), from
+   * the same queue as `onPaymentUpdate`: at least once, in order per order; skip a repeated
+   * `update.idempotencyKey`.
+   */
+  onRefundUpdate?: (update: RefundUpdate) => void | Promise<void>;
+  /**
+   * Allows refunds (`companion.refund`, `POST <publicUrl>/server/payments/{orderId}/refunds`):
+   * a pay-out to the number that paid, executed at once by the service (no approval circuit with an
+   * API key). Default false (`MOMO_REFUNDS=on`): they move money out of your balance.
+   */
+  refunds?: boolean;
   /** How long `onPaymentUpdate` may take before the call counts as failed and is retried. Default 10 s. */
   deliveryTimeoutMs?: number;
   /** Waits before each retry of a failed delivery (the last repeats). Default 1 s, 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 2 h; given up after 72 h. */

@@ -19,6 +19,7 @@ export const serverLayers: ReadonlyArray<readonly string[]> = [
   ['status/'],
   ['stores/'],
   ['payments/', 'setup/'],
+  ['refunds/'],
   ['notifications/', 'deliveries/'],
   ['page-routes/', 'server-api/'],
   ['companion.ts', 'options.ts', 'options-from-env.ts', 'options-schema.ts', 'public-address.ts', 'maintenance.ts'],

@@ -235,6 +235,24 @@ describe('<momo-checkout> number step', () => {
     await waitUntil(() => m.root.querySelector('[part="operator"] .logo-placeholder'), 'no placeholder after the error');
   });
 
+  it('has its pay button from the start, so the card keeps its height; while typing, the button checks the number', async () => {
+    const m = await mount();
+    m.el.validationDelayMs = 60_000; // only the button checks the number here
+    const heightWhileTyping = $(m.root, '[part="base"]').getBoundingClientRect().height;
+    typeInto($(m.root, 'input#phone'), '01 97');
+    $(m.root, '[part="submit-button"]').click();
+    await waitUntil(() => m.root.querySelector('#phone-error'), 'the button did not check the number');
+    expect(calls(m.client, 'lookup')).to.have.length(0);
+    typeInto($(m.root, 'input#phone'), '01 97 00 00 00');
+    $(m.root, '[part="submit-button"]').click();
+    await waitUntil(() => m.el.status === 'ready', 'a complete number was not checked');
+    expect(calls(m.client, 'pay')).to.have.length(0, 'checking the number is not paying');
+    // The operator row comes in; the button was already there.
+    const grownBy = $(m.root, '[part="base"]').getBoundingClientRect().height - heightWhileTyping;
+    const operatorRow = $(m.root, '[part="operator"]').getBoundingClientRect().height;
+    expect(grownBy).to.be.at.most(operatorRow + 20);
+  });
+
   it('can be done by keyboard alone: type, Enter to pay', async () => {
     const m = await mount();
     m.el.validationDelayMs = 60_000; // only Enter checks the number here

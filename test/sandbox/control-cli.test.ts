@@ -27,6 +27,26 @@ describe('control HTTP surface (/_sandbox/)', () => {
     assert.deepEqual((await call('/_sandbox/deliveries')).body.data.deliveries, []);
     assert.equal((await call('/_sandbox/balances')).body.data.balances.XOF, '1000000');
   });
+
+  it('sets a balance, and a pay-out above it fails at once with INSUFFICIENT_FUNDS and the balance', async () => {
+    const sandbox = createSandbox({ log: () => {}, pushDelayMs: 10_000 });
+    const call = async (path: string, body?: object) => {
+      const response = await sandbox.fetch(request(sandbox.apiKey, path, body ? { body } : {}));
+      return { status: response.status, body: (await response.json()) as any };
+    };
+    assert.equal((await call('/_sandbox/balances', { currencyCode: 'XOF', amount: '1.5' })).status, 400, 'XOF has no decimals');
+    assert.equal((await call('/_sandbox/balances', { currencyCode: 'XOF', amount: 100 })).status, 400, 'a decimal string');
+    const set = await call('/_sandbox/balances', { currencyCode: 'XOF', amount: '100' });
+    assert.equal(set.body.data.balances.XOF, '100');
+    const payout = await call('/v1/pay-out', { orderId: 'po-1', amount: 500, phoneNumber: '+2290196000001', currencyCode: 'XOF', webhookUrl: 'https://shop.example/hook' });
+    assert.equal(payout.status, 200);
+    assert.equal(payout.body.data.status, 'failed');
+    assert.equal(payout.body.data.failureCategory, 'INSUFFICIENT_FUNDS');
+    assert.equal(payout.body.data.newBalance, 100);
+    const paid = await call('/v1/pay-out', { orderId: 'po-2', amount: 100, phoneNumber: '+2290196000001', currencyCode: 'XOF', webhookUrl: 'https://shop.example/hook' });
+    assert.equal(paid.body.data.status, 'pending');
+    assert.equal(paid.body.data.newBalance, 0);
+  });
 });
 
 describe('npm run sandbox (src/sandbox/cli.ts)', () => {

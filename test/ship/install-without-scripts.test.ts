@@ -9,38 +9,16 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { buildBrowser } from '../../scripts/build-browser.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { freePort } from '../support/free-port.js';
 import { sandboxEnv } from '../support/sandbox-env.js';
+import { packBackend, run } from '../support/packed.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const serverSecret = 'install-test-server-secret-0123456789abcdef';
-
-function run(command: string, args: string[], cwd: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(output) : reject(new Error(`${command} ${args.join(' ')} exited ${code}:\n${output}`))));
-  });
-}
-
-/** What `npm pack` publishes (package.json `files`), built as `npm run build` builds it, into `stage`. */
-async function stagePackage(stage: string): Promise<void> {
-  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { files: string[] };
-  mkdirSync(stage, { recursive: true });
-  for (const entry of ['package.json', ...manifest.files.filter((file) => file !== 'dist')]) cpSync(join(root, entry), join(stage, entry), { recursive: true });
-  await run(join(root, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.build.json', '--outDir', join(stage, 'dist')], root);
-  await buildBrowser(join(stage, 'dist', 'browser'));
-}
 
 describe('an install with --ignore-scripts', () => {
   let dir: string;
@@ -59,10 +37,7 @@ describe('an install with --ignore-scripts', () => {
   });
 
   it('runs momo-checkout serve on the default file store and creates a checkout', async () => {
-    const stage = join(dir, 'package');
-    await stagePackage(stage);
-    const packed = await run('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', dir], stage);
-    const tarball = join(dir, packed.trim().split('\n').pop()!);
+    const tarball = await packBackend(dir);
     assert.ok(existsSync(tarball), `npm pack wrote ${tarball}`);
 
     const app = join(dir, 'shop');

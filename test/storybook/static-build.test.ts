@@ -6,28 +6,58 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { builtStories, launchChromium, openStory, serveFolder, staticDir } from './static-site.js';
+import { builtStories, openStaticSite, openStory } from './static-site.js';
+import type { OpenedSite } from './static-site.js';
 
 const stories = builtStories();
 
 describe('the static Storybook, served by a plain file server', () => {
-  let browser: Browser;
-  let site: Awaited<ReturnType<typeof serveFolder>>;
+  let site: OpenedSite;
   before(async () => {
-    site = await serveFolder(staticDir);
-    browser = await launchChromium();
+    site = await openStaticSite();
   });
-  after(async () => {
-    await browser?.close();
-    await site?.close();
-  });
+  after(() => site?.close());
 
   it('has stories to open', () => assert.ok(stories.length >= 30, `only ${stories.length} stories in the build`));
 
+  it('passes its controls to the element: an attribute from the URL, custom properties from the story', async () => {
+    const story = stories.find((entry) => entry.exportName === 'MerchantBrand')!;
+    const page = await site.newPage();
+    try {
+      const outcome = await openStory(page, site.url, story.id, 'country:CI');
+      assert.equal(outcome.check, 'passed');
+      const seen = await page.evaluate(() => {
+        const el = document.querySelector('momo-checkout')!;
+        const button = getComputedStyle(el.shadowRoot!.querySelector('select')!);
+        return { country: el.shadowRoot!.querySelector('select')!.value, radius: button.borderTopLeftRadius };
+      });
+      // --momo-radius 6px: fields round at two thirds of it.
+      assert.deepEqual(seen, { country: 'CI', radius: '4.02px' });
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('passes the checkout-view control to the element as its attribute: the amount and country it holds show', async () => {
+    const story = stories.find((entry) => entry.exportName === 'ServerRenderedView')!;
+    const page = await site.newPage();
+    try {
+      const outcome = await openStory(page, site.url, story.id);
+      assert.equal(outcome.check, 'passed');
+      const seen = await page.evaluate(() => {
+        const root = document.querySelector('momo-checkout')!.shadowRoot!;
+        return { amount: root.querySelector('.amount-value')!.textContent, countries: [...root.querySelectorAll('option')].map((o) => o.value) };
+      });
+      // The scripted companion says 5,000 for Benin and Côte d'Ivoire: the attribute wins.
+      assert.deepEqual(seen, { amount: 'F\u202fCFA\u00a012,500', countries: ['CI'] });
+    } finally {
+      await page.close();
+    }
+  });
+
   for (const story of stories) {
     it(`renders ${story.title} / ${story.name}`, async () => {
-      const page = await browser.newPage();
+      const page = await site.newPage();
       try {
         const outcome = await openStory(page, site.url, story.id);
         assert.equal(outcome.registered, true, 'customElements.get("momo-checkout") is undefined: the build dropped src/define.ts');

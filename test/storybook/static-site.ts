@@ -8,10 +8,10 @@ import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import { extname, join, normalize, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
-import type { Browser, Page } from 'playwright-core';
+import type { BrowserContextOptions, Page } from 'playwright-core';
 import { chromiumArgs, chromiumPath } from '../../scripts/chromium.mjs';
 
-export const staticDir = resolve(import.meta.dirname, '../../storybook-static');
+const staticDir = resolve(import.meta.dirname, '../../storybook-static');
 
 const types: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -24,7 +24,7 @@ const types: Record<string, string> = {
 };
 
 /** Serves a folder's files as they are, like any static host would. */
-export async function serveFolder(root: string): Promise<{ url: string; close: () => Promise<void> }> {
+async function serveFolder(root: string): Promise<{ url: string; close: () => Promise<void> }> {
   const server: Server = createServer((request, response) => {
     const path = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname);
     const file = normalize(join(root, path.endsWith('/') ? `${path}index.html` : path));
@@ -47,18 +47,37 @@ export interface StoryEntry {
   title: string;
   name: string;
   exportName: string;
+  tags: string[];
 }
 
-/** The stories of the build, from the index Storybook writes beside its pages. */
-export function builtStories(): StoryEntry[] {
+/** The stories (or the Docs pages) of the build, from the index Storybook writes beside its pages. */
+export function builtStories(type: 'story' | 'docs' = 'story'): StoryEntry[] {
   const index = join(staticDir, 'index.json');
   if (!existsSync(index)) throw new Error(`${index} is missing: run \`npm run build-storybook\` first.`);
   const { entries } = JSON.parse(readFileSync(index, 'utf8')) as { entries: Record<string, StoryEntry & { type: string }> };
-  return Object.values(entries).filter((entry) => entry.type === 'story');
+  return Object.values(entries).filter((entry) => entry.type === type);
 }
 
-export async function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+export interface OpenedSite {
+  url: string;
+  /** A page of its own; the clipboard is granted, as a payer's click grants it (the "Copied" story copies for real). */
+  newPage: (options?: BrowserContextOptions) => Promise<Page>;
+  close: () => Promise<void>;
+}
+
+/** `storybook-static/` served and Chromium launched: what each test of the published site starts with. */
+export async function openStaticSite(): Promise<OpenedSite> {
+  const server = await serveFolder(staticDir);
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+  return {
+    url: server.url,
+    // Without the grant, writeText fails now and then in pages that run side by side (focus moves between them).
+    newPage: (options = {}) => browser.newPage({ ...options, permissions: ['clipboard-read', 'clipboard-write'] }),
+    close: async () => {
+      await browser.close();
+      await server.close();
+    },
+  };
 }
 
 export interface StoryOutcome {

@@ -1,19 +1,18 @@
 /**
- * Issue 24: visual baselines. Each English story at 320 px and desktop width, light and dark, and
- * each French story at 320 px dark (the French stories' own args), each Portuguese, Swahili and
- * Arabic story with its own args (Arabic at desktop width too: right to left at both widths;
- * issue 23), screenshotted from the static
- * build and compared with test/storybook/baselines. The font is pinned to DejaVu Sans (Debian's
- * fonts-dejavu-core, installed by scripts/ensure-test-tools.sh) through the public
- * `--momo-font-family`, so the pixels do not depend on which system font a machine has.
+ * Issue 24: visual baselines. Every story, English and French, at 320 px and desktop width, light
+ * and dark, screenshotted from the static build and compared with test/storybook/baselines. The
+ * font is pinned to DejaVu Sans (Debian's fonts-dejavu-core, installed by
+ * scripts/ensure-test-tools.sh) through the public `--momo-font-family`, so the pixels do not depend
+ * on which system font a machine has. Portuguese, Swahili and Arabic stories (issue 23) are shot
+ * with their own args, and Arabic at desktop width too: right to left at both widths.
  * `npm run baselines:update` rewrites the baselines on purpose.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { compareWithBaseline } from './pixel-compare.js';
-import { builtStories, launchChromium, openStory, serveFolder, staticDir } from './static-site.js';
-import type { StoryEntry } from './static-site.js';
+import { builtStories, openStaticSite, openStory } from './static-site.js';
+import type { OpenedSite, StoryEntry } from './static-site.js';
 
 const pinnedFont = "momo-checkout { --momo-font-family: 'DejaVu Sans'; }";
 
@@ -27,23 +26,40 @@ const stories = builtStories();
 const english = stories.filter((story) => story.title.startsWith('Checkout/English'));
 const french = stories.filter((story) => story.title.startsWith('Checkout/Français'));
 const otherLanguages = (['Português', 'Kiswahili', 'Arabic'] as const).flatMap((prefix) => stories.filter((story) => story.title.startsWith(`Checkout/${prefix}`)));
-const shots: Shot[] = [
-  ...english.flatMap((story) =>
-    ['320px', 'desktop'].flatMap((width) =>
-      ['light', 'dark'].map((theme) => ({ story, variant: `en-${width === '320px' ? '320' : 'desktop'}-${theme}`, args: `width:${width};theme:${theme}` })),
-    ),
-  ),
-  ...french.map((story) => ({ story, variant: 'fr-320-dark', args: '' })),
-  ...otherLanguages.map((story) => ({ story, variant: story.title.startsWith('Checkout/Arabic') ? 'ar-320-light' : story.title.startsWith('Checkout/Português') ? 'pt-320-light' : 'sw-desktop-dark', args: '' })),
-  ...otherLanguages.filter((story) => story.title.startsWith('Checkout/Arabic')).map((story) => ({ story, variant: 'ar-desktop-light', args: 'width:desktop' })),
-];
 
-let browser: Browser;
-let site: Awaited<ReturnType<typeof serveFolder>>;
+/** A brand colour made for a light card is not shot on a dark one (the story says why). */
+function themesOf(story: StoryEntry): Array<'light' | 'dark'> {
+  return story.tags.includes('light-theme-only') ? ['light'] : ['light', 'dark'];
+}
+
+/** Each story at both widths in both themes (the story's own language): `en-320-dark`, ... */
+function shotsOf(lang: 'en' | 'fr', languageStories: StoryEntry[]): Shot[] {
+  return languageStories.flatMap((story) =>
+    (['320px', 'desktop'] as const).flatMap((width) =>
+      themesOf(story).map((theme) => ({
+        story,
+        variant: `${lang}-${width === '320px' ? '320' : 'desktop'}-${theme}`,
+        args: `width:${width};theme:${theme}`,
+      })),
+    ),
+  );
+}
+/** A language's own stories with the args their file sets (`pt-320-light`, ...); Arabic at desktop too. */
+function ownArgsShots(languageStories: StoryEntry[]): Shot[] {
+  const variant = (story: StoryEntry) =>
+    story.title.startsWith('Checkout/Arabic') ? 'ar-320-light' : story.title.startsWith('Checkout/Português') ? 'pt-320-light' : 'sw-desktop-dark';
+  return [
+    ...languageStories.map((story) => ({ story, variant: variant(story), args: '' })),
+    ...languageStories.filter((story) => story.title.startsWith('Checkout/Arabic')).map((story) => ({ story, variant: 'ar-desktop-light', args: 'width:desktop' })),
+  ];
+}
+const shots = [...shotsOf('en', english), ...shotsOf('fr', french), ...ownArgsShots(otherLanguages)];
+
+let site: OpenedSite;
 
 async function newPage(): Promise<Page> {
   // Reduced motion: the spinner stands still; one scale factor everywhere.
-  return browser.newPage({ viewport: { width: 1024, height: 900 }, deviceScaleFactor: 1, reducedMotion: 'reduce' });
+  return site.newPage({ viewport: { width: 1024, height: 900 }, deviceScaleFactor: 1, reducedMotion: 'reduce' });
 }
 
 /** The story's frame (the element and the page colour around it) once its state is reached. */
@@ -67,16 +83,12 @@ export async function screenshotStory(page: Page, shot: Shot): Promise<Buffer> {
 
 describe('visual baselines of the static Storybook', { concurrency: 4 }, () => {
   before(async () => {
-    site = await serveFolder(staticDir);
-    browser = await launchChromium();
+    site = await openStaticSite();
   });
-  after(async () => {
-    await browser?.close();
-    await site?.close();
-  });
+  after(() => site?.close());
 
   it('has every language to compare', () => {
-    assert.ok(english.length >= 20 && french.length === english.length, `${english.length} English, ${french.length} French stories`);
+    assert.ok(english.length >= 20 && french.length >= 20, `${english.length} English, ${french.length} French stories`);
     assert.ok(otherLanguages.length >= 30, `${otherLanguages.length} Portuguese, Swahili and Arabic stories`);
   });
 

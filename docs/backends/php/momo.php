@@ -17,7 +17,17 @@ function momo_create_checkout(string $orderId, string $amount, string $currencyC
     if ($returnUrl !== null) {
         $body['returnUrl'] = $returnUrl;
     }
-    $curl = curl_init(getenv('MOMO_SERVER_URL') . '/checkouts');
+    // e.g. a 409: this order id already has a checkout for another amount.
+    return momo_post('/checkouts', $body, 10);
+}
+
+/**
+ * POSTs $body to the companion's server API ($path under MOMO_SERVER_URL) and returns the answer;
+ * a refusal throws MomoError with the companion's code and sentence.
+ */
+function momo_post(string $path, array $body, int $timeoutSeconds): array
+{
+    $curl = curl_init(getenv('MOMO_SERVER_URL') . $path);
     curl_setopt_array($curl, [
         CURLOPT_POST => true,
         CURLOPT_POSTFIELDS => json_encode($body),
@@ -26,7 +36,7 @@ function momo_create_checkout(string $orderId, string $amount, string $currencyC
             'Authorization: Bearer ' . getenv('MOMO_SERVER_SECRET'),
         ],
         CURLOPT_RETURNTRANSFER => true,
-        CURLOPT_TIMEOUT => 10,
+        CURLOPT_TIMEOUT => $timeoutSeconds,
     ]);
     $text = curl_exec($curl);
     $status = curl_getinfo($curl, CURLINFO_RESPONSE_CODE);
@@ -37,8 +47,8 @@ function momo_create_checkout(string $orderId, string $amount, string $currencyC
     }
     $answer = json_decode($text, true);
     if ($status !== 200) {
-        // e.g. 409: this order id already has a checkout for another amount.
-        throw new MomoError("momo-checkout: HTTP $status: " . ($answer['error']['message'] ?? $text));
+        $code = $answer['error']['code'] ?? '';
+        throw new MomoError("momo-checkout: HTTP $status $code: " . ($answer['error']['message'] ?? $text));
     }
     return $answer;
 }

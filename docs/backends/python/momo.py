@@ -28,8 +28,17 @@ def create_checkout(order_id, amount, currency_code, return_url=None):
     body = {"orderId": order_id, "amount": amount, "currencyCode": currency_code}
     if return_url is not None:
         body["returnUrl"] = return_url
+    # e.g. a 409: this order id already has a checkout for another amount.
+    return post("/checkouts", body, timeout=10)
+
+
+def post(path, body, timeout):
+    """POSTs `body` to the companion's server API (`path` under MOMO_SERVER_URL), returns the answer.
+
+    A refusal raises MomoError with the companion's code and sentence.
+    """
     request = urllib.request.Request(
-        os.environ["MOMO_SERVER_URL"] + "/checkouts",
+        os.environ["MOMO_SERVER_URL"] + path,
         data=json.dumps(body).encode(),
         method="POST",
         headers={
@@ -38,12 +47,11 @@ def create_checkout(order_id, amount, currency_code, return_url=None):
         },
     )
     try:
-        with urllib.request.urlopen(request, timeout=10) as response:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
             return json.load(response)
     except urllib.error.HTTPError as error:
-        # e.g. 409: this order id already has a checkout for another amount.
-        message = json.load(error).get("error", {}).get("message", "")
-        raise MomoError(f"momo-checkout: HTTP {error.code}: {message}") from None
+        answer = json.load(error).get("error", {})
+        raise MomoError(f"momo-checkout: HTTP {error.code} {answer.get('code', '')}: {answer.get('message', '')}") from None
 
 
 def verify_webhook(payload, headers, secret):

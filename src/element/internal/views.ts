@@ -92,6 +92,8 @@ export function numberStep(ctx: ViewContext): TemplateResult {
   const choices: Array<{ operator: OperatorView; wallet: boolean }> = [];
   if (lookup?.operator) choices.push({ operator: lookup.operator, wallet: false });
   if (lookup?.wallet) choices.push({ operator: lookup.wallet, wallet: true });
+  // The button is there from the start, so the card does not jump when the number is complete:
+  // while the payer types it checks the number (as Enter does); after that it pays once it can.
   const canPay = state.status === 'ready' && state.workflow !== null && state.problem?.code !== 'AMOUNT_OUT_OF_RANGE';
   const describedBy = phoneError ? 'phone-hint phone-error' : 'phone-hint';
   return html`<form class="step" novalidate @submit=${(e: Event) => {
@@ -137,8 +139,8 @@ export function numberStep(ctx: ViewContext): TemplateResult {
       : nothing}
     ${otherProblem ? html`<p class="error" part="error" role="alert">${problemText(t, otherProblem)}${boundsText(ctx, otherProblem)}</p>` : nothing}
     ${rememberBox(ctx, busy)}
-    ${typing ? nothing : html`<button class="primary" part="submit-button" type="submit" ?disabled=${!canPay}
-      aria-busy=${busy ? 'true' : 'false'}>${state.workflow === 'pre_authorized' ? t.continueButton : t.payButton(isolated(t, amountText(ctx)))}</button>`}
+    <button class="primary" part="submit-button" type="submit" ?disabled=${!typing && !canPay}
+      aria-busy=${busy ? 'true' : 'false'}>${state.workflow === 'pre_authorized' ? t.continueButton : t.payButton(isolated(t, amountText(ctx)))}</button>
   </form>`;
 }
 
@@ -201,6 +203,15 @@ function formatRemaining(ms: number): string {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 }
 
+/**
+ * The service has no way to withdraw a pay-in, and the companion answers a second one for the
+ * order with the request under way: the payer is told how a wrong number ends instead of being
+ * offered an edit that would only bring the same request back.
+ */
+function wrongNumber(t: Strings): TemplateResult {
+  return html`<details class="wrong-number"><summary>${t.wrongNumberQuestion}</summary><p class="muted">${t.wrongNumberBody}</p></details>`;
+}
+
 export function approvalStep(ctx: ViewContext, promptHelpAfterSeconds: number): TemplateResult {
   const { c, t } = ctx;
   const payment = c.state.payment;
@@ -211,6 +222,7 @@ export function approvalStep(ctx: ViewContext, promptHelpAfterSeconds: number): 
     ${payment?.operator ? operatorRow(ctx, payment.operator) : nothing}
     <p>${t.approveBody(leftToRight(t, payment?.phoneNumberMasked ?? ''))}</p>
     <p class="waiting"><span class="spinner" aria-hidden="true"></span><span class="countdown">${t.timeLeft(formatRemaining(remaining))}</span></p>
+    ${wrongNumber(t)}
     ${showHelp
       ? html`<div class="step"><h3>${t.noPromptHeading}</h3><p class="muted">${t.noPromptBody}</p></div>`
       : nothing}

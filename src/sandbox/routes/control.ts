@@ -71,6 +71,21 @@ export function registerControl(app: Hono, control: SandboxControl): void {
     return ok({ armed: { kind, path: path ?? null, times: times ?? 1 } });
   });
 
+  // A balance too low for the next pay-out: it then fails at once with INSUFFICIENT_FUNDS.
+  app.post('/_sandbox/balances', async (c) => {
+    const body = await jsonBody(c.req.raw);
+    const { currencyCode, amount } = (body ?? {}) as { currencyCode?: unknown; amount?: unknown };
+    if (typeof currencyCode !== 'string' || typeof amount !== 'string' || !/^\d+(\.\d+)?$/.test(amount)) {
+      return fail(400, 'VALIDATION_ERROR', 'send { "currencyCode": "XOF", "amount": "0" }: the amount as a decimal string in the major unit');
+    }
+    try {
+      control.setBalance(currencyCode, amount);
+    } catch (error) {
+      return fail(400, 'VALIDATION_ERROR', error instanceof Error ? error.message : String(error));
+    }
+    return ok({ balances: control.balances() });
+  });
+
   app.post('/_sandbox/reset', () => {
     control.reset();
     return ok({ reset: true });

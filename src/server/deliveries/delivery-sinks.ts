@@ -3,6 +3,7 @@
  * endpoint with signed notifications (service mode), or both, from the one queue.
  */
 import type { PaymentUpdate } from '../model/payment-update.js';
+import type { RefundUpdate } from '../model/refund.js';
 import type { DeliverySink } from '../model/records.js';
 import type { DeliverFunction } from './delivery-worker.js';
 import { createMerchantNotificationSink } from './merchant-notifications.js';
@@ -10,19 +11,22 @@ import { createMerchantNotificationSink } from './merchant-notifications.js';
 /** The companion's options that say where transitions go (`CompanionOptions` has their documentation). */
 export interface DeliverySinkOptions {
   onPaymentUpdate?: ((update: PaymentUpdate) => void | Promise<void>) | undefined;
+  onRefundUpdate?: ((update: RefundUpdate) => void | Promise<void>) | undefined;
   merchantWebhookUrl?: string | undefined;
   merchantWebhookSecret?: string | undefined;
   deliveryTimeoutMs?: number | undefined;
 }
 
 export function createDeliverySinks(options: DeliverySinkOptions, now: () => number): Partial<Record<DeliverySink, DeliverFunction>> {
-  const { onPaymentUpdate } = options;
+  const { onPaymentUpdate, onRefundUpdate } = options;
   const toEndpoint = options.merchantWebhookUrl !== undefined || options.merchantWebhookSecret !== undefined;
   return {
-    ...(onPaymentUpdate
+    ...(onPaymentUpdate || onRefundUpdate
       ? {
+          // A shop that gave one of the two callbacks only has nothing to hear of the other kind.
           callback: async (delivery) => {
-            await onPaymentUpdate(delivery.update);
+            if (delivery.refund) await onRefundUpdate?.(delivery.refund);
+            else if (delivery.update) await onPaymentUpdate?.(delivery.update);
             return { ok: true };
           },
         }

@@ -13,7 +13,7 @@
  */
 import type { Logger } from '../log.js';
 import { deliveryHeads, type CheckoutRecord, type DeliveryAttempt, type DeliveryRecord, type DeliverySink } from '../model/records.js';
-import { transitionCheckout, type CheckoutStore } from '../stores/store.js';
+import { updateCheckoutRecord, type CheckoutStore } from '../stores/store.js';
 import { randomId } from '../tokens.js';
 
 /** What a sink answers: ok, or why not (an HTTP status when there was one). */
@@ -99,12 +99,12 @@ export function createDeliveryWorker(options: DeliveryOptions): DeliveryWorker {
       log_(givingUp ? 'payment update not delivered: gave up' : 'payment update not delivered: will retry', {
         orderId,
         sink: delivery.sink,
-        state: delivery.update.payment.state,
+        ...(delivery.refund ? { refundId: delivery.refund.refund.refundId, state: delivery.refund.refund.state } : { state: delivery.update?.payment.state }),
         attempts,
         error: attempt.error,
       });
     }
-    await transitionCheckout(store, orderId, (current) => {
+    await updateCheckoutRecord(store, orderId, (current) => {
       const index = (current.deliveries ?? []).findIndex((item) => item.id === delivery.id && item.sink === delivery.sink);
       if (index < 0) return null;
       const deliveries = [...current.deliveries];

@@ -7,19 +7,24 @@
 import { Webhook } from 'standardwebhooks';
 import type { DeliverFunction, DeliveryResult } from './delivery-worker.js';
 import type { PaymentUpdate } from '../model/payment-update.js';
+import type { RefundUpdate } from '../model/refund.js';
 import { CompanionConfigError } from '../config-error.js';
 import type { DeliveryRecord } from '../model/records.js';
 
-/** The `type` of every event this companion sends (Standard Webhooks payload structure). */
+/** The `type` of a payment's transition (Standard Webhooks payload structure). */
 export const paymentUpdatedEvent = 'payment.updated';
+/** The `type` of a refund's change (refunds/). */
+export const refundUpdatedEvent = 'refund.updated';
 
 /** What the merchant's endpoint receives as the body. */
-export interface MerchantWebhookEvent {
-  type: typeof paymentUpdatedEvent;
-  /** ISO 8601 time of the transition (the same on every retry; the `webhook-timestamp` header is the attempt's). */
-  timestamp: string;
-  data: PaymentUpdate;
-}
+export type MerchantWebhookEvent =
+  | {
+      type: typeof paymentUpdatedEvent;
+      /** ISO 8601 time of the transition (the same on every retry; the `webhook-timestamp` header is the attempt's). */
+      timestamp: string;
+      data: PaymentUpdate;
+    }
+  | { type: typeof refundUpdatedEvent; timestamp: string; data: RefundUpdate };
 
 export interface MerchantWebhookOptions {
   url: string;
@@ -33,7 +38,8 @@ export interface MerchantWebhookOptions {
 
 /** The body of a delivery: built from the stored record, so every retry sends the same bytes. */
 export function merchantWebhookBody(delivery: DeliveryRecord): string {
-  const event: MerchantWebhookEvent = { type: paymentUpdatedEvent, timestamp: new Date(delivery.createdAt).toISOString(), data: delivery.update };
+  const timestamp = new Date(delivery.createdAt).toISOString();
+  const event: MerchantWebhookEvent = delivery.refund ? { type: refundUpdatedEvent, timestamp, data: delivery.refund } : { type: paymentUpdatedEvent, timestamp, data: delivery.update! };
   return JSON.stringify(event);
 }
 

@@ -8,6 +8,7 @@
  */
 import type { PaymentState } from '../../contract/companion.js';
 import type { PaymentUpdate } from './payment-update.js';
+import type { RefundRecord, RefundUpdate } from './refund.js';
 
 export interface OperatorRecord {
   code: string;
@@ -101,6 +102,18 @@ export interface CheckoutRecord {
   deliveries: DeliveryRecord[];
   /** The last delivery attempts (newest last, bounded), for the server API and support. */
   deliveryLog: DeliveryAttempt[];
+  /** Refunds of the payment, oldest first (refunds/). Absent on records without one. */
+  refunds?: RefundRecord[];
+}
+
+/**
+ * Every order id this record sent, or may send, to the service: its payment attempt's and each
+ * refund's pay-out. The store's registry gives each to this order alone (store.ts).
+ */
+export function serviceOrderIdsOf(record: CheckoutRecord): string[] {
+  const ids = record.payment ? [record.payment.serviceOrderId] : [];
+  for (const refund of record.refunds ?? []) ids.push(refund.payoutOrderId);
+  return ids;
 }
 
 /** Where a transition is reported: the in-process `onPaymentUpdate`, or the merchant's HTTP endpoint. */
@@ -110,8 +123,10 @@ export interface DeliveryRecord {
   /** The update's idempotency key (transitions.ts): the same on every retry (the Standard Webhooks `webhook-id`). */
   id: string;
   sink: DeliverySink;
-  /** What is reported, as it was at the transition. */
-  update: PaymentUpdate;
+  /** What is reported, as it was at the transition: a payment's update, or (with `refund`) absent. */
+  update?: PaymentUpdate;
+  /** A refund's change (refunds/), sent as `refund.updated` / `onRefundUpdate`. */
+  refund?: RefundUpdate;
   createdAt: number;
   attempts: number;
   /** Epoch ms of the next try. Deliveries of one order and sink go out in order: only the first is due. */

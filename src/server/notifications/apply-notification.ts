@@ -4,13 +4,15 @@
  * order. A notification is a trigger, not an authority (§6.2): a differing amount is flagged and
  * never reported as paid.
  */
-import { compareAmounts } from '../../contract/money.js';
+import { sameAmount } from '../../contract/money.js';
 import type { PaymentState } from '../../contract/companion.js';
 import type { WebhookNotification } from '../../contract/upstream/index.js';
 import type { Logger } from '../log.js';
 import { verifyWebhook, WebhookVerificationError } from '../webhook/index.js';
-import { transitionCheckout, type CheckoutStore } from '../stores/store.js';
+import { updateCheckoutRecord, type CheckoutStore } from '../stores/store.js';
 import { isFinal, movesForward, type Transitions } from '../payments/transitions.js';
+import { applyPayoutNotification, refundOfPayout } from '../refunds/apply-payout-notification.js';
+import type { RefundChangeDeps } from '../refunds/refund-changes.js';
 
 export type WebhookResult =
   | { status: 200; outcome: 'applied' | 'duplicate' | 'ignored'; orderId?: string; state?: PaymentState }
@@ -25,6 +27,9 @@ export interface NotificationDeps {
   now: () => number;
   /** Whether an authorisation URL may be sent to a payer's browser. */
   isAllowedAuthorizationUrl: (url: string) => boolean;
+  /** Where a refund's changes are queued (default: nowhere). */
+  refundSinks?: RefundChangeDeps['sinks'];
+  onRefundQueued?: RefundChangeDeps['onQueued'];
 }
 
 /** Verifies; throws nothing. A refusal carries 401 (signature, secrets) or 400 (the body). */
@@ -65,7 +70,7 @@ async function keepRefusedButGenuine(deps: NotificationDeps, rawBody: string | U
   });
   const checkout = await deps.store.getByServiceOrderId(notification.orderId);
   if (!checkout) return;
-  await transitionCheckout(deps.store, checkout.orderId, (current) => {
+  await updateCheckoutRecord(deps.store, checkout.orderId, (current) => {
     const payment = current.payment;
     if (!payment || payment.serviceOrderId !== notification.orderId) return null;
     return { ...current, payment: { ...payment, refusedNotification: { status: notification.status, sentAt: notification._timestamp, receivedAt: deps.now() } } };
@@ -75,6 +80,12 @@ async function keepRefusedButGenuine(deps: NotificationDeps, rawBody: string | U
 /** Applies a verified notification: idempotent (applying it again changes nothing). */
 export async function applyNotification(deps: NotificationDeps, notification: WebhookNotification): Promise<WebhookResult> {
   const checkout = await deps.store.getByServiceOrderId(notification.orderId);
+  if (checkout && refundOfPayout(checkout, notification.orderId)) {
+    // A refund's pay-out (refunds/), found through the same registry.
+    const refundDeps = { store: deps.store, now: deps.now, log: deps.log, sinks: deps.refundSinks ?? [], onQueued: deps.onRefundQueued };
+    const { changed } = await applyPayoutNotification(refundDeps, checkout, notification);
+    return { status: 200, outcome: changed ? 'applied' : 'ignored', orderId: checkout.orderId };
+  }
   if (!checkout || checkout.payment?.serviceOrderId !== notification.orderId) {
     // An order this companion does not hold, or an earlier attempt already failed and replaced.
     deps.log.warn('service notification for no current payment ignored', { orderId: notification.orderId, status: notification.status });
@@ -125,10 +136,3 @@ export async function applyNotification(deps: NotificationDeps, notification: We
   return { status: 200, outcome: changed ? 'applied' : 'ignored', orderId: checkout.orderId, ...(state ? { state } : {}) };
 }
 
-function sameAmount(raw: string, expected: string): boolean {
-  try {
-    return compareAmounts(raw, expected) === 0;
-  } catch {
-    return false; // an exponent or a sign: not the digits we sent
-  }
-}

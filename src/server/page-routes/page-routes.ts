@@ -24,7 +24,7 @@ import type { Limiter, NumberGuard } from './rate-limit.js';
 import { parseReturnUrl } from '../model/urls.js';
 import { payCheckout, type PayFlowDeps } from '../payments/pay-flow.js';
 import type { CheckoutRecord } from '../model/records.js';
-import { transitionCheckout, type CheckoutStore } from '../stores/store.js';
+import { updateCheckoutRecord, type CheckoutStore } from '../stores/store.js';
 import { sha256Base64url } from '../tokens.js';
 import { checkoutView, paymentView } from '../model/payment-view.js';
 import { approvalQrView } from './approval-qr.js';
@@ -349,7 +349,7 @@ async function withServiceErrors<T>(
 }
 
 async function rememberDecimals(store: CheckoutStore, checkout: CheckoutRecord, decimalPlaces: number): Promise<void> {
-  await transitionCheckout(store, checkout.orderId, (current) => (current.decimalPlaces === decimalPlaces ? null : { ...current, decimalPlaces }));
+  await updateCheckoutRecord(store, checkout.orderId, (current) => (current.decimalPlaces === decimalPlaces ? null : { ...current, decimalPlaces }));
 }
 
 function returnPage(message: string): string {

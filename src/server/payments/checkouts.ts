@@ -10,7 +10,7 @@
  */
 import { parseAmount } from '../../contract/money.js';
 import type { CheckoutRecord } from '../model/records.js';
-import { StoreConflictError, transitionCheckout, type CheckoutStore } from '../stores/store.js';
+import { StoreConflictError, updateCheckoutRecord, type CheckoutStore } from '../stores/store.js';
 import { randomId, sha256Base64url } from '../tokens.js';
 import { parseReturnUrl } from '../model/urls.js';
 
@@ -142,7 +142,7 @@ export async function createCheckoutRecord(
   }
   if (stored.expiresAt > now) return { token: stored.token, orderId: stored.orderId, expiresAt: new Date(stored.expiresAt).toISOString() };
   // The same order after its token expired (the payer came back later): renew the token's life.
-  const { record: renewed } = await transitionCheckout(store, order.orderId, (current) => ({
+  const { record: renewed } = await updateCheckoutRecord(store, order.orderId, (current) => ({
     ...current,
     expiresAt: now + options.ttlMs,
     retainUntil: Math.max(current.retainUntil, now + options.ttlMs + unpaidGraceMs),

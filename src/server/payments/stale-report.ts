@@ -1,6 +1,6 @@
 /** `onStale`: tells the merchant once about each payment that got stuck (see payments-list.ts). */
 import { listPaymentSummaries, type PaymentSummary } from './payments-list.js';
-import { transitionCheckout, type CheckoutStore } from '../stores/store.js';
+import { updateCheckoutRecord, type CheckoutStore } from '../stores/store.js';
 
 export async function reportStale(
   store: CheckoutStore,
@@ -19,7 +19,7 @@ export async function reportStale(
   // Marked after the hook returned: a crash in between reports them again, never not at all.
   const at = now();
   for (const summary of fresh) {
-    await transitionCheckout(store, summary.orderId, (current) =>
+    await updateCheckoutRecord(store, summary.orderId, (current) =>
       current.payment && !current.payment.staleReportedAt ? { ...current, payment: { ...current.payment, staleReportedAt: at } } : null,
     );
   }

@@ -7,7 +7,7 @@ import { finalPaymentStates, type PaymentState } from '../../contract/companion.
 import type { PaymentUpdate } from '../model/payment-update.js';
 import type { CheckoutRecord, DeliveryRecord, DeliverySink, PaymentRecord } from '../model/records.js';
 import type { StatusHub } from '../status/status-hub.js';
-import { transitionCheckout, type CheckoutStore } from '../stores/store.js';
+import { updateCheckoutRecord, type CheckoutStore } from '../stores/store.js';
 import { paymentView } from '../model/payment-view.js';
 import { checkoutRetentionMs } from './checkouts.js';
 
@@ -59,7 +59,7 @@ export function createTransitions(deps: {
 }): Transitions {
   return {
     async update(orderId, change, options = {}) {
-      const result = await transitionCheckout(deps.store, orderId, (checkout) => {
+      const result = await updateCheckoutRecord(deps.store, orderId, (checkout) => {
         const next = change(checkout.payment, checkout);
         if (!next) return null;
         const at = deps.now();

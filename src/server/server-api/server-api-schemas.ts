@@ -8,6 +8,7 @@ import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import type { PaymentState, PaymentView } from '../../contract/companion.js';
 import type { PaymentUpdate } from '../model/payment-update.js';
 import type { PaymentSummary } from '../payments/payments-list.js';
+import { refundStates, type RefundUpdate, type RefundView } from '../model/refund.js';
 
 /** Where the server API lives under the companion's mount path. */
 export const serverApiPrefix = '/server';
@@ -88,7 +89,8 @@ const PendingDeliverySchema = z
   .object({
     id: z.string().openapi({ description: `The \`webhook-id\` of this transition (the same on every retry). ${idempotencyKeyMeaning}`, example: idempotencyKeyExample }),
     sink: z.enum(['callback', 'webhook']),
-    state: z.enum(paymentStates).openapi({ description: 'The payment state this transition reports.' }),
+    state: z.enum([...paymentStates, ...refundStates]).openapi({ description: 'The payment state this transition reports, or with `refundId` the refund state.' }),
+    refundId: z.string().optional().openapi({ description: 'Set when this delivery is a `refund.updated`.' }),
     attempts: z.number().int(),
     createdAt: z.string(),
     nextAttemptAt: z.string().openapi({ description: 'ISO 8601: the next try.' }),
@@ -106,6 +108,28 @@ const DeliveryAttemptSchema = z
   })
   .openapi('DeliveryAttempt');
 
+const RefundViewSchema = z
+  .object({
+    refundId: z.string(),
+    payoutOrderId: z.string().openapi({ description: 'The order id the pay-out was sent under (`<orderId>-r<N>`): quote it, or `transactionId`, to support.', example: 'order-42-r1' }),
+    amount: z.string(),
+    currencyCode: z.string(),
+    reason: z.string().nullable(),
+    state: z.enum(refundStates).openapi({
+      description:
+        '`sending`: written, its answer not yet written (repeat the call to resume); `unknown`: the answer was lost, listed for support (repeating the call posts the same pay-out id again, never a second one); `pending`: accepted, awaiting the service\'s notification; `completed`; `failed` (no longer counts against the amount paid).',
+    }),
+    phoneNumberMasked: z.string().openapi({ description: 'The number that paid, masked: a refund goes to it only.', example: '+229••••••••01' }),
+    transactionId: z.string().nullable(),
+    failureCategory: z.string().nullable().openapi({ example: 'INSUFFICIENT_FUNDS' }),
+    failureReason: z.string().nullable(),
+    newBalance: z.string().nullable().openapi({ description: 'The balance the pay-out answer reported, as a decimal string.' }),
+    amountMismatch: z.boolean().openapi({ description: "The service's notification named another amount: check with support." }),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi('Refund');
+
 export const PaymentDetailsSchema = z
   .object({
     orderId: z.string(),
@@ -118,6 +142,7 @@ export const PaymentDetailsSchema = z
       pending: z.array(PendingDeliverySchema).openapi({ description: 'Transitions not yet acknowledged by your endpoint, oldest first.' }),
       log: z.array(DeliveryAttemptSchema).openapi({ description: 'The last delivery attempts, newest last.' }),
     }),
+    refunds: z.array(RefundViewSchema).openapi({ description: 'The refunds of this payment, oldest first.' }),
   })
   .openapi('PaymentDetails');
 
@@ -174,7 +199,37 @@ export const MerchantWebhookEventSchema = z
   })
   .openapi('PaymentUpdatedEvent');
 
+export const RefundRequestSchema = z
+  .object({
+    refundId: z.string({ error: 'must be a string: your own id for this refund' }).openapi({
+      description: 'Your own id for this refund: 1 to 100 letters, digits, "-", "_", "." or ":". The idempotency key: the same id with the same body answers the same refund (and resumes one whose answer was lost); with another body, 409.',
+      example: 'refund-42-1',
+    }),
+    amount: z.string({ error: 'must be a decimal string such as "2000", never a JSON number' }).openapi({
+      description: "Decimal string in the major unit, with at most the currency's decimals (never rounded).",
+      example: '2000',
+    }),
+    reason: z.string().max(500).optional().openapi({ description: 'Kept for you; never sent to the payment service.', example: 'damaged item' }),
+  })
+  .openapi('RefundRequest');
+
+
+export const RefundUpdateSchema = z
+  .object({
+    orderId: z.string(),
+    idempotencyKey: z.string().openapi({ description: 'The same as `webhook-id`: skip an update whose key you already handled.', example: 'order-42.Xq3v9TbN0aZk.refund.refund-42-1.1' }),
+    refund: RefundViewSchema,
+    previousState: z.enum(refundStates).nullable(),
+  })
+  .openapi('RefundUpdate');
+
+export const RefundUpdatedEventSchema = z
+  .object({ type: z.literal('refund.updated'), timestamp: z.string().openapi({ description: 'ISO 8601 time of the change.' }), data: RefundUpdateSchema })
+  .openapi('RefundUpdatedEvent');
+
 // Compile-time: the schemas describe exactly the types the companion produces.
+true satisfies Same<z.infer<typeof RefundViewSchema>, RefundView>;
+true satisfies Same<z.infer<typeof RefundUpdateSchema>, RefundUpdate>;
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 true satisfies Same<z.infer<typeof PaymentViewSchema>, PaymentView>;
 true satisfies Same<z.infer<typeof PaymentSummarySchema>, PaymentSummary>;
@@ -247,7 +302,27 @@ export const relayNotificationRoute = createRoute({
   },
 });
 
-const serverRoutes = [createCheckoutRoute, listPaymentsRoute, getPaymentRoute, relayNotificationRoute];
+export const createRefundRoute = createRoute({
+  method: 'post',
+  path: '/payments/{orderId}/refunds',
+  summary: 'Refund a completed payment, in part or in full, to the number that paid',
+  description:
+    'A pay-out (§4.3 of the service) to the number that paid, under a pay-out order id the companion derives. Off until `MOMO_REFUNDS=on`. The refunds not failed never add up to more than the amount paid. Idempotent on `refundId`: a repeat makes no new pay-out. The outcome comes as `refund.updated` notifications.',
+  security,
+  request: {
+    params: z.object({ orderId: z.string().openapi({ param: { name: 'orderId', in: 'path' }, example: 'order-42' }) }),
+    body: { required: true, content: { 'application/json': { schema: RefundRequestSchema } } },
+  },
+  responses: {
+    200: json(RefundViewSchema, 'The refund (new, or the one this refundId already names), in its state after the pay-out answer.'),
+    ...errors,
+    404: json(ErrorSchema, '`NOT_FOUND`: no checkout for this order id. `REFUNDS_DISABLED` is answered 403.'),
+    409: json(ErrorSchema, '`NOT_REFUNDABLE` (no completed payment, or its amount differed), `REFUND_ID_REUSED` (this refundId with another body), `REFUND_IN_PROGRESS` (the same refund is being sent by another call).'),
+    422: json(ErrorSchema, '`EXCEEDS_PAID_AMOUNT` (the message says what is left), `AMOUNT_INVALID` (more decimals than the currency has, not a positive decimal).'),
+  },
+});
+
+const serverRoutes = [createCheckoutRoute, listPaymentsRoute, getPaymentRoute, relayNotificationRoute, createRefundRoute];
 
 /**
  * The OpenAPI 3.1 document of the server API and of the notifications it sends, for `serverUrl`
@@ -275,6 +350,14 @@ export function serverApiDocument(serverUrl = 'https://shop.example/momo/server'
       }),
       body: { required: true, content: { 'application/json': { schema: MerchantWebhookEventSchema } } },
     },
+    responses: { 200: { description: 'Recorded (any 2xx).' } },
+  });
+  app.openAPIRegistry.registerWebhook({
+    method: 'post',
+    path: 'refund.updated',
+    summary: 'A refund changed state (sent to MOMO_MERCHANT_WEBHOOK_URL)',
+    description: 'Signed, retried and ordered as `payment.updated`. One per change of a refund\'s state (`pending`, `unknown`, `completed`, `failed`).',
+    request: { body: { required: true, content: { 'application/json': { schema: RefundUpdatedEventSchema } } } },
     responses: { 200: { description: 'Recorded (any 2xx).' } },
   });
   return app.getOpenAPI31Document({

@@ -27,6 +27,9 @@ import type { CheckoutStore } from '../stores/store.js';
 import { paymentView } from '../model/payment-view.js';
 import type { WebhookResult } from '../notifications/apply-notification.js';
 import { StoreUnavailableError } from '../stores/store-guard.js';
+import { refundView, type RefundView } from '../model/refund.js';
+import type { RefundRequest } from '../refunds/refund-rules.js';
+import { registerRefundRoute } from './refund-route.js';
 
 export type ServerApiErrorCode =
   | 'BAD_REQUEST'
@@ -83,6 +86,7 @@ export interface ServerApiDeps {
   createCheckout(order: CheckoutOrder): Promise<CreatedCheckout>;
   handleWebhook(raw: Uint8Array): Promise<WebhookResult>;
   listPayments(query: PaymentListQuery): Promise<PaymentSummary[]>;
+  refund(orderId: string, request: RefundRequest): Promise<RefundView>;
   log: Logger;
   now: () => number;
 }
@@ -181,6 +185,8 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
     return c.json(paymentDetails(record, deps.now()), 200);
   });
 
+  registerRefundRoute(app, deps.refund);
+
   // Not `app.openapi`: a JSON validator would parse the body, and Hono would then hand the handler
   // a re-serialised text, which the signature check rightly refuses. The route is documented in
   // server-api-routes.ts (relayNotificationRoute) all the same.
@@ -221,13 +227,14 @@ function paymentDetails(record: CheckoutRecord, now: number) {
       pending: (record.deliveries ?? []).map((delivery) => ({
         id: delivery.id,
         sink: delivery.sink,
-        state: delivery.update.payment.state,
+        ...(delivery.refund ? { state: delivery.refund.refund.state, refundId: delivery.refund.refund.refundId } : { state: delivery.update!.payment.state }),
         attempts: delivery.attempts,
         createdAt: iso(delivery.createdAt),
         nextAttemptAt: iso(delivery.nextAttemptAt),
       })),
       log: (record.deliveryLog ?? []).map((attempt) => ({ ...attempt, at: iso(attempt.at) })),
     },
+    refunds: (record.refunds ?? []).map((refund) => refundView(refund, record.currencyCode)),
   };
 }
 

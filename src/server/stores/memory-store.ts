@@ -4,7 +4,7 @@
  * `await` between its read and its write, which is what makes it atomic in one JavaScript process.
  * Records are copied in and out so a caller cannot change the stored state by mutating a result.
  */
-import { nextDeliveryAt, type CheckoutRecord, type InboxEntry } from '../model/records.js';
+import { nextDeliveryAt, serviceOrderIdsOf, type CheckoutRecord, type InboxEntry } from '../model/records.js';
 import { serviceOrderIdTaken, type CheckoutStore } from './store.js';
 
 export interface MemoryStoreOptions {
@@ -76,11 +76,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CheckoutSto
   const index = (record: CheckoutRecord) => {
     orderIdByTokenHash.set(record.tokenHash, record.orderId);
     orderIdByReturnId.set(record.returnId, record.orderId);
-    if (record.payment) {
-      orderIdByServiceOrderId.set(record.payment.serviceOrderId, record.orderId);
+    for (const serviceOrderId of serviceOrderIdsOf(record)) {
+      orderIdByServiceOrderId.set(serviceOrderId, record.orderId);
       let ids = serviceOrderIdsByOrderId.get(record.orderId);
       if (!ids) serviceOrderIdsByOrderId.set(record.orderId, (ids = new Set()));
-      ids.add(record.payment.serviceOrderId);
+      ids.add(serviceOrderId);
     }
   };
   // Expired entries are swept on writes, at most once a minute, instead of by a timer, so the
@@ -124,7 +124,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CheckoutSto
       const existing = live(record.orderId);
       if (existing) return { created: false, record: copy(existing) };
       // A new order's id must not be another order's attempt id (its own attempt 1 will be sent under it).
-      checkServiceOrderIds(record.orderId, [record.orderId, record.payment?.serviceOrderId]);
+      checkServiceOrderIds(record.orderId, [record.orderId, ...serviceOrderIdsOf(record)]);
       makeRoom();
       byOrderId.set(record.orderId, copy(record));
       if (!record.payment) unpaid.add(record.orderId);
@@ -151,7 +151,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CheckoutSto
       sweep();
       const current = live(orderId);
       if (!current || current.revision !== expectedRevision) return false;
-      checkServiceOrderIds(orderId, [next.payment?.serviceOrderId]);
+      checkServiceOrderIds(orderId, serviceOrderIdsOf(next));
       byOrderId.set(orderId, copy(next));
       if (next.payment) unpaid.delete(orderId);
       index(next);

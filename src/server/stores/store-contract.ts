@@ -14,7 +14,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { PaymentState, PaymentView } from '../../contract/companion.js';
 import type { CheckoutRecord, DeliveryRecord, PaymentRecord } from '../model/records.js';
-import { StoreConflictError, transitionCheckout, type CheckoutStore } from './store.js';
+import { newRefundRecord, type RefundRecord } from '../model/refund.js';
+import { StoreConflictError, updateCheckoutRecord, type CheckoutStore } from './store.js';
 
 export interface StoreContractOptions {
   /** The store keeps time by itself (cannot follow an injected clock): skip the expiry cases. */
@@ -76,6 +77,16 @@ export function samplePayment(serviceOrderId: string, overrides: Partial<Payment
 /** `record` with a payment attempt and the next revision, as a compare-and-set would write it. */
 export function withPayment(record: CheckoutRecord, serviceOrderId: string, attempt = 1, state: PaymentState = 'pending', updatedAt = 0): CheckoutRecord {
   return { ...record, revision: record.revision + 1, payment: samplePayment(serviceOrderId, { attempt, state, updatedAt }) };
+}
+
+/** A refund as the refund flow writes it before its pay-out, for store tests. */
+export function sampleRefund(refundId: string, payoutOrderId: string, amount = '1000'): RefundRecord {
+  return newRefundRecord({ refundId, payoutOrderId, amount, reason: null, phoneNumber: '+2290196000001' }, 0);
+}
+
+/** `record` with `refund` added and the next revision, as the refund flow's compare-and-set writes it. */
+export function withRefund(record: CheckoutRecord, refund: RefundRecord): CheckoutRecord {
+  return { ...record, revision: record.revision + 1, refunds: [...(record.refunds ?? []), refund] };
 }
 
 /** A payment as the page sees it, for store and status-hub tests. */
@@ -228,11 +239,11 @@ export function runStoreContract(name: string, makeStore: MakeStore, options: St
         await store.close?.();
       });
 
-      it('makes transitionCheckout atomic: concurrent increments are all kept', async () => {
+      it('makes updateCheckoutRecord atomic: concurrent increments are all kept', async () => {
         const { store } = await setup();
         const record = sampleRecord();
         await store.createIfAbsent(record);
-        await Promise.all(Array.from({ length: 25 }, () => transitionCheckout(store, record.orderId, (current) => ({ ...current, version: current.version + 1 }))));
+        await Promise.all(Array.from({ length: 25 }, () => updateCheckoutRecord(store, record.orderId, (current) => ({ ...current, version: current.version + 1 }))));
         const stored = (await store.getByOrderId(record.orderId))!;
         assert.equal(stored.version, 25);
         assert.equal(stored.revision, 25);
@@ -310,6 +321,46 @@ export function runStoreContract(name: string, makeStore: MakeStore, options: St
           const owner = (await store.getByServiceOrderId(contested.orderId))?.orderId;
           assert.ok(checkout === undefined ? owner === x.orderId : owner === undefined, `round ${round}: the store agrees with the winner`);
         }
+        await store.close?.();
+      });
+    });
+
+    describe('refund pay-out ids', () => {
+      it('indexes a refund by its pay-out order id, and keeps it from any other order or new checkout', async () => {
+        const { store } = await setup();
+        const x = sampleRecord();
+        const other = sampleRecord();
+        await store.createIfAbsent(x);
+        await store.createIfAbsent(other);
+        const paid = withPayment(x, x.orderId, 1, 'completed');
+        assert.equal(await store.compareAndSet(x.orderId, 0, paid), true);
+        assert.equal(await store.compareAndSet(x.orderId, 1, withRefund(paid, sampleRefund('rf-1', `${x.orderId}-r1`))), true);
+        assert.equal((await store.getByServiceOrderId(`${x.orderId}-r1`))?.orderId, x.orderId);
+        assert.equal((await store.getByServiceOrderId(x.orderId))?.orderId, x.orderId, 'the attempt id stays indexed');
+        // Neither another order's attempt, nor its refund, nor a new checkout may take it.
+        await assert.rejects(store.compareAndSet(other.orderId, 0, withPayment(other, `${x.orderId}-r1`)), StoreConflictError);
+        await assert.rejects(store.compareAndSet(other.orderId, 0, withRefund(withPayment(other, other.orderId), sampleRefund('rf-1', `${x.orderId}-r1`))), StoreConflictError);
+        await assert.rejects(store.createIfAbsent(sampleRecord({ orderId: `${x.orderId}-r1` })), StoreConflictError);
+        assert.equal((await store.getByOrderId(other.orderId))?.payment, null, 'the refused writes changed nothing');
+        await store.close?.();
+      });
+
+      it('refuses a pay-out id that is another checkout\'s order id', async () => {
+        const { store } = await setup();
+        const x = sampleRecord();
+        const merchants = sampleRecord({ orderId: `${x.orderId}-r1` });
+        await store.createIfAbsent(x);
+        await store.createIfAbsent(merchants);
+        const paid = withPayment(x, x.orderId, 1, 'completed');
+        assert.equal(await store.compareAndSet(x.orderId, 0, paid), true);
+        await assert.rejects(store.compareAndSet(x.orderId, 1, withRefund(paid, sampleRefund('rf-1', merchants.orderId))), (error: unknown) => {
+          assert.ok(error instanceof StoreConflictError);
+          assert.deepEqual(error.taken, { serviceOrderId: merchants.orderId, owner: merchants.orderId });
+          return true;
+        });
+        assert.equal((await store.getByOrderId(x.orderId))?.refunds, undefined, 'the refused write changed nothing');
+        assert.equal(await store.compareAndSet(x.orderId, 1, withRefund(paid, sampleRefund('rf-1', `${x.orderId}-r2`))), true);
+        assert.equal((await store.getByServiceOrderId(`${x.orderId}-r2`))?.orderId, x.orderId);
         await store.close?.();
       });
     });

@@ -112,10 +112,12 @@ export function serviceOrderIdTaken(serviceOrderId: string, owner: string): Stor
 }
 
 /**
- * Applies `change` to the checkout atomically: reads, computes, compare-and-sets, and retries when
- * another writer came first. `change` returns null to leave the record as it is.
+ * Applies `change` to the checkout record atomically: reads, computes, compare-and-sets, and
+ * retries when another writer came first. `change` returns null to leave the record as it is. Any
+ * write of a record goes through it; a payment's *transition* (which also publishes the page's view
+ * and queues deliveries) is `payments/transitions.ts`.
  */
-export async function transitionCheckout(
+export async function updateCheckoutRecord(
   store: CheckoutStore,
   orderId: string,
   change: (current: CheckoutRecord) => CheckoutRecord | null,
@@ -128,5 +130,11 @@ export async function transitionCheckout(
     const next = { ...proposed, revision: current.revision + 1 };
     if (await store.compareAndSet(orderId, current.revision, next)) return { changed: true, record: next, previous: current };
   }
-  throw new Error(`transitionCheckout: too much contention on order ${orderId}`);
+  throw new Error(`updateCheckoutRecord: too much contention on order ${orderId}`);
 }
+
+/**
+ * {@link updateCheckoutRecord} under the name the package exports (`momo-checkout/server`, kept for
+ * compatibility): it is any write of a record, not only a payment's transition.
+ */
+export const transitionCheckout = updateCheckoutRecord;

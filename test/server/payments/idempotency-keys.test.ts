@@ -24,7 +24,7 @@ describe('idempotency keys', () => {
     const checkoutOptions = { ttlMs: 30 * 60_000, maxAttempts: 3, now, defaultReturnUrl: null };
     const move = (state: PaymentState) => transitions.update(orderId, (payment) => ({ ...(payment ?? samplePayment(orderId)), state }));
     /** The key of each queued notification, with its state. */
-    const keys = async () => ((await store.getByOrderId(orderId))?.deliveries ?? []).map((delivery) => [delivery.update.payment.state, delivery.id] as const);
+    const keys = async () => ((await store.getByOrderId(orderId))?.deliveries ?? []).map((delivery) => [delivery.update!.payment.state, delivery.id] as const);
 
     await createCheckoutRecord(store, order, checkoutOptions);
     await move('pending');
@@ -45,7 +45,7 @@ describe('idempotency keys', () => {
     assert.equal(new Set(all).size, 4, `every key is new: ${all.join(', ')}`);
     for (const key of all) assert.ok(key.startsWith(`${orderId}.`), `${key} starts with the order id`);
     // Each update carries its delivery's key (the same on every retry of it).
-    for (const delivery of (await store.getByOrderId(orderId))!.deliveries) assert.equal(delivery.update.idempotencyKey, delivery.id);
+    for (const delivery of (await store.getByOrderId(orderId))!.deliveries) assert.equal(delivery.update!.idempotencyKey, delivery.id);
   });
 
   it('keep the old form `<orderId>.<version>` for a record written before lives had an id', async () => {

@@ -212,7 +212,8 @@ describe('server API: OpenAPI document', () => {
     const document = (await response.json()) as any;
     assert.equal(document.openapi, '3.1.0');
     assert.deepEqual(document.servers.map((server: any) => server.url), [`${h.base}/server`]);
-    assert.deepEqual(Object.keys(document.paths).sort(), ['/checkouts', '/notifications', '/payments', '/payments/{orderId}']);
+    assert.deepEqual(Object.keys(document.paths).sort(), ['/checkouts', '/notifications', '/payments', '/payments/{orderId}', '/payments/{orderId}/refunds']);
+    assert.ok(document.webhooks['refund.updated'], 'the refund notifications are documented');
     assert.ok(document.webhooks['payment.updated'], 'the notifications to the merchant are documented');
   });
 

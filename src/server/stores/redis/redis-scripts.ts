@@ -64,12 +64,14 @@ end
 
 /**
  * The record write shared by create and compare-and-set. ARGV: [3] orderId, [4] record JSON,
- * [5] revision, [6] retainUntil, [7] tokenHash, [8] returnId, [9] service order id or '',
+ * [5] revision, [6] retainUntil, [7] tokenHash, [8] returnId, [9] JSON array of the record's
+ * service order ids (its attempt's and its refunds' pay-outs: serviceOrderIdsOf),
  * [10] payment state or '', [11] payment.updatedAt or '', [12] nextDeliveryAt or ''.
  */
 const recordWrite = `
 local orderId = ARGV[3]
 local key = p .. 'checkout:' .. orderId
+local serviceOrderIds = cjson.decode(ARGV[9])
 
 -- The live order other than this one that service order id "id" belongs to: the order one of
 -- whose attempts was sent under it, or the live checkout whose own order id it is.
@@ -78,6 +80,15 @@ local function otherOwner(id)
   local owner = redis.call('GET', p .. 'service:' .. id)
   if owner and owner ~= orderId and isLive(owner) then return owner end
   if id ~= orderId and isLive(id) then return id end
+  return false
+end
+
+-- The first of "ids" that another live order owns: {owner, id}, or false.
+local function firstTaken(ids)
+  for _, id in ipairs(ids) do
+    local owner = otherOwner(id)
+    if owner then return {owner, id} end
+  end
   return false
 end
 
@@ -90,7 +101,7 @@ local function write(previousState)
   -- Every attempt's service order id stays the order's for the record's lifetime (a late
   -- notification of attempt 1 must still find it), so each gets the record's new TTL.
   local services = p .. 'services:' .. orderId
-  if ARGV[9] ~= '' then redis.call('SADD', services, ARGV[9]) end
+  for _, id in ipairs(serviceOrderIds) do redis.call('SADD', services, id) end
   for _, id in ipairs(redis.call('SMEMBERS', services)) do redis.call('SET', p .. 'service:' .. id, orderId, 'PX', ttl) end
   redis.call('PEXPIRE', services, ttl)
   if ARGV[12] ~= '' then redis.call('ZADD', p .. 'due', ARGV[12], orderId) else redis.call('ZREM', p .. 'due', orderId) end
@@ -110,10 +121,8 @@ if current[1] then
   if tonumber(current[2]) > now then return {0, current[1]} end
   forget(orderId)
 end
-for _, id in ipairs({orderId, ARGV[9]}) do
-  local owner = otherOwner(id)
-  if owner then return {-1, owner, id} end
-end
+local taken = firstTaken({orderId}) or firstTaken(serviceOrderIds)
+if taken then return {-1, taken[1], taken[2]} end
 write(false)
 return {1}
 `);
@@ -122,8 +131,8 @@ return {1}
 export const compareAndSetScript = luaScript(`${prelude}${recordWrite}
 local current = redis.call('HMGET', key, 'revision', 'retainUntil', 'state')
 if not current[1] or tonumber(current[2]) <= now or tonumber(current[1]) ~= tonumber(ARGV[13]) then return {0} end
-local owner = otherOwner(ARGV[9])
-if owner then return {-1, owner, ARGV[9]} end
+local taken = firstTaken(serviceOrderIds)
+if taken then return {-1, taken[1], taken[2]} end
 write(current[3])
 return {1}
 `);

@@ -22,7 +22,7 @@
  * built inside the scripts, so this needs one Redis (or a primary with replicas), not Redis Cluster.
  */
 import { createLogger, type Logger } from '../../log.js';
-import { nextDeliveryAt, type CheckoutRecord, type InboxEntry } from '../../model/records.js';
+import { nextDeliveryAt, serviceOrderIdsOf, type CheckoutRecord, type InboxEntry } from '../../model/records.js';
 import { closeRedis, connectRedis, describeRedisUrl, pingRedis, runScript, type AnyRedisClient, type LuaScript } from './redis-client.js';
 import { createRedisLimits } from './redis-limits.js';
 import * as scripts from './redis-scripts.js';
@@ -67,7 +67,7 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Chec
     record.retainUntil,
     record.tokenHash,
     record.returnId,
-    record.payment?.serviceOrderId ?? '',
+    JSON.stringify(serviceOrderIdsOf(record)),
     record.payment?.state ?? '',
     record.payment?.updatedAt ?? '',
     nextDeliveryAt(record) ?? '',

@@ -16,8 +16,8 @@
  *
  * - a notification kept in the inbox (the service sends it once; the companion answers `200` only
  *   after this write);
- * - the first write of a payment attempt's service order id (made before the pay-in is posted: a
- *   notification must find its order).
+ * - the first write of a payment attempt's or a refund's service order id (made before the pay-in
+ *   or pay-out is posted: a notification must find its order, a refund must not be paid twice).
  *
  * Everything else (applying a kept notification, delivery bookkeeping) can be rebuilt from those:
  * a pending inbox entry is applied again. An fsync of the WAL also makes every earlier commit
@@ -26,7 +26,7 @@
  * transaction and one fsync (the figures are in bench/stores.ts and bench/companion.ts).
  */
 import { join } from 'node:path';
-import { nextDeliveryAt, type CheckoutRecord, type InboxEntry } from '../../model/records.js';
+import { nextDeliveryAt, serviceOrderIdsOf, type CheckoutRecord, type InboxEntry } from '../../model/records.js';
 import { FileStoreUnavailableError, openSqlite, type SqliteDatabase } from './sqlite-open.js';
 import { serviceOrderIdTaken, type CheckoutStore, type PaymentQuery } from '../store.js';
 
@@ -211,8 +211,8 @@ export function createFileStore(options: FileStoreOptions = {}): CheckoutStore {
     if (owner !== undefined && owner !== orderId) throw serviceOrderIdTaken(serviceOrderId, owner);
     if (serviceOrderId !== orderId && statements.liveRecord.get(serviceOrderId, at)) throw serviceOrderIdTaken(serviceOrderId, serviceOrderId);
   };
-  const indexServiceOrderId = (record: CheckoutRecord) => {
-    if (record.payment) statements.indexServiceOrderId.run(record.payment.serviceOrderId, record.orderId);
+  const indexServiceOrderIds = (record: CheckoutRecord) => {
+    for (const serviceOrderId of serviceOrderIdsOf(record)) statements.indexServiceOrderId.run(serviceOrderId, record.orderId);
   };
 
   const createIfAbsent = db.transaction((record: CheckoutRecord, at: number) => {
@@ -220,20 +220,20 @@ export function createFileStore(options: FileStoreOptions = {}): CheckoutStore {
     if (existing && existing.retain_until > at) return { created: false, record: parse(existing.record) };
     // A new order's id must not be another order's attempt id (its own attempt 1 will be sent under it).
     checkServiceOrderId(record.orderId, record.orderId, at);
-    checkServiceOrderId(record.orderId, record.payment?.serviceOrderId, at);
+    for (const serviceOrderId of serviceOrderIdsOf(record)) checkServiceOrderId(record.orderId, serviceOrderId, at);
     // An expired row still on disk: its service order ids go with it (ON DELETE CASCADE).
     if (existing) statements.remove.run(record.orderId);
     const row = columns(record);
     statements.insert.run(row);
-    indexServiceOrderId(record);
+    indexServiceOrderIds(record);
     return { created: true, record: parse(row.record) };
   });
   const compareAndSet = db.transaction((orderId: string, expectedRevision: number, next: CheckoutRecord, at: number) => {
     const current = statements.record.get(orderId);
     if (!current || current.retain_until <= at || current.revision !== expectedRevision) return false;
-    checkServiceOrderId(orderId, next.payment?.serviceOrderId, at);
+    for (const serviceOrderId of serviceOrderIdsOf(next)) checkServiceOrderId(orderId, serviceOrderId, at);
     statements.update.run(columns(next));
-    indexServiceOrderId(next);
+    indexServiceOrderIds(next);
     return true;
   });
   const claimLock = db.transaction((key: string, owner: string, ttlMs: number, at: number) => {
@@ -318,10 +318,10 @@ export function createFileStore(options: FileStoreOptions = {}): CheckoutStore {
     },
     async compareAndSet(orderId, expectedRevision, next) {
       if (next.orderId !== orderId) throw new TypeError(`compareAndSet(${orderId}) was given the record of order ${next.orderId}`);
-      const serviceOrderId = next.payment?.serviceOrderId;
-      const newAttempt = serviceOrderId !== undefined && statements.byServiceOrderId.get(serviceOrderId, now())?.order_id !== orderId;
+      // A new attempt's or refund's service order id is written before it is posted: durably.
+      const newServiceOrderId = serviceOrderIdsOf(next).some((id) => statements.byServiceOrderId.get(id, now())?.order_id !== orderId);
       const write = () => compareAndSet.immediate(orderId, expectedRevision, next, now());
-      const written = newAttempt ? durably(write) : write();
+      const written = newServiceOrderId ? durably(write) : write();
       sweep();
       return written;
     },

@@ -11,7 +11,7 @@ import { createClient } from 'redis';
 import { createRedisStore, RedisStoreUnavailableError } from '../../../../src/server/index.js';
 import type { AnyRedisClient } from '../../../../src/server/stores/redis/redis-client.js';
 import { createMemoryLimits, type LimitBackend, type Limiter } from '../../../../src/server/page-routes/rate-limit.js';
-import { StoreConflictError, transitionCheckout } from '../../../../src/server/stores/store.js';
+import { StoreConflictError, updateCheckoutRecord } from '../../../../src/server/stores/store.js';
 import type { CheckoutRecord } from '../../../../src/server/model/records.js';
 import { createLogger } from '../../../../src/server/log.js';
 import { runStoreContract, sampleDelivery, sampleRecord, withPayment as withPaymentAt } from '../../../../src/server/stores/store-contract.js';
@@ -62,7 +62,7 @@ describe('redis store: two instances on one server (as two processes)', () => {
       assert.equal((await a.getByOrderId(orderId))?.version, winner);
       assert.equal((await b.getByOrderId(orderId))?.version, winner);
 
-      await Promise.all(Array.from({ length: 20 }, (_, index) => transitionCheckout(index % 2 ? a : b, orderId, (current) => ({ ...current, version: current.version + 1 }))));
+      await Promise.all(Array.from({ length: 20 }, (_, index) => updateCheckoutRecord(index % 2 ? a : b, orderId, (current) => ({ ...current, version: current.version + 1 }))));
       assert.equal((await b.getByOrderId(orderId))?.version, winner + 20, 'no increment lost across the two');
     } finally {
       await a.close?.();

@@ -1,0 +1,75 @@
+/**
+ * The rules a refund must pass before anything is written (each refusal a code and a sentence):
+ * only a `completed` payment whose notified amount matched; the currency's decimals as for a
+ * checkout (§2.1: never rounded); the refunds not failed never above the amount paid; the same
+ * refundId only with the same body. Pure functions of the checkout record: the refund flow runs
+ * them inside the store's compare-and-set, so they hold across processes.
+ */
+import { compareAmounts, fromMinorUnits, parseAmount, toMinorUnits } from '../../contract/money.js';
+import type { CheckoutRecord } from '../model/records.js';
+import type { RefundRecord } from '../model/refund.js';
+import { isoMinorUnits } from '../payments/iso-decimals.js';
+import { RefundRefusal } from './refund-refusal.js';
+
+export interface RefundRequest {
+  /** The shop's own id: the idempotency key. */
+  refundId: string;
+  /** Decimal string, major unit. */
+  amount: string;
+  reason?: string | undefined;
+}
+
+const refundIdPattern = /^[A-Za-z0-9_.:-]{1,100}$/;
+export const maxReasonLength = 500;
+
+/** Checks the request's shape; returns the refund id and reason as kept. */
+export function checkRefundRequest(request: RefundRequest): { refundId: string; reason: string | null } {
+  if (typeof request.refundId !== 'string' || !refundIdPattern.test(request.refundId)) {
+    throw new RefundRefusal('BAD_REQUEST', 'refundId must be your own id for this refund: 1 to 100 letters, digits, "-", "_", "." or ":". Send the same one again to repeat the call safely.');
+  }
+  if (typeof request.amount !== 'string') {
+    throw new RefundRefusal('AMOUNT_INVALID', 'amount must be a decimal string such as "5000" or "12.50", never a JSON number (floats lose digits).');
+  }
+  if (request.reason !== undefined && (typeof request.reason !== 'string' || request.reason.length > maxReasonLength)) {
+    throw new RefundRefusal('BAD_REQUEST', `reason, when given, must be a text of at most ${maxReasonLength} characters.`);
+  }
+  return { refundId: request.refundId, reason: request.reason ?? null };
+}
+
+/** The amount in canonical form, checked against the currency's decimals. */
+export function refundAmount(checkout: CheckoutRecord, amount: string): string {
+  const decimals = checkout.decimalPlaces ?? isoMinorUnits(checkout.currencyCode);
+  if (decimals === null) {
+    throw new RefundRefusal('AMOUNT_INVALID', `The decimals of ${checkout.currencyCode} are not known yet for this order: nothing was sent. Contact support with the order id.`);
+  }
+  const parsed = parseAmount(amount, decimals);
+  if (!parsed.ok) throw new RefundRefusal('AMOUNT_INVALID', `amount ${JSON.stringify(amount)}: ${parsed.message}`);
+  return parsed.amount;
+}
+
+/** True when `refund` is the refund `request` asks for again (same amount, same reason). */
+export function sameRefund(refund: RefundRecord, amount: string, reason: string | null): boolean {
+  return compareAmounts(refund.amount, amount) === 0 && refund.reason === reason;
+}
+
+/** Throws unless a new refund of `amount` may be added to `checkout` now. */
+export function checkRefundable(checkout: CheckoutRecord, amount: string): void {
+  const payment = checkout.payment;
+  if (!payment || payment.state !== 'completed') {
+    throw new RefundRefusal('NOT_REFUNDABLE', `Order ${checkout.orderId} has no completed payment (${payment ? `it is ${payment.state}` : 'none was started'}): only a completed payment is refunded.`);
+  }
+  if (payment.amountMismatch) {
+    throw new RefundRefusal('NOT_REFUNDABLE', `The payment of order ${checkout.orderId} was notified for another amount than the order's: it is not refunded here. Contact the payment service's support.`);
+  }
+  // Exact integer arithmetic at the finest scale any of the amounts is written in: never floats.
+  const refunds = checkout.refunds ?? [];
+  const scale = Math.max(...[checkout.amount, amount, ...refunds.map((refund) => refund.amount)].map((value) => value.split('.')[1]?.length ?? 0));
+  const committed = refunds.filter((refund) => refund.state !== 'failed').reduce((sum, refund) => sum + toMinorUnits(refund.amount, scale), 0n);
+  const paid = toMinorUnits(checkout.amount, scale);
+  if (committed + toMinorUnits(amount, scale) > paid) {
+    throw new RefundRefusal(
+      'EXCEEDS_PAID_AMOUNT',
+      `Refunding ${amount} ${checkout.currencyCode} would take the refunds of order ${checkout.orderId} above the ${checkout.amount} paid (${fromMinorUnits(committed, scale)} already refunded or under way): at most ${fromMinorUnits(paid - committed, scale)} is left.`,
+    );
+  }
+}
