@@ -22,8 +22,17 @@ export function browserFileName(format: 'iife' | 'es', packageVersion = version)
   return `momo-checkout-${packageVersion}.${format === 'es' ? 'mjs' : 'js'}`;
 }
 
+/** `momo-checkout-<version>.<code>.js`: one language's file (src/languages/<code>.ts), beside the script-tag file. */
+export function languageFileName(code: string, packageVersion = version): string {
+  return `momo-checkout-${packageVersion}.${code}.js`;
+}
+
 export interface ScriptTagBuild {
   outDir: string;
+  /** Defaults to src/define.ts (the element); a language file's entry is src/languages/<code>.ts. */
+  entry?: string;
+  /** False when a second build writes into the same folder. Default true. */
+  emptyOutDir?: boolean;
   formats: Array<'iife' | 'es'>;
   fileName: (format: 'iife' | 'es') => string;
 }
@@ -42,7 +51,7 @@ export function scriptTagConfig(build: ScriptTagBuild): UserConfig {
     define: { 'process.env.NODE_ENV': JSON.stringify('production') },
     build: {
       outDir: build.outDir,
-      emptyOutDir: true,
+      emptyOutDir: build.emptyOutDir ?? true,
       copyPublicDir: false,
       minify: true,
       sourcemap: false,
@@ -50,7 +59,7 @@ export function scriptTagConfig(build: ScriptTagBuild): UserConfig {
       // target: 'es2021',
       rolldownOptions: { output: { minify: true } },
       lib: {
-        entry: fileURLToPath(new URL('./src/define.ts', import.meta.url)),
+        entry: build.entry ?? fileURLToPath(new URL('./src/define.ts', import.meta.url)),
         formats: build.formats,
         // The IIFE's global: `window.MomoCheckout` is the element class (a `var`, so two tags do not clash).
         name: 'MomoCheckout',

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import { chromiumArgs, chromiumPath } from './scripts/chromium.mjs';
+import { touchScreenPlugin } from './test/browser/support/touch-screen-plugin.mjs';
 
 export default {
   files: ['test/browser/**/*.test.ts'],
@@ -14,6 +15,7 @@ export default {
     // tsconfig.json sets experimentalDecorators + useDefineForClassFields: false; without them Lit's
     // reactive properties silently stop updating (TOOLCHAIN.md, "Decorators").
     esbuildPlugin({ ts: true, tsconfig: fileURLToPath(new URL('./tsconfig.json', import.meta.url)) }),
+    touchScreenPlugin(),
   ],
   browsers: [
     playwrightLauncher({

@@ -47,6 +47,8 @@ export const profiles: readonly NetworkProfile[] = [
 /** A Benin MTN push number of the sandbox that approves (src/sandbox/catalogue/test-numbers.ts). */
 const testNumber = '+2290196000001';
 const samples = Number(process.env.BENCH_PAGE_SAMPLES ?? 3);
+// BENCH_PAGE_LANG=fr: the French page, which also downloads the French language file (issue 23).
+const pagePath = process.env.BENCH_PAGE_LANG ? `/?lang=${encodeURIComponent(process.env.BENCH_PAGE_LANG)}` : '/';
 
 interface Load {
   usableMs: number;
@@ -174,7 +176,7 @@ export async function benchPageLoad(): Promise<Figure[]> {
       const loads: Load[] = [];
       for (let i = 0; i < samples; i++) {
         const context = await browser.newContext();
-        loads.push(await loadOnce(context, `${demo.url}/`, profile, true));
+        loads.push(await loadOnce(context, `${demo.url}${pagePath}`, profile, true));
         await context.close();
       }
       figures.push(...summarise(`${profile.name}, cold`, loads));
@@ -184,7 +186,7 @@ export async function benchPageLoad(): Promise<Figure[]> {
     const warm: Load[] = [];
     for (let i = 0; i < samples; i++) {
       const context = await browser.newContext();
-      await loadOnce(context, `${demo.url}/`, slow, false);
+      await loadOnce(context, `${demo.url}${pagePath}`, slow, false);
       warm.push(await loadOnce(context, `${demo.url}/`, slow, false));
       await context.close();
     }

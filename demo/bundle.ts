@@ -6,13 +6,18 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'vite';
+import { languagesInFiles } from '../src/localize/index.js';
 import { scriptTagConfig } from '../vite.browser.config.js';
 
 
 /** The file name the page's `<script src="/assets/momo-checkout.js">` asks for. */
 export const bundleFileName = 'momo-checkout.js';
+
+/** A language's file beside it: `momo-checkout.fr.js`, included by a French page only. */
+export const languageFileName = (code: string): string => `momo-checkout.${code}.js`;
 
 export interface DemoBundle {
   /** The minified IIFE, ready to serve. */
@@ -20,6 +25,8 @@ export interface DemoBundle {
   /** gzip -9 size in bytes (what a payer downloads). */
   gzipBytes: number;
   buildMs: number;
+  /** Each language's file (`fr`, `pt`, ...), minified IIFE; tests that stub the bundle leave it out. */
+  languages?: ReadonlyMap<string, Buffer>;
 }
 
 export async function buildDemoBundle(): Promise<DemoBundle> {
@@ -28,8 +35,15 @@ export async function buildDemoBundle(): Promise<DemoBundle> {
   try {
     // An IIFE: a plain `<script src defer>` under `script-src 'self'`, no module loader.
     await build({ ...scriptTagConfig({ outDir, formats: ['iife'], fileName: () => bundleFileName }), configFile: false });
+    const languages = new Map<string, Buffer>();
+    for (const code of languagesInFiles) {
+      const entry = fileURLToPath(new URL(`../src/languages/${code}.ts`, import.meta.url));
+      const fileName = languageFileName(code);
+      await build({ ...scriptTagConfig({ outDir, entry, emptyOutDir: false, formats: ['iife'], fileName: () => fileName }), configFile: false });
+      languages.set(code, await readFile(join(outDir, fileName)));
+    }
     const code = await readFile(join(outDir, bundleFileName));
-    return { code, gzipBytes: gzipSync(code, { level: 9 }).byteLength, buildMs: Math.round(performance.now() - started) };
+    return { code, gzipBytes: gzipSync(code, { level: 9 }).byteLength, buildMs: Math.round(performance.now() - started), languages };
   } finally {
     await rm(outDir, { recursive: true, force: true });
   }

@@ -44,9 +44,14 @@ interface PageParts {
   main: string;
   service: ServiceDescription;
   assetUrl?: AssetUrl | undefined;
+  /** The checkout's language when it is not English: the page includes that language's file. */
+  checkoutLang?: string;
 }
 
-function layout({ title, main, service, assetUrl = bareAssetUrl }: PageParts): string {
+function layout({ title, main, service, assetUrl = bareAssetUrl, checkoutLang }: PageParts): string {
+  const languageScript =
+    // Before the element's file: its first render is already in the payer's language.
+    checkoutLang && checkoutLang !== 'en' ? `<script src="${escapeHtml(assetUrl(`momo-checkout.${checkoutLang}.js`))}" defer></script>\n` : '';
   const serviceLine =
     service.kind === 'sandbox'
       ? 'Payments go to the <strong>local sandbox</strong>: no real money moves and no phone is contacted.'
@@ -58,7 +63,7 @@ function layout({ title, main, service, assetUrl = bareAssetUrl }: PageParts): s
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)} · ${shopName}</title>
 <link rel="stylesheet" href="${escapeHtml(assetUrl('demo.css'))}">
-<script src="${escapeHtml(assetUrl('momo-checkout.js'))}" defer></script>
+${languageScript}<script src="${escapeHtml(assetUrl('momo-checkout.js'))}" defer></script>
 <script src="${escapeHtml(assetUrl('demo.js'))}" defer></script>
 </head>
 <body>
@@ -139,7 +144,7 @@ ${lines}
 </section>
 ${input.testNumbers ? testNumbersSection(input.testNumbers, input.otp, input.lang) : ''}
 </main>`;
-  return layout({ title: 'Checkout', main, service: input.service, assetUrl: input.assetUrl });
+  return layout({ title: 'Checkout', main, service: input.service, assetUrl: input.assetUrl, checkoutLang: input.lang });
 }
 
 /** A wrong query (amount, currency, order id): a clear message and a way out, never a crash. */

@@ -28,7 +28,7 @@ import { SANDBOX_OTP, type Sandbox, type SandboxOptions } from '../src/sandbox/i
 import { createSandbox } from '../src/sandbox/index.js';
 import { createDemoApp, type StaticAsset } from './app.js';
 import { staticAsset } from './assets.js';
-import { buildDemoBundle, bundleFileName, type DemoBundle } from './bundle.js';
+import { buildDemoBundle, bundleFileName, languageFileName, type DemoBundle } from './bundle.js';
 import type { ServiceDescription } from './page.js';
 import { recordingFetch, type UpstreamCall } from './upstream-calls.js';
 
@@ -112,6 +112,7 @@ async function loadAssets(bundle: DemoBundle): Promise<Map<string, StaticAsset>>
     [bundleFileName, staticAsset(bundle.code, 'text/javascript; charset=utf-8')],
     ['demo.js', staticAsset(await file('demo.js'), 'text/javascript; charset=utf-8')],
     ['demo.css', staticAsset(await file('demo.css'), 'text/css; charset=utf-8')],
+    ...[...(bundle.languages ?? [])].map(([code, body]): [string, StaticAsset] => [languageFileName(code), staticAsset(body, 'text/javascript; charset=utf-8')]),
   ]);
 }
 

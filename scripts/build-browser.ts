@@ -8,9 +8,10 @@ import { readFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
-import { browserFileName, scriptTagConfig } from '../vite.browser.config.js';
+import { languagesInFiles } from '../src/localize/index.js';
+import { browserFileName, languageFileName, scriptTagConfig } from '../vite.browser.config.js';
 import { describeFile, formatManifest, writeSriManifest } from './sri-manifest.js';
-import type { SriManifest } from './sri-manifest.js';
+import type { LanguageFile, SriManifest } from './sri-manifest.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -35,7 +36,16 @@ export async function buildBrowser(outDir = defaultOutDir): Promise<BrowserBuild
     await describeFile(dir, browserFileName('iife', pkg.version), 'iife'),
     await describeFile(dir, browserFileName('es', pkg.version), 'es'),
   ];
-  const manifest: SriManifest = { name: pkg.name, version: pkg.version, files };
+  const languages: LanguageFile[] = [];
+  for (const language of languagesInFiles) {
+    // An IIFE with no exports: it runs the same under a classic or a module page, and only adds
+    // its table (a few KB) to the page; the payer downloads the one their page asks for.
+    const file = languageFileName(language, pkg.version);
+    const entry = join(root, 'src', 'languages', `${language}.ts`);
+    await build({ ...scriptTagConfig({ outDir: dir, entry, emptyOutDir: false, formats: ['iife'], fileName: () => file }), configFile: false });
+    languages.push({ ...(await describeFile(dir, file, 'iife')), language });
+  }
+  const manifest: SriManifest = { name: pkg.name, version: pkg.version, files, languages };
   await writeSriManifest(dir, manifest);
   return { ...manifest, outDir: dir, moduleIds: [...moduleIds].sort() };
 }

@@ -20,10 +20,18 @@ export interface BuiltFile {
   gzipBytes: number;
 }
 
+/** A language's file (issue 23): the page includes it, with its own `integrity`, after the script-tag file. */
+export interface LanguageFile extends BuiltFile {
+  /** The `lang` it serves, e.g. `pt` (for `pt`, `pt-MZ`, `pt-AO`...). */
+  language: string;
+}
+
 export interface SriManifest {
   name: string;
   version: string;
+  /** The element: the IIFE and the ES module, English and French inside. */
   files: BuiltFile[];
+  languages: LanguageFile[];
 }
 
 export const manifestFileName = 'manifest.json';
@@ -50,7 +58,7 @@ export async function readSriManifest(dir: string): Promise<SriManifest> {
 
 /** One line per file, for the build's output (the hash is public: it is in every merchant's page). */
 export function formatManifest(manifest: SriManifest): string {
-  return manifest.files
+  return [...manifest.files, ...manifest.languages]
     .map((f) => `${f.file.padEnd(28)} ${(f.bytes / 1024).toFixed(2).padStart(7)} KB  gzip ${(f.gzipBytes / 1024).toFixed(2).padStart(6)} KB  ${f.integrity}`)
     .join('\n');
 }

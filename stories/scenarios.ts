@@ -7,8 +7,11 @@ import { CompanionRequestError, NetworkError } from '../src/client/errors.js';
 import { createScriptedClient } from '../src/client/scripted-client.js';
 import type { ClientScript, ScriptedClient } from '../src/client/scripted-client.js';
 import type { CheckoutView, LookupResponse, OperatorView, PaymentState, PaymentView } from '../src/contract/companion.js';
+import { numberMemoryKey } from '../src/element/number-memory.js';
 import type { MomoCheckout } from '../src/element/momo-checkout.js';
 import type { Status } from '../src/machine/states.js';
+// The companion's own drawing, so the story shows a QR code a phone can scan.
+import { approvalQrView } from '../src/server/page-routes/approval-qr.js';
 
 export const checkout: CheckoutView = {
   orderId: 'order-42',
@@ -102,13 +105,27 @@ async function pay(el: MomoCheckout): Promise<void> {
   shadow(el, '[part="submit-button"]').click();
 }
 
-export type Lang = 'en' | 'fr';
+export type Lang = 'en' | 'fr' | 'pt' | 'sw' | 'ar';
 
 /** What an operator's menu says, in the payer's language as the service would send it. */
-const dialText = {
-  moov: { en: 'Dial *855*4*6# to get a payment code.', fr: 'Composez le *855*4*6# pour obtenir un code de paiement.' },
-  mtn: { en: 'Dial *555# for a code.', fr: 'Composez le *555# pour obtenir un code.' },
-} as const;
+const dialText: Record<'moov' | 'mtn', Record<Lang, string>> = {
+  moov: {
+    en: 'Dial *855*4*6# to get a payment code.',
+    fr: 'Composez le *855*4*6# pour obtenir un code de paiement.',
+    pt: 'Marque *855*4*6# para obter um código de pagamento.',
+    sw: 'Piga *855*4*6# kupata msimbo wa malipo.',
+    ar: 'اطلب *855*4*6# للحصول على رمز دفع.',
+  },
+  mtn: {
+    en: 'Dial *555# for a code.',
+    fr: 'Composez le *555# pour obtenir un code.',
+    pt: 'Marque *555# para obter um código.',
+    sw: 'Piga *555# kupata msimbo.',
+    ar: 'اطلب *555# للحصول على رمز.',
+  },
+};
+
+const approvalUrl = 'https://pay.example/authorize/1';
 
 const otpPreview = { preview: { workflow: 'pre_authorized' } } as const;
 
@@ -248,10 +265,47 @@ export const scenarios = {
     shows: 'h3',
   },
   Redirecting: {
-    script: () => ({ preview: { workflow: 'redirect_url' }, pay: () => payment('redirect-ready', 1, { workflow: 'redirect_url', authorizationUrl: 'https://pay.example/authorize/1' }) }),
+    script: () => ({ preview: { workflow: 'redirect_url' }, pay: () => payment('redirect-ready', 1, { workflow: 'redirect_url', authorizationUrl: approvalUrl }) }),
+    // A phone (touch, narrow): the page opens here, whatever the window the story runs in.
+    setup: (el) => (el.phoneHandoff = () => false),
     steps: pay,
     status: 'redirecting',
     shows: '[part="status"]',
+  },
+  ApproveOnPhone: {
+    script: () => ({
+      preview: { workflow: 'redirect_url' },
+      pay: () => payment('redirect-ready', 1, { workflow: 'redirect_url', authorizationUrl: approvalUrl }),
+      approvalQr: approvalQrView(approvalUrl),
+    }),
+    // A desktop (wide, a mouse): the page is offered to the phone as a QR code.
+    setup: (el) => (el.phoneHandoff = () => true),
+    steps: async (el) => {
+      await pay(el);
+      await reach(el, 'redirecting');
+      await waitFor(() => el.shadowRoot?.querySelector('svg.qr') !== null, 'the QR code');
+    },
+    status: 'redirecting',
+    shows: 'svg.qr',
+  },
+  RememberedNumber: {
+    script: () => ({}),
+    steps: async (el) => {
+      await reach(el, 'entering');
+      // This device kept the number at an earlier checkout: the element reads it when it (re)starts.
+      // Written and removed here, so no other story finds it.
+      localStorage.setItem(numberMemoryKey, JSON.stringify({ typed: typedNumber, country: 'BJ', useWallet: false }));
+      try {
+        const parent = el.parentElement!;
+        el.remove();
+        parent.append(el);
+      } finally {
+        localStorage.removeItem(numberMemoryKey);
+      }
+      await reach(el, 'ready');
+    },
+    status: 'ready',
+    shows: '.remembered button',
   },
   ConfirmingAfterReturn: {
     script: () => ({ checkout: { ...checkout, payment: payment('redirect-ready', 4, { workflow: 'redirect_url', returned: true, authorizationUrl: 'https://pay.example/a' }) } }),

@@ -4,6 +4,7 @@ import { CompanionRequestError, NetworkError } from './errors.js';
 import type { ClientErrorCode } from './errors.js';
 import {
   AnswerShapeError,
+  approvalQr,
   checkoutView,
   companionError,
   lookupResponse,
@@ -172,6 +173,7 @@ export function createFetchClient(options: FetchClientOptions): CompanionClient 
         post(body, signal),
       ),
     getStatus: (signal) => request(companionRoutes.status, paymentOrNull, get(signal)),
+    approvalQr: (signal) => request(companionRoutes.approvalQr, approvalQr, get(signal)),
     subscribe(onPayment, signal) {
       let lastVersion = -1;
       let lastEventId = '';

@@ -4,6 +4,7 @@
  * (src/contract/companion.ts). Checks are lenient on extra fields and name the field that is wrong.
  */
 import type {
+  ApprovalQrView,
   CheckoutView,
   CompanionError,
   LookupResponse,
@@ -117,6 +118,12 @@ export function lookupResponse(value: unknown): LookupResponse {
 export function previewResponse(value: unknown): PreviewResponse {
   need(isObj(value) && str(value.workflow), 'preview', 'workflow');
   return { workflow: (value as Obj).workflow as string };
+}
+
+export function approvalQr(value: unknown): ApprovalQrView {
+  need(isObj(value) && str(value.url) && str(value.path) && Number.isInteger(value.size), 'approval-qr', 'url, size and path');
+  const { url, size, path } = value as Obj;
+  return { url: url as string, size: size as number, path: path as string };
 }
 
 const errorCodes: readonly ClientErrorCode[] = [

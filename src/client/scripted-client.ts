@@ -1,4 +1,5 @@
 import type {
+  ApprovalQrView,
   CheckoutView,
   LookupRequest,
   LookupResponse,
@@ -22,10 +23,11 @@ export interface ClientScript {
   preview?: Answer<PreviewRequest, PreviewResponse>;
   pay?: Answer<PayRequest, PaymentView>;
   status?: Answer<void, PaymentView | null>;
+  approvalQr?: Answer<void, ApprovalQrView>;
 }
 
 export interface ScriptedCall {
-  method: 'getCheckout' | 'lookup' | 'preview' | 'pay' | 'getStatus' | 'subscribe';
+  method: 'getCheckout' | 'lookup' | 'preview' | 'pay' | 'getStatus' | 'approvalQr' | 'subscribe';
   request?: unknown;
 }
 
@@ -78,6 +80,7 @@ export function createScriptedClient(script: ClientScript): ScriptedClient {
     preview: (request) => answer('preview', current.preview, request),
     pay: (request) => answer('pay', current.pay, request),
     getStatus: () => answer('getStatus', current.status ?? null, undefined),
+    approvalQr: () => answer('approvalQr', current.approvalQr, undefined),
     subscribe(onPayment, signal) {
       calls.push({ method: 'subscribe' });
       if (signal.aborted) return;

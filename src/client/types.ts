@@ -1,4 +1,5 @@
 import type {
+  ApprovalQrView,
   CheckoutView,
   LookupRequest,
   LookupResponse,
@@ -22,6 +23,11 @@ export interface CompanionClient {
   pay(request: PayRequest, signal?: AbortSignal): Promise<PaymentView>;
   /** The current payment, or null when none was started. */
   getStatus(signal?: AbortSignal): Promise<PaymentView | null>;
+  /**
+   * The payment's approval page as a QR code, for a payer at a desktop. Optional: a client without
+   * it (an older custom one) gets the "continue on this device" link alone.
+   */
+  approvalQr?(signal?: AbortSignal): Promise<ApprovalQrView>;
   /** Calls `onPayment` at each payment transition until `signal` aborts. Never throws. */
   subscribe(onPayment: (payment: PaymentView) => void, signal: AbortSignal): void;
 }

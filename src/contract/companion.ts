@@ -26,6 +26,8 @@ export const companionRoutes = {
   status: '/checkout/status',
   /** GET: Server-Sent Events, one `payment` event per transition (data: {@link PaymentView}). */
   events: '/checkout/events',
+  /** GET: the payment's approval page as a QR code ({@link ApprovalQrView}), for a payer at a desktop. */
+  approvalQr: '/checkout/approval-qr',
   /** GET, browser navigation: the `redirectUrls` target after an authorisation page. */
   returnPrefix: '/return/',
   /** POST: the payment service's notifications (its URL is every pay-in's `webhookUrl`). */
@@ -34,6 +36,18 @@ export const companionRoutes = {
 
 /** Workflows named by the service. Other strings may appear and are kept as they are. */
 export type Workflow = 'provider_auth' | 'pre_authorized' | 'redirect_url';
+
+/**
+ * The approval page's address as a QR code (issue 23, "approve on your phone"), drawn by the
+ * companion so the script-tag file carries no encoder: a `size`×`size` grid of modules and the SVG
+ * path of its dark ones (unit squares), to draw in `viewBox="0 0 size size"`.
+ */
+export interface ApprovalQrView {
+  /** The address encoded: the payment's current `authorizationUrl`. */
+  url: string;
+  size: number;
+  path: string;
+}
 
 export interface CountryView {
   /** ISO 3166-1 alpha-2, e.g. `BJ`. */

@@ -2,7 +2,8 @@ import { html, LitElement, nothing } from 'lit';
 import type { PropertyValues, TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import type { CompanionClient } from '../client/types.js';
-import { languageTagOf, stringsFor } from '../localize/index.js';
+import { languageAddedEvent } from '../localize/added-languages.js';
+import { languageFor, languageTagOf, missingLanguageFile, stringsFor } from '../localize/index.js';
 import type { Strings } from '../localize/en.js';
 import type { Status } from '../machine/states.js';
 import { CheckoutController } from './internal/checkout-controller.js';
@@ -20,6 +21,7 @@ import {
   waitingStep,
 } from './internal/views.js';
 import type { ViewContext } from './internal/views.js';
+import { prefersPhoneHandoff } from './phone-handoff.js';
 import { styles } from './styles.js';
 
 /**
@@ -30,9 +32,10 @@ import { styles } from './styles.js';
  *
  * @attr endpoint - The companion's mount point, e.g. `https://shop.example/momo`.
  * @attr token - The checkout token created by the merchant's server for this order.
- * @attr lang - Language of the texts (`en`, `fr`); else the closest `[lang]` ancestor, else the document's.
+ * @attr lang - Language of the texts: `en`, and `fr`, `pt`, `sw`, `ar` once the page includes that language's file (docs/embedding.md); else the closest `[lang]` ancestor, else the document's. Arabic lays the element out right-to-left.
  * @attr country - Default country of the number (ISO alpha-2), among the countries served.
  * @attr expiry-seconds - Seconds without an outcome before the "we haven't heard back" state. Default 180.
+ * @attr remember - `off` turns off the payer's "remember this number on this device" option (opt-in, unticked by default; kept in this origin's localStorage only).
  * @attr checkout-view - Optional: the checkout's public view as JSON, exactly as the companion's `GET /checkout` answers it for this token, rendered into the page by the merchant's server. Saves the element that first round trip (the amount and countries show at once); ignored when malformed or expired.
  *
  * @fires {MomoStateChangeEvent} momo-state-change - The checkout moved to another step (`detail.status`, `detail.previous`).
@@ -84,6 +87,7 @@ export class MomoCheckout extends LitElement {
   @property() country = '';
   @property({ type: Number, attribute: 'expiry-seconds' }) expirySeconds = 180;
   @property({ attribute: 'checkout-view' }) checkoutView = '';
+  @property() remember = '';
   /** A companion client (property only): overrides endpoint/token. How tests and stories drive it. */
   @property({ attribute: false }) client: CompanionClient | undefined = undefined;
   /** Seconds of waiting for a push approval before the "didn't get the prompt?" help (property only). */
@@ -100,6 +104,12 @@ export class MomoCheckout extends LitElement {
    * @internal A test hook, not part of the public interface: it is left out of the published types.
    */
   @property({ attribute: false }) navigate: (url: string) => void = (url) => window.location.assign(url);
+  /**
+   * Whether to offer the approval page to the payer's phone (QR code) rather than open it here
+   * (property only): a wide screen with a mouse, by default.
+   * @internal A hook for stories and tests, which pick the step whatever their window: left out of the published types.
+   */
+  @property({ attribute: false }) phoneHandoff: () => boolean = prefersPhoneHandoff;
 
   @state() private brokenLogos = new Set<string>();
   @state() private copiedCode: string | null = null;
@@ -119,9 +129,23 @@ export class MomoCheckout extends LitElement {
     }
   }
 
-  private strings(): { t: Strings; locale: string } {
+  override connectedCallback(): void {
+    super.connectedCallback();
+    window.addEventListener(languageAddedEvent, this.onLanguageAdded);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    window.removeEventListener(languageAddedEvent, this.onLanguageAdded);
+  }
+
+  /** A language file ran after the element rendered (a `defer` script, an app's lazy import). */
+  private readonly onLanguageAdded = (): void => this.requestUpdate();
+
+  private strings(): { t: Strings; locale: string; shown: string } {
     const tag = this.lang || languageTagOf(this);
-    return { t: stringsFor(tag), locale: tag };
+    warnMissingLanguageFile(tag);
+    return { t: stringsFor(tag), locale: tag, shown: languageFor(tag) };
   }
 
   private statusText(t: Strings): { text: string; visible: boolean } {
@@ -206,7 +230,7 @@ export class MomoCheckout extends LitElement {
   }
 
   protected override render(): TemplateResult {
-    const { t, locale } = this.strings();
+    const { t, locale, shown } = this.strings();
     const ctx: ViewContext = {
       c: this.checkout,
       t,
@@ -219,9 +243,11 @@ export class MomoCheckout extends LitElement {
     };
     const status = this.statusText(t);
     const checkout = this.checkout.state.checkout;
-    return html`<section class="base" part="base" aria-label=${t.title}>
+    // lang and dir of the texts shown (English while a language file is missing), not the page's:
+    // an Arabic checkout on an English page is still right-to-left.
+    return html`<section class="base" part="base" aria-label=${t.title} lang=${shown} dir=${t.dir}>
       ${checkout
-        ? html`<div class="amount"><span class="muted">${this.checkout.state.status === 'succeeded' ? t.amountPaidLabel : t.amountLabel}</span><span class="amount-value">${amountText(ctx)}</span></div>`
+        ? html`<div class="amount"><span class="muted">${this.checkout.state.status === 'succeeded' ? t.amountPaidLabel : t.amountLabel}</span><bdi class="amount-value">${amountText(ctx)}</bdi></div>`
         : nothing}
       <div part="status" role="status" aria-live="polite" class=${status.visible ? 'muted' : 'visually-hidden'}>${status.text}</div>
       ${this.body(ctx)}
@@ -236,6 +262,18 @@ export class MomoCheckout extends LitElement {
       // No clipboard permission (an iframe, an old browser): the code stays visible to copy by hand.
     }
   }
+}
+
+const warnedLanguages = new Set<string>();
+
+/** Once per language: the page asked for a language whose file it did not include. */
+function warnMissingLanguageFile(tag: string): void {
+  const missing = missingLanguageFile(tag);
+  if (!missing || warnedLanguages.has(missing)) return;
+  warnedLanguages.add(missing);
+  console.warn(
+    `<momo-checkout>: lang="${tag}" needs the ${missing} language file (momo-checkout-<version>.${missing}.js, or the module @momo-checkout/element/languages/${missing} in an app); showing English until it runs. See docs/embedding.md, "Languages".`,
+  );
 }
 
 declare global {

@@ -284,6 +284,45 @@ export const styles = css`
       transform: rotate(360deg);
     }
   }
+  .remember {
+    display: grid;
+    grid-template-columns: auto minmax(0, 1fr);
+    align-items: center;
+    gap: 0.125rem 0.5rem;
+  }
+  .remember input {
+    width: 1.25rem;
+    height: 1.25rem;
+    min-height: auto;
+    margin: 0;
+  }
+  .remember label {
+    font-weight: 500;
+  }
+  .remember .hint {
+    grid-column: 2;
+  }
+  .remembered {
+    display: grid;
+    justify-items: start;
+  }
+  .remembered button.link {
+    /* Two short lines read as links, not as centred buttons. */
+    text-align: start;
+  }
+  .qr {
+    /* Dark on white whatever the theme: cameras read a light quiet zone around dark modules. */
+    width: 12rem;
+    max-width: 100%;
+    justify-self: center;
+    fill: #000;
+    border-radius: calc(var(--_radius) * 0.67);
+  }
+  .continue-here {
+    color: var(--_primary);
+    font-weight: 600;
+    justify-self: start;
+  }
   .visually-hidden {
     position: absolute;
     width: 1px;

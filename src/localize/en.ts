@@ -1,5 +1,7 @@
 /** English: the reference table. Every other language must have every key (a test checks). */
 export const en = {
+  /** The script's direction: the element lays itself out right-to-left for Arabic. */
+  dir: 'ltr' as 'ltr' | 'rtl',
   title: 'Pay with mobile money',
   amountLabel: 'Amount to pay',
   amountPaidLabel: 'Amount paid',
@@ -16,6 +18,10 @@ export const en = {
     NOT_MOBILE: 'This looks like a landline. Enter a mobile number.',
     INVALID: 'This number does not exist. Check it and try again.',
   },
+  rememberNumber: 'Remember this number on this device',
+  rememberHint: 'Kept only in this browser, for this shop. Leave it unticked on a shared device.',
+  notYou: 'Not you? Use another number',
+  forgetNumber: 'Forget this number on this device',
   lookingUp: 'Finding your operator…',
   previewing: 'Checking how this payment works…',
   operatorHeading: 'Your operator',
@@ -46,6 +52,11 @@ export const en = {
   awaitingRedirect: 'Preparing the approval page…',
   redirecting: 'Taking you to the approval page…',
   continueOn: (host: string) => `You will continue on ${host}`,
+  scanHeading: 'Approve on your phone',
+  scanBody: 'Scan this code with your phone’s camera: the approval page opens on your phone, where your mobile money app is.',
+  qrAlt: (host: string) => `QR code of the approval page on ${host}`,
+  continueHere: 'Continue on this device instead',
+  keepOpen: 'Keep this page open: it updates by itself once you approve.',
   confirming: 'Confirming your payment…',
   checking: 'We are checking this payment with your operator. You will not be charged twice.',
   succeededHeading: 'Payment received',

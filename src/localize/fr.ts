@@ -1,6 +1,7 @@
 import type { Strings } from './en.js';
 
 export const fr: Strings = {
+  dir: 'ltr',
   title: 'Payer par mobile money',
   amountLabel: 'Montant à payer',
   amountPaidLabel: 'Montant payé',
@@ -17,6 +18,10 @@ export const fr: Strings = {
     NOT_MOBILE: 'Ce numéro ressemble à un fixe. Saisissez un numéro mobile.',
     INVALID: 'Ce numéro n’existe pas. Vérifiez-le et réessayez.',
   },
+  rememberNumber: 'Mémoriser ce numéro sur cet appareil',
+  rememberHint: 'Gardé uniquement dans ce navigateur, pour cette boutique. Ne cochez pas sur un appareil partagé.',
+  notYou: 'Ce n’est pas vous ? Utilisez un autre numéro',
+  forgetNumber: 'Oublier ce numéro sur cet appareil',
   lookingUp: 'Recherche de votre opérateur…',
   previewing: 'Vérification du mode de paiement…',
   operatorHeading: 'Votre opérateur',
@@ -48,6 +53,11 @@ export const fr: Strings = {
   awaitingRedirect: 'Préparation de la page de validation…',
   redirecting: 'Redirection vers la page de validation…',
   continueOn: (host) => `Vous allez continuer sur ${host}`,
+  scanHeading: 'Validez sur votre téléphone',
+  scanBody: 'Scannez ce code avec l’appareil photo de votre téléphone : la page de validation s’ouvre sur votre téléphone, là où se trouve votre application mobile money.',
+  qrAlt: (host) => `Code QR de la page de validation sur ${host}`,
+  continueHere: 'Continuer plutôt sur cet appareil',
+  keepOpen: 'Gardez cette page ouverte : elle se met à jour toute seule dès que vous validez.',
   confirming: 'Confirmation de votre paiement…',
   checking: 'Nous vérifions ce paiement auprès de votre opérateur. Vous ne serez pas débité deux fois.',
   succeededHeading: 'Paiement reçu',
@@ -84,7 +94,7 @@ export const fr: Strings = {
     ALREADY_PAID: 'Cette commande est déjà payée.',
     SERVICE_UNAVAILABLE: 'Le service de paiement n’est pas disponible pour le moment. Réessayez dans un instant.',
     INTERNAL: 'Un problème est survenu de notre côté. Réessayez dans un instant.',
-        TOO_MANY_NUMBERS:
+    TOO_MANY_NUMBERS:
       'Trop de numéros différents ont été essayés pour cette commande. Utilisez un numéro déjà saisi, ou retournez à la boutique pour recommencer.',
     RATE_LIMITED: 'Trop de tentatives en peu de temps. Attendez une minute, puis réessayez.',
     ENDPOINT_MISSING: 'Ce paiement est mal configuré. Contactez la boutique.',

@@ -4,23 +4,49 @@
  * Why not @lit/localize: its `configureLocalization` sets ONE locale for the whole page, and two
  * `<momo-checkout>` on one page (a shop in French with an English widget for a guest) may need
  * different languages. A table per element is also tree-shakable and has no runtime loader.
+ *
+ * English is in the script-tag file; French, Portuguese, Swahili and Arabic each come in a file of
+ * their own that the page includes (src/languages/, added-languages.ts): a payer downloads only
+ * their language, and the script-tag file keeps within its 25 KB budget (issue 23).
  */
+import { addedLanguage } from './added-languages.js';
 import { en } from './en.js';
 import type { Strings } from './en.js';
-import { fr } from './fr.js';
 
 export type { Strings };
-export const tables = { en, fr } as const satisfies Record<string, Strings>;
-export type Language = keyof typeof tables;
+/** The tables inside the script-tag file. */
+export const tables = { en } as const satisfies Record<string, Strings>;
+/** A language code whose table is available: built in, or added by its file. */
+export type Language = string;
 
-/** The table for a BCP 47 tag: `fr-CI` → French; anything unknown → English. */
+/** The languages that ship as a file of their own (`momo-checkout-<version>.<code>.js`). */
+export const languagesInFiles = ['fr', 'pt', 'sw', 'ar'] as const;
+
+function primaryOf(tag: string | null | undefined): string {
+  return (tag ?? '').trim().toLowerCase().split(/[-_]/)[0] ?? '';
+}
+
+function tableOf(code: string): Strings | undefined {
+  return code in tables ? tables[code as keyof typeof tables] : addedLanguage(code);
+}
+
+/** The table for a BCP 47 tag: `fr-CI` → French once its file ran; a language not (yet) loaded, or unknown → English. */
 export function languageFor(tag: string | null | undefined): Language {
-  const primary = (tag ?? '').trim().toLowerCase().split(/[-_]/)[0] ?? '';
-  return primary in tables ? (primary as Language) : 'en';
+  const primary = primaryOf(tag);
+  return tableOf(primary) ? primary : 'en';
 }
 
 export function stringsFor(tag: string | null | undefined): Strings {
-  return tables[languageFor(tag)];
+  return tableOf(languageFor(tag)) ?? en;
+}
+
+/**
+ * The language file a tag needs and the page has not loaded (`pt` for `pt-MZ`), else null: the
+ * element says so in the console, for the page's developer, and shows English meanwhile.
+ */
+export function missingLanguageFile(tag: string | null | undefined): string | null {
+  const primary = primaryOf(tag);
+  return (languagesInFiles as readonly string[]).includes(primary) && !addedLanguage(primary) ? primary : null;
 }
 
 /**

@@ -18,6 +18,7 @@
  * @example
  * ```tsx
  * import { MomoCheckout } from 'momo-checkout/react';
+ * import 'momo-checkout/languages/fr';
  *
  * <MomoCheckout endpoint="/momo" token={token} lang="fr"
  *   onMomoSucceeded={(event) => router.push(`/thanks?order=${event.detail.orderId}`)}

@@ -37,7 +37,7 @@ function importGraph(entry: string) {
   return { files: [...files].map((file) => relative(root, file)), packages: [...packages] };
 }
 
-const browserEntries = ['src/index.ts', 'src/define.ts', 'src/react/index.ts', 'src/console/define.ts'].filter((entry) => existsSync(join(root, entry)));
+const browserEntries = ['src/index.ts', 'src/define.ts', 'src/react/index.ts', 'src/console/define.ts', ...['fr', 'pt', 'sw', 'ar'].map((code) => `src/languages/${code}.ts`)].filter((entry) => existsSync(join(root, entry)));
 const serverEntries = ['src/server/index.ts', 'src/sandbox/index.ts'].filter((entry) => existsSync(join(root, entry)));
 
 describe('import boundaries', () => {

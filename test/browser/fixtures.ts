@@ -3,6 +3,11 @@ import type { CheckoutView, LookupResponse, OperatorView, PaymentState, PaymentV
 import { createScriptedClient } from '../../src/client/scripted-client.js';
 import type { ClientScript, ScriptedClient } from '../../src/client/scripted-client.js';
 import '../../src/define.js';
+// Every language file, as a page that offers them all includes them.
+import '../../src/languages/ar.js';
+import '../../src/languages/fr.js';
+import '../../src/languages/pt.js';
+import '../../src/languages/sw.js';
 import type { MomoCheckout } from '../../src/element/momo-checkout.js';
 import type { Status } from '../../src/machine/states.js';
 
@@ -55,7 +60,7 @@ const eventNames = ['momo-state-change', 'momo-submit', 'momo-succeeded', 'momo-
 /** Renders the element with a scripted client and waits until it shows `until`. */
 export async function mount(
   script: Partial<ClientScript> = {},
-  options: { lang?: string; until?: Status; expirySeconds?: number } = {},
+  options: { lang?: string; until?: Status; expirySeconds?: number; remember?: string } = {},
 ): Promise<Mounted> {
   const client = createScriptedClient({
     checkout,
@@ -67,7 +72,7 @@ export async function mount(
   const events: Event[] = [];
   const navigations: string[] = [];
   const wrapper = await fixture<HTMLDivElement>(html`<div>
-    <momo-checkout lang=${options.lang ?? 'en'} expiry-seconds=${options.expirySeconds ?? 180}></momo-checkout>
+    <momo-checkout lang=${options.lang ?? 'en'} expiry-seconds=${options.expirySeconds ?? 180} remember=${options.remember ?? ''}></momo-checkout>
   </div>`);
   const el = wrapper.querySelector('momo-checkout')!;
   for (const name of eventNames) wrapper.addEventListener(name, (event) => events.push(event));

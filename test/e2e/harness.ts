@@ -107,9 +107,17 @@ export interface Watched {
   callMark: number;
 }
 
+/** A phone: narrow, touch (the approval page opens in the tab, issue 23). */
+export const phone = { width: 390, height: 844, hasTouch: true, isMobile: true } as const;
+
 /** Desktop width by default; the README screenshot and the flows use the same. */
-export async function openCheckout(env: E2eEnv, query = '', viewport = { width: 1280, height: 900 }): Promise<Watched> {
-  const context = await env.browser.newContext({ viewport });
+export async function openCheckout(
+  env: E2eEnv,
+  query = '',
+  screen: { width: number; height: number; hasTouch?: boolean; isMobile?: boolean } = { width: 1280, height: 900 },
+): Promise<Watched> {
+  const { width, height, ...touch } = screen;
+  const context = await env.browser.newContext({ viewport: { width, height }, ...touch });
   const page = await context.newPage();
   const watched: Watched = { context, page, states: [], cspViolations: [], consoleErrors: [], pageErrors: [], failedRequests: [], callMark: env.demo.upstreamCalls.length };
   // Bindings survive navigations (the redirect flow leaves the page and comes back).

@@ -2,10 +2,12 @@
  * Issue 4 §3 e2e: the flows that leave the page. The payer chooses the overlay wallet, the element
  * navigates (same tab) to the sandbox's authorisation page, the payer clicks Approve or Decline,
  * comes back to the shop, sees "confirming" until the webhook decides, then the outcome.
+ * Issue 23: on a phone the element navigates at once; at a desktop it first offers the page to the
+ * phone as a QR code, and the payer here takes "continue on this device instead".
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { assertCallBounds, assertCleanPage, callsOf, enterNumber, openCheckout, screenshot, startE2e, type E2eEnv, type Watched } from './harness.js';
+import { assertCallBounds, assertCleanPage, callsOf, enterNumber, openCheckout, phone, screenshot, startE2e, type E2eEnv, type Watched } from './harness.js';
 
 // Sandbox test numbers (src/sandbox/catalogue/test-numbers.ts): Benin has the overlay wallet beside MTN;
 // the Ivorian Moov number is the one documented as also holding a wallet account.
@@ -17,6 +19,12 @@ async function payThroughWalletPage(env: E2eEnv, watched: Watched, phoneNumber: 
   await enterNumber(page, phoneNumber);
   await page.getByRole('radio', { name: 'Pay with Wallet' }).check();
   await page.getByRole('button', { name: /^Pay / }).click();
+  const viewport = page.viewportSize();
+  if (viewport && viewport.width >= 1024) {
+    // A desktop: the approval page as a QR code for the phone, and the link to stay on this device.
+    await page.getByRole('img', { name: /^QR code of the approval page on / }).waitFor();
+    await page.getByRole('link', { name: 'Continue on this device instead' }).click();
+  }
   // Same-tab navigation to the authorisation page, on the sandbox (served on the demo's origin).
   await page.waitForURL((url) => url.pathname.startsWith('/authorize/'));
   await page.getByRole('heading', { name: 'Approve this payment?' }).waitFor();
@@ -41,7 +49,7 @@ describe('e2e: authorisation page flows (redirect, overlay wallet)', () => {
     await env?.close();
   });
 
-  it('redirect approved: authorisation page, back to the shop, "confirming", then "payment received"', async () => {
+  it('redirect approved at a desktop: QR code, "continue on this device", authorisation page, back to the shop, "confirming", then "payment received"', async () => {
     const watched = await openCheckout(env);
     const orderId = (await watched.page.locator('.order-ref code').textContent())?.trim();
     await payThroughWalletPage(env, watched, beninMtn, 'Approve');
@@ -54,8 +62,8 @@ describe('e2e: authorisation page flows (redirect, overlay wallet)', () => {
     await watched.context.close();
   });
 
-  it('redirect declined: back to the shop, "confirming", then "payment not completed" with a way to try again', async () => {
-    const watched = await openCheckout(env);
+  it('redirect declined on a phone: the page opens at once; back to the shop, "confirming", then "payment not completed" with a way to try again', async () => {
+    const watched = await openCheckout(env, '', phone);
     await payThroughWalletPage(env, watched, beninMtn, 'Decline');
     await watched.page.getByRole('heading', { name: 'Payment not completed' }).waitFor();
     await watched.page.getByRole('button', { name: 'Try another number or operator' }).waitFor();

@@ -108,6 +108,22 @@ describe('script-tag build (dist/browser)', () => {
     }
   });
 
+  it('builds one file per language beside it, each with its own integrity in the manifest, and keeps them out of the script-tag file', async () => {
+    const manifest = await readSriManifest(build.outDir);
+    assert.deepEqual(manifest.languages.map((f) => [f.language, f.file]), ['fr', 'pt', 'sw', 'ar'].map((code) => [code, `momo-checkout-${pkg.version}.${code}.js`]));
+    const iife = await readBuilt(build, 'iife');
+    for (const entry of manifest.languages) {
+      const bytes = await readFile(join(build.outDir, entry.file));
+      assert.equal(entry.integrity, sriOf(bytes), `${entry.file}: integrity does not match the file`);
+      assert.ok(entry.gzipBytes < 4 * 1024, `${entry.file} is ${entry.gzipBytes} B gzip: a table, not the element`);
+      assert.doesNotMatch(bytes.toString('utf8'), /customElements|LitElement/, `${entry.file} carries code beyond its table`);
+    }
+    // What a French, Portuguese, Swahili or Arabic payer reads is in their file only.
+    for (const text of ['Payer par mobile money', 'Pagar com dinheiro móvel', 'Lipa kwa pesa ya simu', 'الدفع عبر محفظة الهاتف المحمول']) {
+      assert.ok(!iife.text.includes(text), `the script-tag file carries "${text}"`);
+    }
+  });
+
   it('keeps the script-tag file within its budget (25 KB gzip: what a 3G payer downloads before typing)', () => {
     const iife = build.files.find((f) => f.format === 'iife')!;
     assert.ok(

@@ -62,14 +62,22 @@ describe('a browser-only install of @momo-checkout/element', () => {
     assert.equal(versionOf(join(root, 'packages', 'element', 'package.json')), versionOf(join(root, 'package.json')));
   });
 
-  it('exports the element, define, react and the script-tag files with their manifest', () => {
+  it('exports the element, define, react, the languages and the script-tag files with their manifest', () => {
     const resolve = createRequire(join(app, 'index.js')).resolve;
     const pkg = join(app, 'node_modules', '@momo-checkout', 'element');
     assert.equal(resolve('@momo-checkout/element'), join(pkg, 'dist', 'index.js'));
     assert.equal(resolve('@momo-checkout/element/define'), join(pkg, 'dist', 'define.js'));
     assert.equal(resolve('@momo-checkout/element/react'), join(pkg, 'dist', 'react', 'index.js'));
-    const manifest = JSON.parse(readFileSync(resolve('@momo-checkout/element/browser/manifest.json'), 'utf8')) as { files: Array<{ file: string }> };
-    for (const { file } of manifest.files) assert.ok(existsSync(resolve(`@momo-checkout/element/browser/${file}`)), file);
+    const manifest = JSON.parse(readFileSync(resolve('@momo-checkout/element/browser/manifest.json'), 'utf8')) as {
+      files: Array<{ file: string }>;
+      languages: Array<{ file: string; language: string }>;
+    };
+    for (const { file } of [...manifest.files, ...manifest.languages]) assert.ok(existsSync(resolve(`@momo-checkout/element/browser/${file}`)), file);
+    // Issue 23: each language an app imports beside the element, and its file for a script tag.
+    for (const code of ['fr', 'pt', 'sw', 'ar']) {
+      assert.equal(resolve(`@momo-checkout/element/languages/${code}`), join(pkg, 'dist', 'languages', `${code}.js`));
+      assert.ok(manifest.languages.some((entry) => entry.language === code), `the manifest lists the ${code} file`);
+    }
   });
 
   it("marks the React wrapper 'use client' (a Next.js Server Component may render it)", () => {

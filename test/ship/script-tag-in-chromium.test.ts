@@ -149,4 +149,31 @@ describe('script-tag files in Chromium', { timeout: 60_000 }, () => {
     assert.deepEqual(outcome.errors, [], 'the element needs more than the documented policy');
     assert.equal(outcome.upgraded, true);
   });
+  // Issue 23: a payer downloads only their language, and the page's integrity hashes cover it.
+  for (const order of ['after', 'before'] as const) {
+    it(`a language file with its own integrity, included ${order} the script-tag file, turns the element Arabic and right-to-left`, async () => {
+      const iife = file('iife');
+      const arabic = build.languages.find((f) => f.language === 'ar')!;
+      const main = `<script src="/${iife.file}" integrity="${iife.integrity}" crossorigin="anonymous" defer></script>`;
+      const language = `<script src="/${arabic.file}" integrity="${arabic.integrity}" crossorigin="anonymous" defer></script>`;
+      const path = `/arabic-${order}.html`;
+      pages.set(path, `<!doctype html><html lang="en"><body><momo-checkout endpoint="/momo" token="ck_test" lang="ar"></momo-checkout>${order === 'after' ? main + language : language + main}</body></html>`);
+      const page = await browser.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      await page.route('**/momo/**', (route) => route.abort());
+      const { port } = server.address() as AddressInfo;
+      await page.goto(`http://127.0.0.1:${port}${path}`, { waitUntil: 'load', timeout: 10_000 });
+      const seen = await page.evaluate(async () => {
+        await customElements.whenDefined('momo-checkout');
+        const root = document.querySelector('momo-checkout')!.shadowRoot!;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        const base = root.querySelector('[part="base"]')!;
+        return { dir: getComputedStyle(base).direction, label: base.getAttribute('aria-label') };
+      });
+      await page.close();
+      assert.deepEqual(errors, []);
+      assert.deepEqual(seen, { dir: 'rtl', label: 'الدفع عبر محفظة الهاتف المحمول' });
+    });
+  }
 });

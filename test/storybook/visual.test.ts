@@ -3,7 +3,8 @@
  * and dark, screenshotted from the static build and compared with test/storybook/baselines. The
  * font is pinned to DejaVu Sans (Debian's fonts-dejavu-core, installed by
  * scripts/ensure-test-tools.sh) through the public `--momo-font-family`, so the pixels do not depend
- * on which system font a machine has.
+ * on which system font a machine has. Portuguese, Swahili and Arabic stories (issue 23) are shot
+ * with their own args, and Arabic at desktop width too: right to left at both widths.
  * `npm run baselines:update` rewrites the baselines on purpose.
  */
 import assert from 'node:assert/strict';
@@ -24,6 +25,7 @@ interface Shot {
 const stories = builtStories();
 const english = stories.filter((story) => story.title.startsWith('Checkout/English'));
 const french = stories.filter((story) => story.title.startsWith('Checkout/Français'));
+const otherLanguages = (['Português', 'Kiswahili', 'Arabic'] as const).flatMap((prefix) => stories.filter((story) => story.title.startsWith(`Checkout/${prefix}`)));
 
 /** A brand colour made for a light card is not shot on a dark one (the story says why). */
 function themesOf(story: StoryEntry): Array<'light' | 'dark'> {
@@ -42,7 +44,16 @@ function shotsOf(lang: 'en' | 'fr', languageStories: StoryEntry[]): Shot[] {
     ),
   );
 }
-const shots = [...shotsOf('en', english), ...shotsOf('fr', french)];
+/** A language's own stories with the args their file sets (`pt-320-light`, ...); Arabic at desktop too. */
+function ownArgsShots(languageStories: StoryEntry[]): Shot[] {
+  const variant = (story: StoryEntry) =>
+    story.title.startsWith('Checkout/Arabic') ? 'ar-320-light' : story.title.startsWith('Checkout/Português') ? 'pt-320-light' : 'sw-desktop-dark';
+  return [
+    ...languageStories.map((story) => ({ story, variant: variant(story), args: '' })),
+    ...languageStories.filter((story) => story.title.startsWith('Checkout/Arabic')).map((story) => ({ story, variant: 'ar-desktop-light', args: 'width:desktop' })),
+  ];
+}
+const shots = [...shotsOf('en', english), ...shotsOf('fr', french), ...ownArgsShots(otherLanguages)];
 
 let site: OpenedSite;
 
@@ -76,8 +87,9 @@ describe('visual baselines of the static Storybook', { concurrency: 4 }, () => {
   });
   after(() => site?.close());
 
-  it('has both languages to compare', () => {
+  it('has every language to compare', () => {
     assert.ok(english.length >= 20 && french.length >= 20, `${english.length} English, ${french.length} French stories`);
+    assert.ok(otherLanguages.length >= 30, `${otherLanguages.length} Portuguese, Swahili and Arabic stories`);
   });
 
   for (const shot of shots) {

@@ -1,5 +1,5 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { CheckoutView, PaymentView } from '../../contract/companion.js';
+import type { ApprovalQrView, CheckoutView, PaymentView } from '../../contract/companion.js';
 import { CompanionRequestError, NetworkError } from '../../client/errors.js';
 import { createFetchClient } from '../../client/fetch-client.js';
 import { checkoutView } from '../../client/guards.js';
@@ -13,10 +13,11 @@ import { en } from '../../localize/en.js';
 import { MomoErrorEvent, MomoFailedEvent, MomoStateChangeEvent, MomoSubmitEvent, MomoSucceededEvent } from '../events.js';
 import { isAllowedRedirect } from '../urls.js';
 import { NumberStep, type NumberStepHost } from './number-step.js';
+import { RememberNumber, type RememberHost } from './remember-number.js';
 import { WaitingClock, type WaitingClockHost } from './waiting-clock.js';
 
 /** What the controller needs from the element (kept small so the element stays a thin shell). */
-export interface CheckoutHost extends ReactiveControllerHost, HTMLElement, NumberStepHost, WaitingClockHost {
+export interface CheckoutHost extends ReactiveControllerHost, HTMLElement, NumberStepHost, WaitingClockHost, RememberHost {
   endpoint: string;
   token: string;
   /** The checkout's view rendered into the page (JSON), used for the first load instead of a request. */
@@ -27,6 +28,7 @@ export interface CheckoutHost extends ReactiveControllerHost, HTMLElement, Numbe
   /** How long to wait for a missing `endpoint`/`token` before telling the payer and the console. */
   setupWaitMs: number;
   navigate: (url: string) => void;
+  phoneHandoff: () => boolean;
   readonly renderRoot: HTMLElement | DocumentFragment;
 }
 
@@ -78,6 +80,7 @@ export class CheckoutController implements ReactiveController {
   otpSent = false;
   readonly number: NumberStep;
   readonly clock: WaitingClock;
+  readonly remember: RememberNumber;
 
   private client: CompanionClient | undefined;
   private run = new AbortController();
@@ -90,10 +93,13 @@ export class CheckoutController implements ReactiveController {
   private readonly previews = new Map<string, Promise<CheckoutEvent>>();
   private focusPending = false;
   private navigatedTo: string | null = null;
+  /** The approval page offered to the payer's phone, and its QR once the companion has drawn it. */
+  handoff: { url: string; qr: ApprovalQrView | null } | null = null;
 
   constructor(private readonly host: CheckoutHost) {
     host.addController(this);
     this.number = new NumberStep(host, this);
+    this.remember = new RememberNumber(host, this.number);
     this.clock = new WaitingClock(host, () => this.dispatch({ type: 'TIMED_OUT' }));
   }
 
@@ -171,6 +177,9 @@ export class CheckoutController implements ReactiveController {
   private start(): void {
     this.stop();
     this.state = initialState;
+    this.handoff = null;
+    // Before the country guess: a kept number comes with the country it was read in.
+    this.remember.fill();
     this.number.guessCountry();
     this.host.requestUpdate();
     void this.load();
@@ -231,6 +240,10 @@ export class CheckoutController implements ReactiveController {
         // Back to the number (after "try again", or the checkout's answer): re-read what is typed,
         // still showing a mistake the payer was already shown while it loaded.
         if (previous === 'failed' || previous === 'loading') this.number.validateNow(this.number.phoneCheck?.kind === 'invalid');
+        break;
+      case 'ready':
+        // A kept number paid with the overlay wallet last time: offer the same choice.
+        if (this.state.lookup?.wallet && !this.state.useWallet && this.remember.takeWalletChoice()) this.chooseWallet(true);
         break;
       case 'redirecting':
         this.redirect();
@@ -387,6 +400,7 @@ export class CheckoutController implements ReactiveController {
     const veto = new MomoSubmitEvent({ phoneNumber, useWallet, withOtp });
     this.host.dispatchEvent(veto);
     if (veto.defaultPrevented) return;
+    this.remember.onPay(useWallet);
     this.otpSent = withOtp;
     // §2.3: the OTP goes exactly as typed; useWallet only when the payer chose the overlay wallet.
     const request = withOtp ? { phoneNumber, useWallet, otp: this.otp } : { phoneNumber, useWallet };
@@ -425,6 +439,14 @@ export class CheckoutController implements ReactiveController {
     this.focusPending = true;
   }
 
+  /** "Not you?" or "forget": back to an empty field, the focus in it. */
+  useAnotherNumber(forget: boolean): void {
+    if (forget) this.remember.forget();
+    else this.remember.useAnother();
+    if (this.state.status !== 'entering') this.dispatch({ type: 'NUMBER_EDITED' });
+    this.focusPending = true;
+  }
+
   retry(): void {
     this.dispatch({ type: 'RETRY' });
   }
@@ -445,8 +467,34 @@ export class CheckoutController implements ReactiveController {
       this.dispatch({ type: 'REDIRECT_REFUSED' });
       return;
     }
-    if (this.navigatedTo === url) return; // the same news twice: one navigation
+    if (this.navigatedTo === url || this.handoff?.url === url) return; // the same news twice: one navigation, one QR
+    if (this.host.phoneHandoff()) {
+      // Issue 23: at a desktop, offer the page to the phone (QR) and stay here, following the status
+      // stream, which finishes the checkout as it does after a return from the page.
+      this.handoff = { url, qr: null };
+      void this.drawQr(url);
+      return;
+    }
+    this.continueHere(url);
+  }
+
+  /** Leaves for the approval page in this tab: the redirect itself, or the payer's "continue on this device". */
+  continueHere(url: string): void {
     this.navigatedTo = url;
     this.host.navigate(url);
+  }
+
+  private async drawQr(url: string): Promise<void> {
+    const signal = this.run.signal;
+    try {
+      const qr = await this.client?.approvalQr?.(signal);
+      // Only a drawing of the address the payer is shown (and the policy allowed) is ever displayed.
+      if (!signal.aborted && qr?.url === url && this.handoff?.url === url) {
+        this.handoff = { url, qr };
+        this.host.requestUpdate();
+      }
+    } catch {
+      // No QR (an older companion, a network blip): the "continue on this device" link still works.
+    }
   }
 }

@@ -1,9 +1,10 @@
-import { html, nothing } from 'lit';
+import { html, nothing, svg } from 'lit';
 import type { TemplateResult } from 'lit';
 import type { OperatorView } from '../../contract/companion.js';
 import { formatAmount } from '../../contract/money.js';
 import type { Strings } from '../../localize/en.js';
 import type { Problem } from '../../machine/events.js';
+import { isolated, leftToRight } from '../bidi.js';
 import { countryOptions } from '../country-names.js';
 import { splitInstructions } from '../instructions.js';
 import { isAllowedLogo } from '../urls.js';
@@ -49,6 +50,7 @@ function operatorRow(ctx: ViewContext, operator: { name: string; logoUrl: string
   return html`<div class="operator" part="operator">${logo(ctx, operator)}<span>${operator.name}</span></div>`;
 }
 
+/** USSD codes are dir="ltr": in an Arabic sentence, `*855*4*6#` must still read as it is dialled. */
 export function instructionsView(ctx: ViewContext, text: string | null): TemplateResult {
   const { t } = ctx;
   if (!text || !text.trim()) return html`<p class="instructions" part="instructions">${t.otpFallback}</p>`;
@@ -56,7 +58,7 @@ export function instructionsView(ctx: ViewContext, text: string | null): Templat
     ${splitInstructions(text).map((part) =>
       'code' in part
         ? html`<span class="ussd"
-            ><a href=${part.href} aria-label=${t.dial(part.code)}>${part.code}</a
+            ><a href=${part.href} dir="ltr" aria-label=${t.dial(part.code)}>${part.code}</a
             ><button type="button" class="copy" @click=${() => ctx.onCopy(part.code)}>
               ${ctx.copiedCode === part.code ? t.copied : t.copy}<span class="visually-hidden"> ${part.code}</span>
             </button></span
@@ -67,6 +69,8 @@ export function instructionsView(ctx: ViewContext, text: string | null): Templat
 }
 
 /**
+ * The phone row is dir="ltr" in every language: a number reads left to right, dial code first.
+ *
  * loading (the payer types while the checkout loads), entering, looking-up, previewing, ready, and
  * submitting from ready.
  */
@@ -99,20 +103,26 @@ export function numberStep(ctx: ViewContext): TemplateResult {
     }}>
     <div class="field">
       <label for="phone">${t.phoneLabel}</label>
-      <div class="phone-row">
+      <div class="phone-row" dir="ltr">
         <select id="country" aria-label=${t.countryLabel} .value=${c.number.country ?? ''} ?disabled=${busy || countries.length === 0}
           @change=${(e: Event) => c.number.onCountryChange((e.target as HTMLSelectElement).value)}>
           ${countryOptions(countries, ctx.locale).map(
             (country) => html`<option value=${country.code} ?selected=${country.code === c.number.country}>${country.label}</option>`,
           )}
         </select>
-        <input id="phone" part="phone-input" type="tel" data-autofocus autocomplete="tel" inputmode="tel"
+        <input id="phone" part="phone-input" type="tel" dir="ltr" data-autofocus autocomplete="tel" inputmode="tel"
           .value=${c.number.typed} ?disabled=${busy} aria-describedby=${describedBy} aria-invalid=${phoneError ? 'true' : 'false'}
           @input=${(e: Event) => c.number.onInput((e.target as HTMLInputElement).value)}
           @blur=${() => c.number.validateNow(true)} />
       </div>
       <p id="phone-hint" class="hint">${t.phoneHint}</p>
       ${phoneError ? html`<p id="phone-error" class="error" part="error">${phoneError}</p>` : nothing}
+      ${c.remember.offered && c.remember.showsKept
+        ? html`<p class="remembered">
+            <button type="button" class="link" ?disabled=${busy} @click=${() => c.useAnotherNumber(false)}>${t.notYou}</button>
+            <button type="button" class="link" ?disabled=${busy} @click=${() => c.useAnotherNumber(true)}>${t.forgetNumber}</button>
+          </p>`
+        : nothing}
     </div>
     ${choices.length === 1 && choices[0] ? operatorRow(ctx, choices[0].operator) : nothing}
     ${choices.length > 1
@@ -128,9 +138,22 @@ export function numberStep(ctx: ViewContext): TemplateResult {
         </fieldset>`
       : nothing}
     ${otherProblem ? html`<p class="error" part="error" role="alert">${problemText(t, otherProblem)}${boundsText(ctx, otherProblem)}</p>` : nothing}
+    ${rememberBox(ctx, busy)}
     <button class="primary" part="submit-button" type="submit" ?disabled=${!typing && !canPay}
-      aria-busy=${busy ? 'true' : 'false'}>${state.workflow === 'pre_authorized' ? t.continueButton : t.payButton(amountText(ctx))}</button>
+      aria-busy=${busy ? 'true' : 'false'}>${state.workflow === 'pre_authorized' ? t.continueButton : t.payButton(isolated(t, amountText(ctx)))}</button>
   </form>`;
+}
+
+/** The opt-in (issue 23): unticked unless this device already keeps the number shown. */
+function rememberBox(ctx: ViewContext, busy: boolean): TemplateResult | typeof nothing {
+  const { c, t } = ctx;
+  if (!c.remember.offered) return nothing;
+  return html`<div class="remember">
+    <input id="remember" type="checkbox" .checked=${c.remember.ticked} ?disabled=${busy} aria-describedby="remember-hint"
+      @change=${(e: Event) => c.remember.toggle((e.target as HTMLInputElement).checked)} />
+    <label for="remember">${t.rememberNumber}</label>
+    <p id="remember-hint" class="hint">${t.rememberHint}</p>
+  </div>`;
 }
 
 function boundsText(ctx: ViewContext, problem: Problem): string {
@@ -139,7 +162,7 @@ function boundsText(ctx: ViewContext, problem: Problem): string {
   if (problem.code !== 'AMOUNT_OUT_OF_RANGE' || !min || !checkout) return '';
   const fmt = (value: string) => formatAmount(value, checkout.currencyCode, ctx.locale, checkout.decimalPlaces ?? undefined);
   const max = problem.details?.max;
-  return ` ${ctx.t.amountBounds(fmt(min), max ? fmt(max) : null)}`;
+  return ` ${ctx.t.amountBounds(isolated(ctx.t, fmt(min)), max ? isolated(ctx.t, fmt(max)) : null)}`;
 }
 
 /** needs-otp, and submitting with the OTP. */
@@ -168,7 +191,7 @@ export function otpStep(ctx: ViewContext): TemplateResult {
       </div>
       ${state.problem && !refused ? html`<p class="error" part="error" role="alert">${problemText(t, state.problem)}</p>` : nothing}
       <button class="primary" part="submit-button" type="submit" ?disabled=${busy} aria-busy=${busy ? 'true' : 'false'}>
-        ${t.payButton(amountText(ctx))}
+        ${t.payButton(isolated(t, amountText(ctx)))}
       </button>
       <button class="link" type="button" ?disabled=${busy} @click=${() => c.changeNumber()}>${t.changeNumber}</button>
     </form>
@@ -197,7 +220,7 @@ export function approvalStep(ctx: ViewContext, promptHelpAfterSeconds: number): 
   return html`<div class="step">
     ${heading(t.approveHeading)}
     ${payment?.operator ? operatorRow(ctx, payment.operator) : nothing}
-    <p>${t.approveBody(payment?.phoneNumberMasked ?? '')}</p>
+    <p>${t.approveBody(leftToRight(t, payment?.phoneNumberMasked ?? ''))}</p>
     <p class="waiting"><span class="spinner" aria-hidden="true"></span><span class="countdown">${t.timeLeft(formatRemaining(remaining))}</span></p>
     ${wrongNumber(t)}
     ${showHelp
@@ -210,18 +233,45 @@ export function waitingStep(text: string): TemplateResult {
   return html`<div class="step operator"><span class="spinner" aria-hidden="true"></span>${heading(text)}</div>`;
 }
 
+function hostOf(url: string | null | undefined): string {
+  try {
+    return url ? new URL(url).host : '';
+  } catch {
+    return ''; // not a URL: the controller refuses to navigate there and shows its problem instead
+  }
+}
+
 /** Leaving for the approval page: the payer sees where they are going before the page changes. */
 export function redirectingStep(ctx: ViewContext): TemplateResult {
   const url = ctx.c.state.payment?.authorizationUrl;
-  let host = '';
-  try {
-    host = url ? new URL(url).host : '';
-  } catch {
-    // not a URL: the controller refuses to navigate there and shows its problem instead
-  }
+  const host = hostOf(url);
+  if (url && ctx.c.handoff?.url === url) return phoneHandoffStep(ctx, url, host);
   return html`<div class="step">
     ${waitingStep(ctx.t.redirecting)}
-    ${host ? html`<p class="muted redirect-host">${ctx.t.continueOn(host)}</p>` : nothing}
+    ${host ? html`<p class="muted redirect-host">${ctx.t.continueOn(leftToRight(ctx.t, host))}</p>` : nothing}
+  </div>`;
+}
+
+/**
+ * At a desktop (issue 23): the approval page as a QR code for the phone, where the wallet is, and
+ * the same page one link away on this device (the keyboard's way, and a screen reader's: the QR's
+ * text alternative names the host). The status stream finishes the checkout either way.
+ */
+function phoneHandoffStep(ctx: ViewContext, url: string, host: string): TemplateResult {
+  const { c, t } = ctx;
+  const qr = c.handoff?.qr;
+  return html`<div class="step handoff">
+    ${heading(t.scanHeading)}
+    <p>${t.scanBody}</p>
+    ${qr
+      ? svg`<svg class="qr" role="img" aria-label=${t.qrAlt(leftToRight(t, host))} viewBox="-4 -4 ${qr.size + 8} ${qr.size + 8}"><rect x="-4" y="-4" width="100%" height="100%" fill="#fff"/><path d=${qr.path}/></svg>`
+      : nothing}
+    <p class="muted redirect-host">${t.continueOn(leftToRight(t, host))}</p>
+    <a class="continue-here" href=${url} @click=${(e: Event) => {
+      e.preventDefault();
+      c.continueHere(url);
+    }}>${t.continueHere}</a>
+    <p class="waiting"><span class="spinner" aria-hidden="true"></span><span class="muted">${t.keepOpen}</span></p>
   </div>`;
 }
 
@@ -234,7 +284,7 @@ function referenceLine(ctx: ViewContext): TemplateResult {
   const { t } = ctx;
   const reference = orderId(ctx);
   return html`<p class="reference-line">
-    ${t.reference('')}<span class="reference">${reference}</span>
+    ${t.reference('')}<bdi class="reference">${reference}</bdi>
     <button type="button" class="copy" @click=${() => ctx.onCopy(reference)}>
       ${ctx.copiedCode === reference ? t.copied : t.copy}<span class="visually-hidden"> ${reference}</span>
     </button>
@@ -245,7 +295,7 @@ export function succeededStep(ctx: ViewContext): TemplateResult {
   const { t } = ctx;
   return html`<div class="step succeeded">
     ${heading(t.succeededHeading)}
-    <p>${t.succeededBody(amountText(ctx))}</p>
+    <p>${t.succeededBody(isolated(t, amountText(ctx)))}</p>
     ${referenceLine(ctx)}
     <p class="muted">${t.succeededNext}</p>
   </div>`;

@@ -28,6 +28,7 @@ import type { CheckoutRecord } from '../model/records.js';
 import { updateCheckoutRecord, type CheckoutStore } from '../stores/store.js';
 import { sha256Base64url } from '../tokens.js';
 import { checkoutView, paymentView } from '../model/payment-view.js';
+import { approvalQrView } from './approval-qr.js';
 import { maxNotificationBytes, tooLargeAnswer, type NotificationAnswer } from '../notifications/inbox.js';
 
 export interface AppDeps {
@@ -237,6 +238,15 @@ export function createApp(deps: AppDeps): Hono<Env> {
   app.get(companionRoutes.status, authenticate({ allowExpired: true }), async (c) => {
     const checkout = (await deps.store.getByOrderId(c.get('checkout').orderId)) ?? c.get('checkout');
     return c.json({ payment: paymentView(checkout) }, 200, noStore);
+  });
+
+  // Issue 23: only the payment's own approval page is encoded, never an address the page sends:
+  // the route cannot be used to draw QR codes of anything else.
+  app.get(companionRoutes.approvalQr, authenticate({ allowExpired: true }), async (c) => {
+    const checkout = (await deps.store.getByOrderId(c.get('checkout').orderId)) ?? c.get('checkout');
+    const url = paymentView(checkout)?.authorizationUrl;
+    if (!url) throw new PayerRefusal('BAD_REQUEST', 'This payment has no approval page to show (yet): wait for the status stream to bring one.');
+    return c.json(approvalQrView(url), 200, noStore);
   });
 
   app.get(companionRoutes.events, authenticate({ allowExpired: true }), async (c) => {
