@@ -178,7 +178,7 @@ export async function startScenario(backend: Backend, options: { sandboxInServe?
   return { shopUrl, webhookUrl, serverUrl: `${publicUrl}/server`, eventsFile, sandbox, browser, bundle, logs, serverSecret, restartShop, close };
 }
 
-export async function readEvents(file: string): Promise<Array<{ webhookId: string; orderId: string; state: string; amount: string }>> {
+export async function readEvents(file: string): Promise<Array<{ webhookId: string; orderId: string; state: string; amount: string; fulfilled: boolean }>> {
   const text = await readFile(file, 'utf8').catch(() => '');
   return text.split('\n').filter(Boolean).map((line) => JSON.parse(line));
 }
@@ -263,6 +263,7 @@ export async function provesIntegration(scenario: Scenario, backend: Backend): P
   assert.match(first!, new RegExp(`^${orderId}\\.[\\w-]{12}\\.1$`), 'webhook-id is <orderId>.<lifeId>.<version>');
   assert.equal(second, first!.replace(/1$/, '2'), 'the same life of the order, the next version');
   assert.ok(events.every((event) => event.amount === '5000'));
+  assert.deepEqual(events.map((event) => event.fulfilled), [false, true], 'the order is fulfilled when paid, once');
 
   // The shop's verification refuses what it must, and accepts a genuine signature.
   const genuine = { type: 'payment.updated', timestamp: new Date().toISOString(), data: { orderId: 'probe-1', idempotencyKey: 'probe-1.1', amount: '5000', currencyCode: 'XOF', amountMismatch: false, previousState: 'pending', payment: { state: 'completed' } } };
@@ -271,6 +272,15 @@ export async function provesIntegration(scenario: Scenario, backend: Backend): P
   assert.equal(await postSigned(scenario, genuine, { secret: `whsec_${Buffer.from('another-secret-of-thirty-two-bytes!').toString('base64')}` }), 400, 'another secret is refused');
   assert.equal(await postSigned(scenario, genuine, { ageSeconds: 3600 }), 400, 'a replay an hour old is refused');
   assert.equal((await readEvents(scenario.eventsFile)).length, before, 'nothing refused was recorded');
-  assert.ok([200, 204].includes(await postSigned(scenario, genuine)), 'a genuine signature is accepted');
+  const id = `probe-${Date.now()}`;
+  assert.ok([200, 204].includes(await postSigned(scenario, genuine, { id })), 'a genuine signature is accepted');
   assert.equal((await readEvents(scenario.eventsFile)).length, before + 1);
+
+  // Sent again under its webhook-id (a retry, a redeliver): accepted, and handled only once.
+  assert.ok([200, 204].includes(await postSigned(scenario, genuine, { id })), 'a notification sent again is acknowledged');
+  assert.equal((await readEvents(scenario.eventsFile)).length, before + 1, 'a webhook-id already kept is not handled twice');
+  // Another notification of a fulfilled order (a new webhook-id) does not fulfil it again.
+  assert.ok([200, 204].includes(await postSigned(scenario, genuine)));
+  const probe = (await readEvents(scenario.eventsFile)).filter((event) => event.orderId === 'probe-1');
+  assert.deepEqual(probe.map((event) => event.fulfilled), [true, false], 'fulfilled once');
 }

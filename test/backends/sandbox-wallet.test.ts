@@ -26,6 +26,9 @@ describe('serve --sandbox with a PHP shop', () => {
     await payOnShopPage(scenario, phpShop, orderId, async (page) => {
       await page.getByRole('radio', { name: 'Pay with Wallet' }).check();
       await page.getByRole('button', { name: /^Pay / }).click();
+      // A desktop browser is offered the approval page as a QR code for the phone; the payer stays here.
+      await page.getByRole('img', { name: /^QR code of the approval page on / }).waitFor();
+      await page.getByRole('link', { name: 'Continue on this device instead' }).click();
       // Same-tab navigation to the approval page, served by serve --sandbox on the companion's origin.
       await page.waitForURL((url) => url.origin === companionOrigin, { timeout: 15_000 });
       await page.getByRole('heading', { name: 'Approve this payment?' }).waitFor();

@@ -19,15 +19,31 @@ try {
 }
 
 $update = $event['data'];
-// At least once, in order per order: skip an idempotencyKey (= webhook-id) already handled.
-if ($update['payment']['state'] === 'completed' && !$update['amountMismatch']) {
-    // fulfil_order($update['orderId']);  -- your code: mark the order paid, ship it.
+if ($event['type'] !== 'payment.updated') {
+    http_response_code(204); // test.ping, or refund.updated when refunds are on: record those too if you refund.
+    exit;
 }
-// Here: one line per update in a file (MOMO_EVENTS_FILE); in a shop, your database.
-file_put_contents(getenv('MOMO_EVENTS_FILE'), json_encode([
-    'webhookId' => $_SERVER['HTTP_WEBHOOK_ID'],
-    'orderId' => $update['orderId'],
-    'state' => $update['payment']['state'],
-    'amount' => $update['amount'],
-]) . "\n", FILE_APPEND | LOCK_EX);
+// The shop's database, here: one JSON line per notification in a file (MOMO_EVENTS_FILE), read and
+// written under one lock. In a shop: a table keyed by webhook-id, written in the same transaction
+// as the order's change.
+$events = fopen(getenv('MOMO_EVENTS_FILE'), 'c+');
+flock($events, LOCK_EX);
+$kept = array_map(fn ($line) => json_decode($line, true), array_filter(explode("\n", stream_get_contents($events))));
+// At least once: a notification sent again (a retry, `momo-checkout redeliver`) keeps its
+// webhook-id, so one already kept was handled: answer 2xx and do nothing more.
+if (!in_array($_SERVER['HTTP_WEBHOOK_ID'], array_column($kept, 'webhookId'), true)) {
+    $fulfilledBefore = array_filter($kept, fn ($line) => $line['orderId'] === $update['orderId'] && $line['fulfilled']);
+    // Paid, the amount as ordered, and not fulfilled yet: mark the order paid and ship it, once.
+    $fulfil = $update['payment']['state'] === 'completed' && !$update['amountMismatch'] && !$fulfilledBefore;
+    fwrite($events, json_encode([
+        'webhookId' => $_SERVER['HTTP_WEBHOOK_ID'],
+        'orderId' => $update['orderId'],
+        'state' => $update['payment']['state'],
+        'amount' => $update['amount'],
+        'fulfilled' => $fulfil,
+    ]) . "\n");
+    fflush($events);
+}
+flock($events, LOCK_UN);
+fclose($events);
 http_response_code(204);

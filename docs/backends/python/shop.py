@@ -4,6 +4,7 @@ GET /checkout?order=...  the order page with <momo-checkout> (the checkout creat
 POST /webhook            each payment transition from the companion (MOMO_MERCHANT_WEBHOOK_URL)
 """
 import base64
+import fcntl
 import hashlib
 import html
 import json
@@ -18,6 +19,33 @@ SCRIPT = os.environ.get("MOMO_ELEMENT_SCRIPT") or "https://unpkg.com/momo-checko
 # its hash pins the script, so the browser runs no other bytes, whoever serves them.
 with open(os.environ["MOMO_ELEMENT_FILE"], "rb") as script:
     INTEGRITY = "sha384-" + base64.b64encode(hashlib.sha384(script.read()).digest()).decode()
+
+
+def record(webhook_id, update):
+    """Keeps a notification and fulfils its order once.
+
+    The shop's database, here: one JSON line per notification in a file (MOMO_EVENTS_FILE), read and
+    written under one lock. In a shop: a table keyed by webhook-id, written in the same transaction
+    as the order's change.
+    """
+    with open(os.environ["MOMO_EVENTS_FILE"], "a+") as events:
+        fcntl.flock(events, fcntl.LOCK_EX)
+        events.seek(0)
+        kept = [json.loads(line) for line in events if line.strip()]
+        # At least once: a notification sent again (a retry, `momo-checkout redeliver`) keeps its
+        # webhook-id, so one already kept was handled: nothing more to do.
+        if any(line["webhookId"] == webhook_id for line in kept):
+            return
+        fulfilled_before = any(line["orderId"] == update["orderId"] and line["fulfilled"] for line in kept)
+        # Paid, the amount as ordered, and not fulfilled yet: mark the order paid and ship it, once.
+        fulfil = update["payment"]["state"] == "completed" and not update["amountMismatch"] and not fulfilled_before
+        events.write(json.dumps({
+            "webhookId": webhook_id,
+            "orderId": update["orderId"],
+            "state": update["payment"]["state"],
+            "amount": update["amount"],
+            "fulfilled": fulfil,
+        }) + "\n")
 
 
 class Shop(BaseHTTPRequestHandler):
@@ -52,17 +80,9 @@ class Shop(BaseHTTPRequestHandler):
             self.log_message("momo webhook refused: %s", error)
             return self.answer(400, b"", "text/plain")
         update = event["data"]
-        # At least once, in order per order: skip an idempotencyKey (= webhook-id) already handled.
-        if update["payment"]["state"] == "completed" and not update["amountMismatch"]:
-            pass  # fulfil_order(update["orderId"])  -- your code: mark the order paid, ship it.
-        # Here: one line per update in a file (MOMO_EVENTS_FILE); in a shop, your database.
-        with open(os.environ["MOMO_EVENTS_FILE"], "a") as events:
-            events.write(json.dumps({
-                "webhookId": headers["webhook-id"],
-                "orderId": update["orderId"],
-                "state": update["payment"]["state"],
-                "amount": update["amount"],
-            }) + "\n")
+        if event["type"] == "payment.updated":
+            record(headers["webhook-id"], update)
+        # else test.ping, or refund.updated when refunds are on: record those too if you refund.
         # Answer 2xx once recorded: anything else is retried, with backoff, for 72 hours.
         self.answer(204, b"", "text/plain")
 
