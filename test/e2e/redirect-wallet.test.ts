@@ -7,12 +7,23 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import jsQRPackage from 'jsqr';
+import { PNG } from 'pngjs';
 import { assertCallBounds, assertCleanPage, callsOf, enterNumber, openCheckout, phone, screenshot, startE2e, type E2eEnv, type Watched } from './harness.js';
 
 // Sandbox test numbers (src/sandbox/catalogue/test-numbers.ts): Benin has the overlay wallet beside MTN;
 // the Ivorian Moov number is the one documented as also holding a wallet account.
 const beninMtn = '+2290196000001';
 const ivorianMoovWithWallet = '+2250100000001';
+
+/** Decodes the QR code in a screenshot, as a phone's camera app would (jsQR, a pure-JS reader). */
+function readQrCode(screenshotPng: Buffer): string {
+  const image = PNG.sync.read(screenshotPng);
+  // jsqr is CommonJS that declares an ES default export: from ESM its function is on `.default`.
+  const decoded = jsQRPackage.default(new Uint8ClampedArray(image.data), image.width, image.height);
+  assert.ok(decoded, 'the QR code on the screen can be read');
+  return decoded.data;
+}
 
 async function payThroughWalletPage(env: E2eEnv, watched: Watched, phoneNumber: string, decision: 'Approve' | 'Decline'): Promise<void> {
   const { page } = watched;
@@ -22,8 +33,12 @@ async function payThroughWalletPage(env: E2eEnv, watched: Watched, phoneNumber: 
   const viewport = page.viewportSize();
   if (viewport && viewport.width >= 1024) {
     // A desktop: the approval page as a QR code for the phone, and the link to stay on this device.
-    await page.getByRole('img', { name: /^QR code of the approval page on / }).waitFor();
-    await page.getByRole('link', { name: 'Continue on this device instead' }).click();
+    const qrCode = page.getByRole('img', { name: /^QR code of the approval page on / });
+    await qrCode.waitFor();
+    const link = page.getByRole('link', { name: 'Continue on this device instead' });
+    // What a phone's camera reads off the screen is the page the link opens here.
+    assert.equal(readQrCode(await qrCode.screenshot()), await link.getAttribute('href'));
+    await link.click();
   }
   // Same-tab navigation to the authorisation page, on the sandbox (served on the demo's origin).
   await page.waitForURL((url) => url.pathname.startsWith('/authorize/'));
