@@ -4,7 +4,7 @@
  * (after a wrong secret is refused), finds the order, sees the failed delivery, re-sends it once the
  * endpoint is fixed, sees it delivered, and refunds part of it after a confirmation. The overview's pictures and stuck payments are
  * photographed; every step is taken with the keyboard; axe finds no violation on each page; the page holds at 320 px; a POST without the
- * CSRF token is refused.
+ * CSRF token is refused; signing out ends the session, a copy of its cookie included.
  */
 import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -186,5 +186,20 @@ describe('operations console in Chromium', () => {
     await page.getByRole('link', { name: 'Français' }).press('Enter');
     await page.getByRole('heading', { name: 'Santé du point de réception' }).waitFor();
     assert.equal(await page.evaluate(() => document.documentElement.lang), 'fr');
+  });
+
+  it('signs out: back at the sign-in form, and a kept copy of the cookie opens nothing', async () => {
+    const context = page.context();
+    const [kept] = (await context.cookies()).filter((cookie) => cookie.name === 'momo_console');
+    assert.ok(kept, 'signed in with a momo_console cookie');
+    await page.getByRole('button', { name: 'Se déconnecter' }).press('Enter');
+    await page.getByLabel(/Secret ou mot de passe|Secret or password/).waitFor();
+    assert.deepEqual((await context.cookies()).filter((cookie) => cookie.name === 'momo_console'), [], 'the browser dropped its cookie');
+    // Someone who copied the cookie before sign-out: the companion has ended the session itself.
+    await context.addCookies([kept]);
+    const statuses = await page.evaluate(async (base) => [(await fetch(`${base}/api/session`)).status, (await fetch(`${base}/api/payments`)).status], `${harness.base}/console`);
+    assert.deepEqual(statuses, [401, 401]);
+    await page.goto(`${harness.base}/console`);
+    await page.getByLabel(/Secret ou mot de passe|Secret or password/).waitFor();
   });
 });

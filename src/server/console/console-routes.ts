@@ -5,7 +5,8 @@
  *
  * The cookie is HttpOnly (the page's script never reads it), SameSite=Strict (no other site's page
  * sends it), Secure unless the companion is reached on loopback, scoped to the console's path, and
- * expires with the session.
+ * expires with the session. Signing out ends the session in the store, so a copy of the cookie is
+ * refused too (console-session.ts).
  */
 import { Hono, type Context, type Next } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -118,7 +119,9 @@ export function createConsoleRoutes(deps: ConsoleDeps): ConsoleRoutes {
     }
     return c.body(script.code as Uint8Array<ArrayBuffer>, 200, { 'content-type': 'text/javascript; charset=utf-8' });
   });
-  app.post('/sign-out', (c) => {
+  app.post('/sign-out', async (c: Context<ConsoleEnv>) => {
+    await deps.sessions.end(c.get('session'));
+    deps.log.info('console sign-out', { address: c.env.clientAddress });
     c.header('set-cookie', cookieHeader('', 0, prefix, deps.secureCookie));
     return c.redirect(prefix, 303);
   });

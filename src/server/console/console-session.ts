@@ -4,11 +4,15 @@
  * stores/, model/ and the foundation; never another route layer or the composition root.
  *
  * The console's session: a signed cookie, so that any process sharing the secret accepts it
- * (several `serve` processes on one Redis store) and the store keeps nothing for it. The cookie holds
- * a random session id and its expiry, signed with HMAC-SHA-256 under a key derived from the accepted
- * secrets (changing the secret signs every session out). The CSRF token is the HMAC of the session
- * id under the same key: the page reads it from the session route and sends it with every POST, and
- * a page of another origin can neither read it nor forge it.
+ * (several `serve` processes on one Redis store) and the store keeps nothing for a live session. The
+ * cookie holds a random session id and its expiry, signed with HMAC-SHA-256 under a key derived from
+ * the accepted secrets (changing the secret signs every session out). The CSRF token is the HMAC of
+ * the session id under the same key: the page reads it from the session route and sends it with
+ * every POST, and a page of another origin can neither read it nor forge it.
+ *
+ * Signing out ends the session itself, not only the browser's copy of its cookie: the store keeps
+ * the ended session's id until its expiry, and every process refuses a cookie that carries it (a
+ * copied cookie, a browser that kept one). The store's two optional session methods do this.
  *
  * Web Crypto only, like the rest of the companion's request path: it runs wherever `fetch` does.
  */
@@ -20,6 +24,13 @@ export interface ConsoleSessionOptions {
   /** How long a session lasts from sign-in. */
   ttlMs: number;
   now: () => number;
+  /** Where signed-out sessions are kept until their expiry (the store); absent: sign-out only drops the cookie. */
+  ended?: EndedSessions | undefined;
+}
+
+export interface EndedSessions {
+  endConsoleSession(sessionId: string, expiresAt: number): Promise<void>;
+  isConsoleSessionEnded(sessionId: string): Promise<boolean>;
 }
 
 export interface SignedSession {
@@ -32,8 +43,10 @@ export interface ConsoleSessions {
   checkSecret(presented: string): Promise<boolean>;
   /** A new session and its cookie value. */
   issue(): Promise<{ session: SignedSession; cookie: string }>;
-  /** The session a cookie value carries, or null when it is absent, forged or expired. */
+  /** The session a cookie value carries, or null when it is absent, forged, expired or signed out. */
   verify(cookie: string | undefined): Promise<SignedSession | null>;
+  /** Signs the session out: its cookie is refused from now on, wherever it is presented. */
+  end(session: SignedSession): Promise<void>;
   csrfToken(session: SignedSession): Promise<string>;
   /** True when `presented` is the session's CSRF token (constant time). */
   checkCsrf(session: SignedSession, presented: string | undefined): Promise<boolean>;
@@ -67,7 +80,11 @@ export function createConsoleSessions(options: ConsoleSessionOptions): ConsoleSe
       const [, id, expiresAt, signature] = match as unknown as [string, string, string, string];
       if (!constantTimeEqual(await sign(`session:${id}.${expiresAt}`), signature)) return null;
       if (Number(expiresAt) <= options.now()) return null;
+      if (await options.ended?.isConsoleSessionEnded(id)) return null;
       return { id, expiresAt: Number(expiresAt) };
+    },
+    async end(session) {
+      await options.ended?.endConsoleSession(session.id, session.expiresAt);
     },
     csrfToken: (session) => sign(`csrf:${session.id}`),
     async checkCsrf(session, presented) {

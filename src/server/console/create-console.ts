@@ -4,7 +4,8 @@
  */
 import { createConsoleScriptReader } from './console-assets.js';
 import { createConsoleRoutes, type ConsoleDeps, type ConsoleRoutes } from './console-routes.js';
-import { createConsoleSessions } from './console-session.js';
+import { createConsoleSessions, type EndedSessions } from './console-session.js';
+import type { CheckoutStore } from '../stores/store.js';
 
 /** The companion's options the console reads (`CompanionOptions` documents them). */
 export interface ConsoleOptions {
@@ -17,6 +18,13 @@ export interface ConsoleOptions {
 
 export const defaultConsoleSessionTtlMs = 8 * 3_600_000;
 
+/** The store's signed-out sessions, when it keeps them (the three built-in stores do). */
+function endedSessionsIn(store: CheckoutStore): EndedSessions | undefined {
+  const { endConsoleSession, isConsoleSessionEnded } = store;
+  if (!endConsoleSession || !isConsoleSessionEnded) return undefined;
+  return { endConsoleSession: endConsoleSession.bind(store), isConsoleSessionEnded: isConsoleSessionEnded.bind(store) };
+}
+
 export function createConsole(
   options: ConsoleOptions,
   deps: Omit<ConsoleDeps, 'sessions' | 'script' | 'refunds'>,
@@ -26,7 +34,12 @@ export function createConsole(
   return createConsoleRoutes({
     ...deps,
     refunds: options.refunds === true,
-    sessions: createConsoleSessions({ secrets, ttlMs: options.consoleSessionTtlMs ?? defaultConsoleSessionTtlMs, now: deps.now }),
+    sessions: createConsoleSessions({
+      secrets,
+      ttlMs: options.consoleSessionTtlMs ?? defaultConsoleSessionTtlMs,
+      now: deps.now,
+      ended: endedSessionsIn(deps.store),
+    }),
     script: createConsoleScriptReader(options.consoleAssetsDir),
   });
 }

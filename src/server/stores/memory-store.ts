@@ -33,6 +33,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CheckoutSto
   const orderIdByServiceOrderId = new Map<string, string>();
   const serviceOrderIdsByOrderId = new Map<string, Set<string>>();
   const locks = new Map<string, { owner: string; until: number }>();
+  /** Console sessions signed out before their expiry: session id → that expiry. */
+  const endedSessions = new Map<string, number>();
   const inbox = new Map<string, { entry: InboxEntry; done: boolean; until: number }>();
 
   // Records are plain JSON data: a JSON round trip is a deep copy that also proves the record
@@ -94,6 +96,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CheckoutSto
     for (const [id, item] of inbox) if (item.done && item.until <= at) inbox.delete(id);
     for (const record of byOrderId.values()) if (record.retainUntil <= at) forget(record);
     for (const [key, lock] of locks) if (lock.until <= at) locks.delete(key);
+    for (const [id, expiresAt] of endedSessions) if (expiresAt <= at) endedSessions.delete(id);
   };
 
   let lastForcedSweep = -Infinity;
@@ -165,6 +168,13 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CheckoutSto
     },
     async releaseLock(key, owner) {
       if (locks.get(key)?.owner === owner) locks.delete(key);
+    },
+    async endConsoleSession(sessionId, expiresAt) {
+      sweep();
+      endedSessions.set(sessionId, expiresAt);
+    },
+    async isConsoleSessionEnded(sessionId) {
+      return (endedSessions.get(sessionId) ?? 0) > now();
     },
     async addToInbox(entry, ttlMs) {
       sweep();

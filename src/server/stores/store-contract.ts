@@ -381,6 +381,24 @@ export function runStoreContract(name: string, makeStore: MakeStore, options: St
       });
     });
 
+    describe('console sessions', () => {
+      it('knows a signed-out session as ended, and no other', async () => {
+        const { store, clock } = await setup();
+        if (!store.endConsoleSession || !store.isConsoleSessionEnded) {
+          assert.equal(store.endConsoleSession, store.isConsoleSessionEnded, 'a store has both session methods or neither');
+          return;
+        }
+        const [signedOut, stillIn] = [`session-${++sequence}`, `session-${++sequence}`];
+        assert.equal(await store.isConsoleSessionEnded(signedOut), false);
+        // Ahead of both clocks, as sampleRecord's retainUntil: a realClock store's backend expires it.
+        await store.endConsoleSession(signedOut, Math.max(clock.at, Date.now()) + 3_600_000);
+        assert.equal(await store.isConsoleSessionEnded(signedOut), true);
+        assert.equal(await store.isConsoleSessionEnded(stillIn), false, 'sessions are ended one by one');
+        assert.equal(await store.claimLock(`pay:${signedOut}`, 'owner', 60_000), true, 'and apart from locks');
+        await store.close?.();
+      });
+    });
+
     describe('inbox', () => {
       it('keeps a notification once, lists it until it is done, and still knows it as seen after', async () => {
         const { store } = await setup();
@@ -490,6 +508,18 @@ export function runStoreContract(name: string, makeStore: MakeStore, options: St
           assert.equal(await store.claimLock('pay:crashed', 'second', 1_000), false);
           clock.at += 1_001;
           assert.equal(await store.claimLock('pay:crashed', 'second', 1_000), true);
+          await store.close?.();
+        });
+
+        it('forgets a signed-out session at its expiry', async () => {
+          const { store, clock } = await setup();
+          if (!store.endConsoleSession || !store.isConsoleSessionEnded) return;
+          const session = `session-ttl-${++sequence}`;
+          await store.endConsoleSession(session, clock.at + 1_000);
+          clock.at += 999;
+          assert.equal(await store.isConsoleSessionEnded(session), true);
+          clock.at += 2;
+          assert.equal(await store.isConsoleSessionEnded(session), false);
           await store.close?.();
         });
 

@@ -48,6 +48,9 @@ export function guardStore(store: CheckoutStore, timeoutMs: number): CheckoutSto
     dueDeliveries: guard(store.dueDeliveries),
     listPayments: guard(store.listPayments),
     ping: guard(store.ping),
+    ...(store.endConsoleSession && store.isConsoleSessionEnded
+      ? { endConsoleSession: guard(store.endConsoleSession), isConsoleSessionEnded: guard(store.isConsoleSessionEnded) }
+      : {}),
     ...(store.probeWrite ? { probeWrite: guard(store.probeWrite) } : {}),
   };
 }

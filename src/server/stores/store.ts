@@ -87,6 +87,14 @@ export interface CheckoutStore {
    * the console reads a page of records, not every one.
    */
   listPayments(query: PaymentQuery): Promise<CheckoutRecord[]>;
+  /**
+   * Ends a console session before its expiry (its operator signed out), for every process sharing
+   * the store, until `expiresAt` (after which its cookie is refused anyway). A store of your own may
+   * leave both session methods out: signing out then only removes the cookie from that browser.
+   */
+  endConsoleSession?(sessionId: string, expiresAt: number): Promise<void>;
+  /** True when `endConsoleSession` ended this session (and its expiry has not passed). */
+  isConsoleSessionEnded?(sessionId: string): Promise<boolean>;
   /** Throws when the backend cannot be reached (the readiness check). */
   ping(): Promise<void>;
   /**

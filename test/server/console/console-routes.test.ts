@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { csrfHeader } from '../../../src/contract/console.js';
-import { createConsoleSessions } from '../../../src/server/console/console-session.js';
+import { createConsoleSessions, type EndedSessions } from '../../../src/server/console/console-session.js';
+import { createMemoryStore } from '../../../src/server/index.js';
 import { startHarness, type Harness } from '../harness.js';
 
 const serverSecret = 'console-test-server-secret-0123456789abcdef';
@@ -136,6 +137,43 @@ describe('console routes', () => {
     }
   });
 
+  it('ends a session at sign-out for every process sharing the store: a kept copy of its cookie is refused', async () => {
+    const store = createMemoryStore();
+    const [first, second] = [await startHarness({ serverSecret, store }), await startHarness({ serverSecret, store })];
+    try {
+      const through = (companion: Harness, path: string, init: RequestInit = {}) =>
+        companion.companion.fetch(new Request(`${first.base}/console${path}`, { redirect: 'manual', ...init }), { clientAddress: '45.33.253.1' });
+      const firstOrigin = new URL(first.base).origin;
+      const signInTo = async () => {
+        const response = await through(first, '/sign-in', {
+          method: 'POST',
+          headers: { origin: firstOrigin, 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ secret: serverSecret }).toString(),
+        });
+        return response.headers.get('set-cookie')!.split(';')[0]!;
+      };
+      const [signingOut, stayingIn] = [await signInTo(), await signInTo()];
+      const csrfToken = ((await (await through(first, '/api/session', { headers: { cookie: signingOut } })).json()) as { csrfToken: string }).csrfToken;
+      assert.equal((await through(second, '/api/session', { headers: { cookie: signingOut } })).status, 200, 'the other process accepts the session');
+
+      const signOut = await through(first, '/sign-out', {
+        method: 'POST',
+        headers: { cookie: signingOut, origin: firstOrigin, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ csrf: csrfToken }).toString(),
+      });
+      assert.equal(signOut.status, 303);
+      assert.match(signOut.headers.get('set-cookie') ?? '', /^momo_console=; .*Max-Age=0/);
+      for (const companion of [first, second]) {
+        assert.equal((await through(companion, '/api/session', { headers: { cookie: signingOut } })).status, 401);
+        assert.equal((await through(companion, '/api/payments', { headers: { cookie: signingOut } })).status, 401);
+      }
+      assert.equal((await through(second, '/api/session', { headers: { cookie: stayingIn } })).status, 200, 'another session stays signed in');
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
+
   it('does not exist without a server secret or a console password', async () => {
     const bare = await startHarness();
     try {
@@ -160,5 +198,25 @@ describe('console sessions', () => {
     const now = () => 0;
     const { cookie } = await createConsoleSessions({ secrets: ['the-old-secret-of-enough-length'], ttlMs: 60_000, now }).issue();
     assert.equal(await createConsoleSessions({ secrets: ['the-new-secret-of-enough-length'], ttlMs: 60_000, now }).verify(cookie), null);
+  });
+
+  it('end at sign-out, until their expiry, where the signed-out ones are kept', async () => {
+    const clock = { at: 1_000_000 };
+    const store = createMemoryStore({ now: () => clock.at });
+    const options = { secrets: ['a-secret-of-enough-length'], ttlMs: 60_000, now: () => clock.at };
+    const ended: EndedSessions = {
+      endConsoleSession: (id, expiresAt) => store.endConsoleSession!(id, expiresAt),
+      isConsoleSessionEnded: (id) => store.isConsoleSessionEnded!(id),
+    };
+    const [one, another] = [createConsoleSessions({ ...options, ended }), createConsoleSessions({ ...options, ended })];
+    const { session, cookie } = await one.issue();
+    await one.end(session);
+    assert.equal(await one.verify(cookie), null);
+    assert.equal(await another.verify(cookie), null, 'in every process sharing the store');
+    assert.ok(await another.verify((await another.issue()).cookie), 'a new session is not ended');
+    const unkept = createConsoleSessions(options);
+    const elsewhere = await unkept.issue();
+    await unkept.end(elsewhere.session);
+    assert.ok(await unkept.verify(elsewhere.cookie), 'with no store to keep it, sign-out can only drop the browser\'s cookie');
   });
 });

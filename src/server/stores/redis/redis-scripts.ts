@@ -13,6 +13,7 @@
  *   <p>payments:<state>     zset orderId by payment.updatedAt, one per payment state
  *   <p>retain               zset orderId by retainUntil: what the sweep cleans
  *   <p>lock:<key>           owner, with PX ttl
+ *   <p>session-ended:<id>   a console session signed out before its expiry, with PX ttl to that expiry
  *   <p>inbox:<id>           hash: rawBody, receivedAt, done, until; <p>inbox-pending zset id by receivedAt
  *   <p>limit:*, <p>numbers:*, <p>streams:*   the page routes' limits (redis-limits.ts)
  *
@@ -177,6 +178,21 @@ export const releaseLockScript = luaScript(`${prelude}
 local key = p .. 'lock:' .. ARGV[3]
 if redis.call('GET', key) == ARGV[4] then redis.call('DEL', key) end
 return 0
+`);
+
+/**
+ * ARGV[3] = console session id, [4] its expiry (epoch ms). The TTL is counted on the companion's
+ * clock (ARGV[2]), like the records'; an expiry already past writes nothing.
+ */
+export const endConsoleSessionScript = luaScript(`${prelude}
+local ttl = math.floor(tonumber(ARGV[4]) - now)
+if ttl > 0 then redis.call('SET', p .. 'session-ended:' .. ARGV[3], '1', 'PX', ttl) end
+return 0
+`);
+
+/** ARGV[3] = console session id. 1 when it was signed out and its expiry has not passed. */
+export const isConsoleSessionEndedScript = luaScript(`${prelude}
+return redis.call('EXISTS', p .. 'session-ended:' .. ARGV[3])
 `);
 
 /**

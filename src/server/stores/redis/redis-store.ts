@@ -122,6 +122,12 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Chec
     async releaseLock(key, owner) {
       await run(scripts.releaseLockScript, key, owner);
     },
+    async endConsoleSession(sessionId, expiresAt) {
+      await run(scripts.endConsoleSessionScript, sessionId, expiresAt);
+    },
+    async isConsoleSessionEnded(sessionId) {
+      return (await run(scripts.isConsoleSessionEndedScript, sessionId)) === 1;
+    },
     async addToInbox(entry, ttlMs) {
       return (await run(scripts.addToInboxScript, entry.id, entry.rawBody, entry.receivedAt, now() + ttlMs)) === 1;
     },

@@ -44,6 +44,9 @@ export interface FileStoreOptions {
 }
 
 const SCHEMA_VERSION = 1;
+/** A signed-out console session's row in `locks` (no lock name the companion takes starts so). */
+const endedSessionKey = 'console-session-ended:';
+const endedSessionOwner = 'signed-out';
 const SWEEP_EVERY_MS = 60_000;
 
 const schema = `
@@ -328,6 +331,15 @@ export function createFileStore(options: FileStoreOptions = {}): CheckoutStore {
     },
     async claimLock(key, owner, ttlMs) {
       return claimLock.immediate(key, owner, ttlMs, now());
+    },
+    async endConsoleSession(sessionId, expiresAt) {
+      // A row of the locks table, held until the session's expiry by an owner no process is
+      // (the table is a key with an owner and an end, swept when the end passes): a signed-out
+      // session needs nothing else, and the file's schema, which older versions read, stays as is.
+      statements.setLock.run(`${endedSessionKey}${sessionId}`, endedSessionOwner, expiresAt);
+    },
+    async isConsoleSessionEnded(sessionId) {
+      return (statements.lock.get(`${endedSessionKey}${sessionId}`)?.until ?? 0) > now();
     },
     async releaseLock(key, owner) {
       statements.releaseLock.run(key, owner);
