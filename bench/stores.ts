@@ -93,6 +93,7 @@ export function paid(record: CheckoutRecord): CheckoutRecord {
           currencyCode: record.currencyCode,
           previousState: null,
           amountMismatch: false,
+          phoneMismatch: false,
           payment: {
             state: 'pending',
             version,

@@ -39,6 +39,7 @@ import { checkCompanionOptions } from './options-schema.js';
 import { guardStore } from './stores/store-guard.js';
 import type { CheckoutStore } from './stores/store.js';
 import { refundPayment, type RefundDeps } from './refunds/refund-flow.js';
+import { createRefundResumer } from './refunds/resume-refunds.js';
 import type { RefundRequest } from './refunds/refund-rules.js';
 import type { RefundView } from './model/refund.js';
 
@@ -187,6 +188,8 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
         if (resumed > 0) log.warn('notifications kept before a restart were applied now', { count: resumed });
       },
       ...(options.onStale ? { stale: () => reportStale(store, options.onStale!, staleAfterMinutes, now) } : {}),
+      // Refunds left `sending` by a stop (refunds/resume-refunds.ts); the deps are built below.
+      refunds: () => resumeRefunds(),
     },
   });
   deliveries.start();
@@ -228,11 +231,13 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
       checkPayable: (payable) => refuseUnpayable(payable, discovery, log),
     });
   const paymentsIn = (on: CheckoutStore) => (query: PaymentListQuery = {}) => listPaymentSummaries(on, query, now());
+  const refundDepsOn = (on: CheckoutStore): RefundDeps => ({ service, store: on, log, now, sinks: sinkNames, onQueued: deliveries.kick, webhookUrl: `${base}/webhook`, enabled: options.refunds === true });
   const refundsIn = (on: CheckoutStore) => {
-    const deps: RefundDeps = { service, store: on, log, now, sinks: sinkNames, onQueued: deliveries.kick, webhookUrl: `${base}/webhook`, enabled: options.refunds === true };
+    const deps = refundDepsOn(on);
     return (orderId: string, request: RefundRequest) => refundPayment(deps, orderId, request);
   };
   const refund = refundsIn(store);
+  const resumeRefunds = createRefundResumer(refundDepsOn(store));
   const createCheckout = checkoutsIn(store);
   const listPayments = paymentsIn(store);
   // The server API (merchant backend → companion) exists only with a server secret. It reads and

@@ -19,4 +19,9 @@ export interface PaymentUpdate {
   previousState: PaymentView['state'] | null;
   /** True when a notification's amount differed from the order's: never treat the order as paid. */
   amountMismatch: boolean;
+  /**
+   * True when the service reported the payment from another number than the one it was sent to:
+   * never treat the order as paid; it is held for support (the stuck payments list says what to send).
+   */
+  phoneMismatch: boolean;
 }

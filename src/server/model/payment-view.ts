@@ -1,14 +1,15 @@
 /** What the page may see of a payment: masked number, no secrets, no upstream text. */
 import type { CheckoutView, CountryView, PaymentView } from '../../contract/companion.js';
 import { redactPhone } from '../../contract/phone.js';
-import type { CheckoutRecord } from './records.js';
+import type { CheckoutRecord, PaymentRecord } from './records.js';
 
 export function paymentView(checkout: CheckoutRecord): PaymentView | null {
   const payment = checkout.payment;
   if (!payment) return null;
-  // A payment whose notified amount differed is never shown as paid, to the payer or in
+  // A payment whose notified amount or number differed is never shown as paid, to the payer or in
   // onPaymentUpdate (the webhook handler also stores it as failed; this holds for older records).
-  const state = payment.amountMismatch ? 'failed' : payment.state;
+  const held = heldForSupport(payment);
+  const state = held ? 'failed' : payment.state;
   return {
     state,
     version: checkout.version,
@@ -19,7 +20,7 @@ export function paymentView(checkout: CheckoutRecord): PaymentView | null {
     instructions: state === 'needs-otp' ? payment.operator?.instructions ?? null : null,
     authorizationUrl: state === 'redirect-ready' ? payment.authorizationUrl : null,
     returned: payment.returned,
-    canRetry: state === 'failed' && !payment.amountMismatch && payment.attempt < checkout.maxAttempts,
+    canRetry: state === 'failed' && !held && payment.attempt < checkout.maxAttempts,
     updatedAt: new Date(payment.updatedAt).toISOString(),
   };
 }
@@ -34,4 +35,12 @@ export function checkoutView(checkout: CheckoutRecord, countries: CountryView[])
     countries,
     payment: paymentView(checkout),
   };
+}
+
+/**
+ * A payment whose verified notification named another amount or number than the attempt's: never
+ * paid, never refunded, listed for support with the sentence to send (payments-list.ts).
+ */
+export function heldForSupport(payment: Pick<PaymentRecord, 'amountMismatch' | 'phoneMismatch'>): boolean {
+  return payment.amountMismatch || payment.phoneMismatch === true;
 }

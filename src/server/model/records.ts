@@ -43,6 +43,23 @@ export interface PaymentRecord {
   /** The service's id of this attempt, from its pay-in answer: what support needs to re-emit a notification. */
   transactionId: string | null;
   /**
+   * The request last posted under `serviceOrderId` whose outcome is not settled by an answer
+   * (service-client/repost-rule.ts `postedRequestKey`): written before the post, cleared by a 422
+   * (nothing created). While it is set and the outcome unknown, only this request may be posted
+   * again, and a 409 to it is ours. Absent on records written before it existed.
+   */
+  postedRequest?: string | null;
+  /**
+   * The number the service's verified notifications reported for this attempt (§6.2 `phoneNumber`):
+   * a refund is paid to this number, never to the one typed. Absent until a notification came.
+   */
+  reportedPhoneNumber?: string | null;
+  /**
+   * A verified notification named another number than the one this attempt was sent to: held for
+   * support, never reported as paid, never refunded (the money came from a number we cannot vouch for).
+   */
+  phoneMismatch?: boolean;
+  /**
    * A validly signed notification refused only because its timestamp was outside the tolerance
    * (this server's clock is off?): the service never sends it again, so the payment is listed as stuck.
    */

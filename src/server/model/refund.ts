@@ -42,6 +42,13 @@ export interface RefundRecord {
   amountMismatch: boolean;
   /** The service answered 409 to a first post: the transaction under this id is not ours. */
   payoutIdConflict: boolean;
+  /**
+   * A validly signed notification of this pay-out refused only for its timestamp (this server's
+   * clock?): the service never sends it again, so the refund is listed for support.
+   */
+  refusedNotification?: { status: string; sentAt: number; receivedAt: number } | null;
+  /** When `onStale` was told about this refund (it is told once). */
+  staleReportedAt?: number | null;
   /** Increases at every change the merchant is told about: part of the delivery's idempotency key. */
   version: number;
   createdAt: number;

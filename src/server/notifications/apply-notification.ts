@@ -1,10 +1,11 @@
 /**
  * Notifications from the service (§6): verified over the raw body, duplicates dropped by `_nonce`,
  * matched by `orderId` (the body has no currency), applied monotonically whatever the arrival
- * order. A notification is a trigger, not an authority (§6.2): a differing amount is flagged and
- * never reported as paid.
+ * order. A notification is a trigger, not an authority (§6.2): a differing amount or number is
+ * flagged, held for support and never reported as paid; the number it reports is the one a refund pays.
  */
 import { sameAmount } from '../../contract/money.js';
+import { redactPhone } from '../../contract/phone.js';
 import type { PaymentState } from '../../contract/companion.js';
 import type { WebhookNotification } from '../../contract/upstream/index.js';
 import type { Logger } from '../log.js';
@@ -70,10 +71,15 @@ async function keepRefusedButGenuine(deps: NotificationDeps, rawBody: string | U
   });
   const checkout = await deps.store.getByServiceOrderId(notification.orderId);
   if (!checkout) return;
+  const refused = { status: notification.status, sentAt: notification._timestamp, receivedAt: deps.now() };
   await updateCheckoutRecord(deps.store, checkout.orderId, (current) => {
+    // A refund's pay-out, or the payment's attempt: whichever holds this service order id.
+    if (refundOfPayout(current, notification.orderId)) {
+      return { ...current, refunds: current.refunds!.map((refund) => (refund.payoutOrderId === notification.orderId ? { ...refund, refusedNotification: refused } : refund)) };
+    }
     const payment = current.payment;
     if (!payment || payment.serviceOrderId !== notification.orderId) return null;
-    return { ...current, payment: { ...payment, refusedNotification: { status: notification.status, sentAt: notification._timestamp, receivedAt: deps.now() } } };
+    return { ...current, payment: { ...payment, refusedNotification: refused } };
   });
 }
 
@@ -106,6 +112,17 @@ export async function applyNotification(deps: NotificationDeps, notification: We
       status: notification.status,
     });
   }
+  // §2.2: the number is the payer's identity on the service's side; one that differs from the number
+  // this attempt was sent to means the record cannot vouch for who paid: held for support.
+  const phoneMatches = sameNumber(notification.phoneNumber, checkout.payment.phoneNumber);
+  if (!phoneMatches) {
+    deps.log.error('service notification names another number than the payment was sent to: held for support, never reported as paid or refunded', {
+      orderId: checkout.orderId,
+      expected: redactPhone(checkout.payment.phoneNumber),
+      received: redactPhone(notification.phoneNumber),
+      status: notification.status,
+    });
+  }
   const authorizationUrl = notification.nextAction?.authorizationUrl;
   if (authorizationUrl !== undefined && !deps.isAllowedAuthorizationUrl(authorizationUrl)) {
     deps.log.error('service notification authorizationUrl refused: only https URLs are sent to a payer', { orderId: checkout.orderId });
@@ -114,11 +131,12 @@ export async function applyNotification(deps: NotificationDeps, notification: We
   const { changed, checkout: after } = await deps.transitions.update(checkout.orderId, (payment) => {
     if (!payment || payment.serviceOrderId !== notification.orderId) return null;
     if (isFinal(payment.state)) return null;
-    const next = { ...payment, lastServiceStatus: notification.status };
-    if (!amountMatches) {
-      // One truth for the payer and the merchant: a payment whose amount differs is never paid. It
-      // fails at once, final and without a retry (view.ts), so no later notification changes it.
-      return { ...next, amountMismatch: true, state: 'failed' as const };
+    const next = { ...payment, lastServiceStatus: notification.status, reportedPhoneNumber: `+${digitsOf(notification.phoneNumber)}` };
+    if (!amountMatches || !phoneMatches) {
+      // One truth for the payer and the merchant: a payment whose amount or number differs is never
+      // paid. It fails at once, final and without a retry (payment-view.ts), so no later notification
+      // changes it, and it is listed for support (payments-list.ts).
+      return { ...next, amountMismatch: payment.amountMismatch || !amountMatches, phoneMismatch: payment.phoneMismatch || !phoneMatches, state: 'failed' as const };
     }
     if (notification.status === 'completed') return { ...next, state: 'completed' as const };
     if (notification.status === 'failed') return { ...next, state: 'failed' as const };
@@ -136,3 +154,10 @@ export async function applyNotification(deps: NotificationDeps, notification: We
   return { status: 200, outcome: changed ? 'applied' : 'ignored', orderId: checkout.orderId, ...(state ? { state } : {}) };
 }
 
+
+const digitsOf = (phone: string) => phone.replace(/\D/g, '');
+
+/** Read leniently: E.164 is promised (§2.2), but a `+` or a space more or less names the same number. */
+function sameNumber(reported: string, sent: string): boolean {
+  return digitsOf(reported) === digitsOf(sent);
+}

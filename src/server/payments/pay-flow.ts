@@ -4,12 +4,15 @@
  * 1. post without `otp` and `redirectUrls` (unless the payer already typed a code);
  * 2. `422 OTP_REQUIRED`: nothing was created; ask the payer for the code, re-post the same orderId;
  * 3. `422 REDIRECT_URLS_REQUIRED`: nothing was created; re-post at once with our own return URLs;
- * 4. `409`: it exists; never invent a new orderId. It is ours only when an earlier post of the same
- *    order id by us had a lost answer; otherwise someone else created it (another system posting
- *    with the same key, a store that lost our record): the payment is held as `unknown`, logged for
- *    support, never `pending` or `completed`, and no notification for that id is applied to it;
+ * 4. `409`: it exists; never invent a new orderId. It is ours only when we posted that exact
+ *    request before and lost its answer (service-client/repost-rule.ts); otherwise someone else
+ *    created it (another system posting with the same key, a store that lost our record): the
+ *    payment is held as `unknown`, logged for support, never `pending` or `completed`, and no
+ *    notification for that id is applied to it;
  * 5. a lost answer: re-post the same body once; if still unknown, say "checking" (a webhook or a
- *    later 409 decides). Never a second payment.
+ *    later 409 decides). Never a second payment. While that outcome is unknown, only that very
+ *    request may be posted again: another number or the wallet would meet the same order id's 409,
+ *    and the service would collect from the first number what the record says the second paid.
  *
  * One pay-in in flight per checkout (the store's lock): a double click, Enter plus click, or a
  * second tab produce one upstream call. The amount is always the checkout's.
@@ -18,12 +21,13 @@ import type { OperatorView, PaymentState, PaymentView, PayRequest } from '../../
 import type { PayInRequest } from '../../contract/upstream/index.js';
 import type { Logger } from '../log.js';
 import {
-  AlreadyExistsError,
   AmountOutOfRangeError,
   OtpRequiredError,
   RedirectUrlsRequiredError,
   ServiceError,
   ValidationError,
+  postUnderRepostRule,
+  postedRequestKey,
   type ServiceClient,
 } from '../service-client/index.js';
 import { checkAmount, type Discovery } from './discovery.js';
@@ -34,6 +38,7 @@ import { nextAttemptOrderIds } from './attempt-ids.js';
 import { isFinal, movesForward, type Transitions } from './transitions.js';
 import { paymentView } from '../model/payment-view.js';
 import { randomId } from '../tokens.js';
+import { redactPhone } from '../../contract/phone.js';
 
 export interface PayFlowDeps {
   service: ServiceClient;
@@ -49,7 +54,8 @@ export interface PayFlowDeps {
 
 type Outcome =
   | { kind: 'accepted'; redirect: boolean; transactionId: string | null }
-  | { kind: 'needs-otp' }
+  /** `lostBefore`: an earlier post of this request had a lost answer, which the 422 does not settle. */
+  | { kind: 'needs-otp'; lostBefore: boolean }
   | { kind: 'exists'; redirect: boolean }
   | { kind: 'unknown' }
   /** A 409 for an order id we do not know we created. */
@@ -86,6 +92,17 @@ export async function payCheckout(deps: PayFlowDeps, checkoutAtStart: CheckoutRe
     // order id is re-posted (after a 422 or an unknown outcome nothing new may be invented, §7).
     const newAttempt = current?.state === 'failed';
     const attempt = newAttempt ? current.attempt + 1 : current?.attempt ?? 1;
+    // An earlier post of this order id whose outcome is unknown: only that request may go again.
+    const unsettled = newAttempt || !current ? null : unsettledPost(checkout);
+    const requestKey = (serviceOrderId: string) =>
+      postedRequestKey({ orderId: serviceOrderId, amount: checkout.amount, currencyCode: checkout.currencyCode, phoneNumber: lookup.phoneNumber, operatorCode: body.useWallet ? 'wallet' : undefined });
+    if (unsettled !== null && unsettled !== requestKey(current!.serviceOrderId)) {
+      deps.log.warn('pay refused: another number or wallet choice while an earlier pay-in of this order has an unknown outcome', { orderId, serviceOrderId: current!.serviceOrderId });
+      throw new PayerRefusal(
+        'PAYMENT_IN_PROGRESS',
+        `The payment sent to ${redactPhone(current!.phoneNumber)} for this order is still being checked: its outcome is not known yet, so it cannot be sent to another number or wallet. Its outcome will show here; if it fails, pay again with any number.`,
+      );
+    }
     if (body.useWallet && !lookup.wallet) throw new PayerRefusal('BAD_REQUEST', 'The wallet is not offered for this number. Choose the operator instead.');
     const operator = body.useWallet ? lookup.wallet : lookup.operator;
     if (!operator) throw new PayerRefusal('NO_OPERATOR', `No mobile money operator of this number takes payments in ${checkout.currencyCode}.`);
@@ -106,15 +123,17 @@ export async function payCheckout(deps: PayFlowDeps, checkoutAtStart: CheckoutRe
       previewWorkflow: current?.attempt === attempt ? current.previewWorkflow ?? null : null,
       lastServiceStatus: null,
       transactionId: current?.serviceOrderId === serviceOrderId ? current.transactionId : null,
+      // Written before the post: after a crash or a lost answer, this is what may have been created.
+      postedRequest: requestKey(serviceOrderId),
       updatedAt: 0,
     });
     // Written before the call: a webhook can arrive before the answer, and must find the attempt.
     const candidates = newAttempt ? nextAttemptOrderIds(orderId, current.serviceOrderId) : [current?.serviceOrderId ?? orderId];
     const base = await claimServiceOrderId(deps, orderId, candidates.map(paymentUnder));
     const serviceOrderId = base.serviceOrderId;
-    // The one case where a 409 is ours: we posted this very order id before and lost the answer
+    // The one case where a 409 is ours: we posted this very request before and lost the answer
     // (the outcome stayed unknown, or the process stopped before the answer was written).
-    const postedBefore = current?.serviceOrderId === serviceOrderId && current.state === 'unknown';
+    const postedBefore = current?.serviceOrderId === serviceOrderId && unsettled === requestKey(serviceOrderId);
 
     const request: PayInRequest = {
       orderId: serviceOrderId,
@@ -147,7 +166,10 @@ export async function payCheckout(deps: PayFlowDeps, checkoutAtStart: CheckoutRe
       if (payment.lastServiceStatus !== null && !movesForward(payment.state, state)) return null;
       if (isFinal(payment.state)) return null;
       const transactionId = outcome.kind === 'accepted' ? outcome.transactionId : payment.transactionId;
-      return { ...payment, state, workflow, transactionId };
+      // A 422 created nothing (§7): the payer may then change the number. After an earlier lost
+      // answer it proves nothing about that post, which stays unsettled.
+      const postedRequest = outcome.kind === 'needs-otp' && !outcome.lostBefore ? null : payment.postedRequest ?? null;
+      return { ...payment, state, workflow, transactionId, postedRequest };
     });
     return paymentView(after ?? checkout)!;
   } finally {
@@ -199,28 +221,54 @@ async function holdForSupport(deps: PayFlowDeps, orderId: string, serviceOrderId
   return paymentView(after ?? checkout)!;
 }
 
+/**
+ * The request an earlier post of this attempt sent and never learned the outcome of, as a
+ * {@link postedRequestKey}, or null when none is unsettled. A record written before `postedRequest`
+ * existed posted what it holds, in state `unknown`.
+ */
+function unsettledPost(checkout: CheckoutRecord): string | null {
+  const payment = checkout.payment;
+  if (!payment || isFinal(payment.state) || underWay.includes(payment.state)) return null;
+  if (payment.postedRequest !== undefined) return payment.postedRequest;
+  if (payment.state !== 'unknown') return null;
+  return postedRequestKey({
+    orderId: payment.serviceOrderId,
+    amount: checkout.amount,
+    currencyCode: checkout.currencyCode,
+    phoneNumber: payment.phoneNumber,
+    operatorCode: payment.useWallet ? 'wallet' : undefined,
+  });
+}
+
 async function postPayIn(deps: PayFlowDeps, first: PayInRequest, checkout: CheckoutRecord, operator: OperatorView, postedBefore: boolean): Promise<Outcome> {
   let request = first;
-  let lostOnce = false;
+  // A lost answer before a 422's re-post still counts: the lost post may have created it.
+  let lost = false;
   for (;;) {
     try {
-      const answer = await deps.service.payIn(request);
-      return { kind: 'accepted', redirect: request.redirectUrls !== undefined, transactionId: answer.transactionId ?? null };
+      const outcome = await postUnderRepostRule(() => deps.service.payIn(request), {
+        postedBefore: postedBefore || lost,
+        onLostAnswer: (error, retried) => {
+          lost = true;
+          deps.log.warn('pay-in answer lost', { orderId: request.orderId, kind: error.kind, retried });
+        },
+      });
+      const redirect = request.redirectUrls !== undefined;
+      switch (outcome.kind) {
+        case 'answered':
+          return { kind: 'accepted', redirect, transactionId: outcome.answer.transactionId ?? null };
+        case 'exists':
+          return { kind: 'exists', redirect };
+        case 'unknown':
+        case 'not-ours':
+          return { kind: outcome.kind };
+      }
     } catch (error) {
-      if (error instanceof OtpRequiredError) return { kind: 'needs-otp' };
+      if (error instanceof OtpRequiredError) return { kind: 'needs-otp', lostBefore: postedBefore || lost };
       if (error instanceof RedirectUrlsRequiredError && request.redirectUrls === undefined) {
         // Our own return route, never a URL from the browser. Nothing was created: same orderId.
         const base = deps.returnBase(checkout);
         request = { ...request, redirectUrls: { success: `${base}?outcome=success`, failure: `${base}?outcome=failure` } };
-        continue;
-      }
-      if (error instanceof AlreadyExistsError) {
-        return postedBefore || lostOnce ? { kind: 'exists', redirect: request.redirectUrls !== undefined } : { kind: 'not-ours' };
-      }
-      if (error instanceof ServiceError && error.outcomeUnknown) {
-        deps.log.warn('pay-in answer lost', { orderId: request.orderId, kind: error.kind, retried: lostOnce });
-        if (lostOnce) return { kind: 'unknown' };
-        lostOnce = true;
         continue;
       }
       if (error instanceof AmountOutOfRangeError) {

@@ -6,6 +6,9 @@
 import { finalPaymentStates, type PaymentState } from '../../contract/companion.js';
 import { redactPhone } from '../../contract/phone.js';
 import type { CheckoutRecord } from '../model/records.js';
+import { heldForSupport } from '../model/payment-view.js';
+import type { RefundRecord, RefundState } from '../model/refund.js';
+import { refundAdvice, stuckRefunds } from './stuck-refunds.js';
 import type { CheckoutStore } from '../stores/store.js';
 
 /** Payment states that still wait for the service's word. */
@@ -27,6 +30,12 @@ export interface PaymentSummary {
   ageMinutes: number;
   /** A validly signed notification this server refused for its timestamp, if any. */
   refusedNotification: { status: string; sentAt: string } | null;
+  /**
+   * Set when what is stuck is a refund of this payment, not the payment itself: then
+   * `serviceOrderId`, `transactionId`, `amount`, the number, the times and `refusedNotification`
+   * are the refund's pay-out's.
+   */
+  refund: { refundId: string; state: RefundState } | null;
   /** What to do, in a sentence a merchant can act on (or send to the service's support). */
   action: string;
 }
@@ -57,8 +66,22 @@ export async function listPaymentSummaries(store: CheckoutStore, query: PaymentL
   for (const record of refused) {
     if (record.payment?.refusedNotification && !found.some((item) => item.orderId === record.orderId)) found.push(summarise(record, now));
   }
-  return found;
+  // A finished payment can still need support: one held for a differing amount or number (whatever
+  // its age), or a refund with no outcome past the threshold (stuck-refunds.ts).
+  const finished = await store.listPayments({ states: finalPaymentStates, limit: finishedScanLimit });
+  for (const record of finished) {
+    if (heldForSupport(record.payment!) && !found.some((item) => item.orderId === record.orderId && !item.refund)) found.push(summarise(record, now));
+    for (const refund of stuckRefunds(record, now - (olderThan ?? defaultStaleMinutes) * 60_000)) found.push(summariseRefund(record, refund, now));
+  }
+  return found.slice(0, query.limit ?? 100);
 }
+
+/**
+ * How many finished payments the stale list reads for held payments and stuck refunds: a store
+ * indexes payments by their own state, not their refunds', so they are read and filtered here. A
+ * record is kept a week after its last change, so this bounds a week of a shop's finished payments.
+ */
+export const finishedScanLimit = 10_000;
 
 export function summarise(record: CheckoutRecord, now: number): PaymentSummary {
   const payment = record.payment!;
@@ -74,7 +97,27 @@ export function summarise(record: CheckoutRecord, now: number): PaymentSummary {
     updatedAt: new Date(payment.updatedAt).toISOString(),
     ageMinutes: Math.floor((now - payment.updatedAt) / 60_000),
     refusedNotification: refused && { status: refused.status, sentAt: new Date(refused.sentAt).toISOString() },
+    refund: null,
     action: adviceFor(record),
+  };
+}
+
+/** A stuck refund, as a line of the stale list: its pay-out's ids, amount and number. */
+export function summariseRefund(record: CheckoutRecord, refund: RefundRecord, now: number): PaymentSummary {
+  const refused = refund.refusedNotification ?? null;
+  return {
+    orderId: record.orderId,
+    serviceOrderId: refund.payoutOrderId,
+    transactionId: refund.transactionId,
+    amount: refund.amount,
+    currencyCode: record.currencyCode,
+    phoneNumberMasked: redactPhone(refund.phoneNumber),
+    state: record.payment!.state,
+    updatedAt: new Date(refund.updatedAt).toISOString(),
+    ageMinutes: Math.floor((now - refund.updatedAt) / 60_000),
+    refusedNotification: refused && { status: refused.status, sentAt: new Date(refused.sentAt).toISOString() },
+    refund: { refundId: refund.refundId, state: refund.state },
+    action: refundAdvice(record, refund),
   };
 }
 
@@ -82,6 +125,12 @@ function adviceFor(record: CheckoutRecord): string {
   const payment = record.payment!;
   const amount = `${record.amount} ${record.currencyCode}`;
   const transaction = payment.transactionId ? `transaction ${payment.transactionId} (order ${payment.serviceOrderId})` : `order ${payment.serviceOrderId}`;
+  if (payment.phoneMismatch) {
+    return `The payment service reported ${transaction} as paid from ${redactPhone(payment.reportedPhoneNumber ?? '')}, not from ${redactPhone(payment.phoneNumber)} to which it was sent: the order is not treated as paid and is not refunded here. Ask the payment service's support which number paid ${amount} for ${transaction}, and settle with the payer through them.`;
+  }
+  if (payment.amountMismatch) {
+    return `The payment service notified ${transaction} for another amount than the order's ${amount}: the order is not treated as paid and is not refunded here. Ask the payment service's support what was collected for ${transaction}, and settle with the payer through them.`;
+  }
   if (finalPaymentStates.includes(payment.state)) return 'Nothing to do: the outcome is known.';
   if (payment.refusedNotification) {
     return `This server refused a genuine notification (status "${payment.refusedNotification.status}") because its clock is off: fix the clock (NTP), then ask the payment service's support to re-emit the notification of ${transaction}, ${amount}.`;

@@ -8,7 +8,7 @@ import type { PaymentUpdate } from '../model/payment-update.js';
 import { withTimelineEntry, type CheckoutRecord, type DeliveryRecord, type DeliverySink, type PaymentRecord } from '../model/records.js';
 import type { StatusHub } from '../status/status-hub.js';
 import { updateCheckoutRecord, type CheckoutStore } from '../stores/store.js';
-import { paymentView } from '../model/payment-view.js';
+import { heldForSupport, paymentView } from '../model/payment-view.js';
 import { checkoutRetentionMs } from './checkouts.js';
 
 /** Progress order: a change may only move up (or keep the rank and add information). */
@@ -103,7 +103,7 @@ function reportable(before: CheckoutRecord, after: CheckoutRecord): PaymentUpdat
   const previous = before.payment;
   const payment = after.payment!;
   const stateChanged = previous?.state !== payment.state || previous?.attempt !== payment.attempt;
-  const flagged = payment.amountMismatch && !previous?.amountMismatch;
+  const flagged = heldForSupport(payment) && !(previous && heldForSupport(previous));
   if (!stateChanged && !flagged) return null;
   const view = paymentView(after)!;
   return {
@@ -114,6 +114,7 @@ function reportable(before: CheckoutRecord, after: CheckoutRecord): PaymentUpdat
     payment: view,
     previousState: previous?.state ?? null,
     amountMismatch: payment.amountMismatch,
+    phoneMismatch: payment.phoneMismatch === true,
   };
 }
 

@@ -11,7 +11,8 @@
  *    pay-out order id the store gives this order alone, before anything is posted: a crash after
  *    the post loses nothing, and the refunds not failed never exceed the amount paid, across processes;
  * 2. the pay-out is posted to the number that paid (there is no field to name another);
- * 3. a lost answer or a 5xx is posted again with the same id; still lost, the refund is `unknown`
+ * 3. the service's re-post rule, shared with the pay-in (service-client/repost-rule.ts): a lost
+ *    answer or a 5xx is posted again with the same id; still lost, the refund is `unknown`
  *    (repeating the refund posts it again: a `409` then means it exists); a `409` to a first post is
  *    someone else's transaction: `unknown` for support, never posted under another id;
  * 4. a synchronous failure (`failureCategory`, `failureReason`) makes it `failed`, with the balance
@@ -22,7 +23,7 @@
 import type { Logger } from '../log.js';
 import { amountFromNumber } from '../../contract/money.js';
 import type { PayOutRequest } from '../../contract/upstream/index.js';
-import { AlreadyExistsError, ServiceError, type ServiceClient } from '../service-client/index.js';
+import { ServiceError, postUnderRepostRule, type ServiceClient } from '../service-client/index.js';
 import { newRefundRecord, refundView, type RefundRecord, type RefundState, type RefundView } from '../model/refund.js';
 import { StoreConflictError, updateCheckoutRecord } from '../stores/store.js';
 import { checkoutRetentionMs } from '../payments/checkouts.js';
@@ -41,7 +42,8 @@ export interface RefundDeps extends RefundChangeDeps {
   enabled: boolean;
 }
 
-const lockTtlMs = 60_000;
+/** How long one call holds a refund; a refund left `sending` longer was stopped (resume-refunds.ts). */
+export const refundLockTtlMs = 60_000;
 
 /**
  * Refunds `amount` of the order's completed payment to the number that paid. Idempotent on
@@ -52,17 +54,19 @@ export async function refundPayment(deps: RefundDeps, orderId: string, request: 
     throw new RefundRefusal('REFUNDS_DISABLED', 'Refunds are off: they send money out of your balance at once. Turn them on with MOMO_REFUNDS=on (or `refunds: true` in createCompanion).');
   }
   const { refundId, reason } = checkRefundRequest(request);
+  // Resuming with { refundId, amount } alone matches whatever reason was stored (the console stores one).
+  const reasonToMatch = request.reason === undefined ? undefined : reason;
   const checkout = await deps.store.getByOrderId(orderId);
   if (!checkout) throw new RefundRefusal('NOT_FOUND', `No checkout for order ${JSON.stringify(orderId)}: a refund needs the order's completed payment.`);
   const amount = refundAmount(checkout, request.amount);
 
   const lockKey = `refund:${orderId}:${refundId}`;
   const lockOwner = randomId(12);
-  if (!(await deps.store.claimLock(lockKey, lockOwner, lockTtlMs))) {
+  if (!(await deps.store.claimLock(lockKey, lockOwner, refundLockTtlMs))) {
     throw new RefundRefusal('REFUND_IN_PROGRESS', `Refund ${refundId} is being sent by another call right now: read it in a moment (GET the payment), or repeat this call.`);
   }
   try {
-    const { refund, resumed } = await writeRefund(deps, orderId, refundId, amount, reason);
+    const { refund, resumed } = await writeRefund(deps, orderId, refundId, amount, reason, reasonToMatch);
     const resumable = refund.state === 'sending' || (refund.state === 'unknown' && !refund.payoutIdConflict);
     if (!resumable) return refundView(refund, checkout.currencyCode);
     return refundView(await postPayout(deps, orderId, checkout.currencyCode, refund, resumed), checkout.currencyCode);
@@ -76,7 +80,7 @@ export async function refundPayment(deps: RefundDeps, orderId: string, request: 
  * the first pay-out order id the store gives this order. `resumed`: it existed already, so it may
  * have been posted before (a 409 is then ours).
  */
-async function writeRefund(deps: RefundDeps, orderId: string, refundId: string, amount: string, reason: string | null): Promise<{ refund: RefundRecord; resumed: boolean }> {
+async function writeRefund(deps: RefundDeps, orderId: string, refundId: string, amount: string, reason: string | null, reasonToMatch: string | null | undefined): Promise<{ refund: RefundRecord; resumed: boolean }> {
   for (let skipped = 0; skipped < maxPayoutIdTries; skipped++) {
     let existing: RefundRecord | undefined;
     let written: RefundRecord | undefined;
@@ -84,7 +88,7 @@ async function writeRefund(deps: RefundDeps, orderId: string, refundId: string, 
       await updateCheckoutRecord(deps.store, orderId, (checkout) => {
         existing = checkout.refunds?.find((refund) => refund.refundId === refundId);
         if (existing) {
-          if (!sameRefund(existing, amount, reason)) {
+          if (!sameRefund(existing, amount, reasonToMatch)) {
             throw new RefundRefusal('REFUND_ID_REUSED', `refundId ${refundId} was already used for a refund of ${existing.amount} ${checkout.currencyCode}${existing.reason !== null ? ` (reason ${JSON.stringify(existing.reason)})` : ''}: use a new refundId for another refund.`);
           }
           return null;
@@ -98,8 +102,9 @@ async function writeRefund(deps: RefundDeps, orderId: string, refundId: string, 
             payoutOrderId: payoutOrderId(orderId, refunds, skipped),
             amount,
             reason,
-            // §2.4: the pay-out goes to this number; the request has no field to name another.
-            phoneNumber: checkout.payment!.phoneNumber,
+            // The number the service reported as paying (checkRefundable made sure there is one),
+            // never the one typed on the page: the pay-out goes to it, and to no other.
+            phoneNumber: checkout.payment!.reportedPhoneNumber!,
           },
           at,
         );
@@ -163,37 +168,30 @@ async function postPayout(deps: RefundDeps, orderId: string, currencyCode: strin
 }
 
 async function sendPayout(deps: RefundDeps, request: PayOutRequest, resumed: boolean): Promise<Answer> {
-  let lostOnce = false;
-  for (;;) {
-    try {
-      const data = await deps.service.payOut(request);
-      const state: RefundState = data.status === 'failed' ? 'failed' : data.status === 'completed' ? 'completed' : 'pending';
-      if (state === 'failed') deps.log.warn('pay-out failed at once', { payoutOrderId: request.orderId, failureCategory: data.failureCategory });
-      return {
-        kind: 'answered',
-        state,
-        status: data.status,
-        transactionId: data.transactionId ?? null,
-        newBalance: typeof data.newBalance === 'number' ? amountFromNumber(data.newBalance) : null,
-        failureCategory: data.failureCategory ?? null,
-        failureReason: data.failureReason ?? null,
-      };
-    } catch (error) {
-      // The one case where a 409 is ours: this id was posted before (by this call, or by an
-      // earlier one whose answer was lost or whose process stopped).
-      if (error instanceof AlreadyExistsError) return resumed || lostOnce ? { kind: 'exists' } : { kind: 'not-ours' };
-      if (error instanceof ServiceError && error.outcomeUnknown) {
-        deps.log.warn('pay-out answer lost', { payoutOrderId: request.orderId, kind: error.kind, retried: lostOnce });
-        if (lostOnce) return { kind: 'unknown' };
-        lostOnce = true;
-        continue;
-      }
-      if (error instanceof ServiceError) {
-        // A 4xx: the service created nothing (§7), so nothing was paid out.
-        deps.log.warn('pay-out refused', { payoutOrderId: request.orderId, kind: error.kind, code: error.code });
-        return { kind: 'refused', code: error.code ?? error.kind.toUpperCase(), reason: error.message };
-      }
-      throw error;
-    }
+  try {
+    // The refund's record fixes every field of its pay-out: a refund that existed (`resumed`) may
+    // have posted this very request before, so a 409 to it is ours.
+    const outcome = await postUnderRepostRule(() => deps.service.payOut(request), {
+      postedBefore: resumed,
+      onLostAnswer: (error, retried) => deps.log.warn('pay-out answer lost', { payoutOrderId: request.orderId, kind: error.kind, retried }),
+    });
+    if (outcome.kind !== 'answered') return { kind: outcome.kind };
+    const data = outcome.answer;
+    const state: RefundState = data.status === 'failed' ? 'failed' : data.status === 'completed' ? 'completed' : 'pending';
+    if (state === 'failed') deps.log.warn('pay-out failed at once', { payoutOrderId: request.orderId, failureCategory: data.failureCategory });
+    return {
+      kind: 'answered',
+      state,
+      status: data.status,
+      transactionId: data.transactionId ?? null,
+      newBalance: typeof data.newBalance === 'number' ? amountFromNumber(data.newBalance) : null,
+      failureCategory: data.failureCategory ?? null,
+      failureReason: data.failureReason ?? null,
+    };
+  } catch (error) {
+    if (!(error instanceof ServiceError)) throw error;
+    // A 4xx: the service created nothing (§7), so nothing was paid out.
+    deps.log.warn('pay-out refused', { payoutOrderId: request.orderId, kind: error.kind, code: error.code });
+    return { kind: 'refused', code: error.code ?? error.kind.toUpperCase(), reason: error.message };
   }
 }

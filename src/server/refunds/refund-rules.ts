@@ -1,6 +1,7 @@
 /**
  * The rules a refund must pass before anything is written (each refusal a code and a sentence):
- * only a `completed` payment whose notified amount matched; the currency's decimals as for a
+ * only a `completed` payment whose notified amount and number matched, paid back to the number the
+ * service reported; the currency's decimals as for a
  * checkout (§2.1: never rounded); the refunds not failed never above the amount paid; the same
  * refundId only with the same body. Pure functions of the checkout record: the refund flow runs
  * them inside the store's compare-and-set, so they hold across processes.
@@ -47,9 +48,12 @@ export function refundAmount(checkout: CheckoutRecord, amount: string): string {
   return parsed.amount;
 }
 
-/** True when `refund` is the refund `request` asks for again (same amount, same reason). */
-export function sameRefund(refund: RefundRecord, amount: string, reason: string | null): boolean {
-  return compareAmounts(refund.amount, amount) === 0 && refund.reason === reason;
+/**
+ * True when `refund` is the refund a request asks for again: the same amount, and the same reason
+ * when the request gives one (`undefined`: resumed by refundId and amount alone, any reason stored).
+ */
+export function sameRefund(refund: RefundRecord, amount: string, reason: string | null | undefined): boolean {
+  return compareAmounts(refund.amount, amount) === 0 && (reason === undefined || refund.reason === reason);
 }
 
 /** What is left to refund of the amount paid: the amount less every refund not failed (exact, never floats). */
@@ -69,6 +73,14 @@ export function checkRefundable(checkout: CheckoutRecord, amount: string): void 
   }
   if (payment.amountMismatch) {
     throw new RefundRefusal('NOT_REFUNDABLE', `The payment of order ${checkout.orderId} was notified for another amount than the order's: it is not refunded here. Contact the payment service's support.`);
+  }
+  if (payment.phoneMismatch) {
+    throw new RefundRefusal('NOT_REFUNDABLE', `The service reported the payment of order ${checkout.orderId} as made from another number than the one it was sent to: it is held for support and not refunded here. Contact the payment service's support with the order id.`);
+  }
+  if (!payment.reportedPhoneNumber) {
+    // Completed before the companion kept the number the service reported: the number on the
+    // record is the one typed, which an earlier version could overwrite (CHANGELOG). No guess.
+    throw new RefundRefusal('NOT_REFUNDABLE', `The payment of order ${checkout.orderId} was completed before this version kept the number the payment service reported as paying, so its refund cannot be sent to a number we can vouch for: refund it from the payment service's dashboard.`);
   }
   // Exact integer arithmetic at the finest scale any of the amounts is written in: never floats.
   const refunds = checkout.refunds ?? [];

@@ -71,7 +71,11 @@ export const PaymentSummarySchema = z
     updatedAt: z.string(),
     ageMinutes: z.number().int(),
     refusedNotification: z.object({ status: z.string(), sentAt: z.string() }).nullable(),
-    action: z.string().openapi({ description: 'What to do about this payment, in a sentence.' }),
+    refund: z
+      .object({ refundId: z.string(), state: z.enum(refundStates) })
+      .nullable()
+      .openapi({ description: "Set when what is stuck is a refund of this payment: then `serviceOrderId`, `transactionId`, `amount`, the number and the times are the refund's pay-out's." }),
+    action: z.string().openapi({ description: 'What to do about this payment (or refund), in a sentence.' }),
   })
   .openapi('PaymentSummary');
 
@@ -186,6 +190,7 @@ const PaymentUpdateSchema = z
     payment: PaymentViewSchema,
     previousState: z.enum(paymentStates).nullable(),
     amountMismatch: z.boolean().openapi({ description: "The service's amount differed from the order's: never treat the order as paid." }),
+    phoneMismatch: z.boolean().openapi({ description: 'The service reported the payment from another number than the one it was sent to: never treat the order as paid; it is held for support (GET /payments?state=stale says what to send).' }),
   })
   .openapi('PaymentUpdate');
 

@@ -76,7 +76,9 @@ export function samplePayment(serviceOrderId: string, overrides: Partial<Payment
 
 /** `record` with a payment attempt and the next revision, as a compare-and-set would write it. */
 export function withPayment(record: CheckoutRecord, serviceOrderId: string, attempt = 1, state: PaymentState = 'pending', updatedAt = 0): CheckoutRecord {
-  return { ...record, revision: record.revision + 1, payment: samplePayment(serviceOrderId, { attempt, state, updatedAt }) };
+  // A completed payment was completed by a notification, which reported the number that paid.
+  const reported = state === 'completed' ? { reportedPhoneNumber: '+2290196000001' } : {};
+  return { ...record, revision: record.revision + 1, payment: samplePayment(serviceOrderId, { attempt, state, updatedAt, ...reported }) };
 }
 
 /** A refund as the refund flow writes it before its pay-out, for store tests. */
@@ -121,6 +123,7 @@ export function sampleDelivery(orderId: string, version: number, sink: DeliveryR
       currencyCode: 'XOF',
       previousState: null,
       amountMismatch: false,
+      phoneMismatch: false,
       payment: samplePaymentView(orderId, version),
     },
   };

@@ -1,7 +1,8 @@
 /**
  * `kill -9` between writing a refund and writing its pay-out's answer loses nothing and pays
  * nothing twice: the refund was written (and fsynced) before the post, so the repeat finds it in
- * `sending`, posts the same pay-out order id again, and the service's 409 says it exists.
+ * `sending`, posts the same pay-out order id again, and the service's 409 says it exists; the
+ * restarted companion does so by itself, before anyone repeats the call.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -64,6 +65,12 @@ describe('a refund whose process is killed with SIGKILL after the pay-out was po
 
     const companion = createCompanion({ ...refundCompanionOptions(sandbox, store), now: later });
     try {
+      // The restarted companion resumes it by itself (refunds/resume-refunds.ts), with no call.
+      await companion.resumed;
+      const settled = (await store.getByOrderId(record.orderId))!.refunds![0]!;
+      assert.equal(settled.state, 'pending', 'resumed at start: the 409 to its repeated post means it exists');
+      assert.equal(payouts().length, 1, 'nothing paid twice');
+      // Resuming by refundId and amount alone, as the docs say, answers the same refund.
       const resumed = await companion.refund({ orderId: record.orderId, refundId: 'rf-killed', amount: '2000' });
       assert.equal(resumed.payoutOrderId, payoutOrderId);
       assert.equal(resumed.state, 'pending', 'the 409 to a repeated post means it exists');
