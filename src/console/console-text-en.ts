@@ -70,6 +70,9 @@ export const consoleEn = {
     confirmYes: 'Yes, refund',
     cancel: 'Cancel',
     refunded: (state: string) => `Refund recorded: ${state}.`,
+    refundAnswerLost: (amount: string, number: string) =>
+      `The refund of ${amount} to ${number} was sent, but its answer was lost. It may have been made: try again sends the same refund (reference kept), so it is never paid twice.`,
+    refundRetry: 'Try the same refund again',
   },
   overview: {
     heading: 'Overview',

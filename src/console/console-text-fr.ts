@@ -70,6 +70,9 @@ export const consoleFr: ConsoleText = {
     confirmYes: 'Oui, rembourser',
     cancel: 'Annuler',
     refunded: (state) => `Remboursement enregistré${nbsp}: ${state}.`,
+    refundAnswerLost: (amount, number) =>
+      `Le remboursement de ${amount} au ${number} a été envoyé, mais sa réponse s’est perdue. Il a peut-être été fait${nbsp}: réessayer renvoie le même remboursement (la référence est gardée), il n’est donc jamais payé deux fois.`,
+    refundRetry: 'Réessayer le même remboursement',
   },
   overview: {
     heading: 'Vue d’ensemble',

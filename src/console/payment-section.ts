@@ -7,7 +7,7 @@
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
 import type { ConsolePaymentDetail, ConsoleRedelivery, ConsoleSession, ConsoleTimelineItem } from '../contract/console.js';
-import type { ConsoleClient } from './console-client.js';
+import { ConsoleRequestError, type ConsoleClient } from './console-client.js';
 import { consoleStyles } from './console-styles.js';
 import type { ConsoleText } from './console-text-en.js';
 import { amountText, timeText } from './format.js';
@@ -26,8 +26,12 @@ export class ConsolePaymentSection extends LitElement {
   @state() private busy = false;
   @state() private refundAmount = '';
   @query('dialog') private dialog!: HTMLDialogElement;
-  /** One id per confirmation: a double click or a retry after a lost answer refunds once. */
-  private refundId = '';
+  /**
+   * The refund sent whose answer has not come back definite (a lost answer, a 5xx): kept, in this
+   * tab's session storage too, until one does, so that trying again repeats the same refundId and
+   * the server pays it once. A new refundId only for a new confirmation after a definite answer.
+   */
+  @state() private pendingRefund: PendingRefund | null = null;
   // null until the first load: an empty query ('') is a query too.
   private loaded: string | null = null;
 
@@ -35,6 +39,7 @@ export class ConsolePaymentSection extends LitElement {
     if (this.orderId === this.loaded) return;
     this.loaded = this.orderId;
     this.payment = null;
+    this.pendingRefund = readPendingRefund(this.orderId);
     void this.load();
   }
 
@@ -72,19 +77,35 @@ export class ConsolePaymentSection extends LitElement {
     const field = (event.target as HTMLFormElement).elements.namedItem('amount') as HTMLInputElement;
     if (!field.reportValidity()) return;
     this.refundAmount = field.value.trim();
-    this.refundId = `console-${crypto.randomUUID()}`;
     this.dialog.showModal();
   }
 
   private confirmRefund(): Promise<void> {
     this.dialog.close();
+    return this.sendRefund({ refundId: `console-${crypto.randomUUID()}`, amount: this.refundAmount });
+  }
+
+  /** Sends `refund`; keeps it pending until the server answers something definite. */
+  private sendRefund(refund: PendingRefund): Promise<void> {
+    this.pendingRefund = refund;
+    writePendingRefund(this.orderId, refund);
     return this.act(async () => {
-      const { refund } = await this.client.post<{ refund: { state: string } }>(`/api/payments/${encodeURIComponent(this.orderId)}/refunds`, {
-        refundId: this.refundId,
-        amount: this.refundAmount,
-      });
-      return this.text.payment.refunded(refund.state);
+      try {
+        const answer = await this.client.post<{ refund: { state: string } }>(`/api/payments/${encodeURIComponent(this.orderId)}/refunds`, refund);
+        this.settleRefund();
+        return this.text.payment.refunded(answer.refund.state);
+      } catch (error) {
+        // A refusal (4xx) is definite: nothing was paid, the next confirmation is a new refund.
+        // A lost answer or a 5xx may have paid: the same refundId goes again.
+        if (error instanceof ConsoleRequestError && error.status < 500) this.settleRefund();
+        throw error;
+      }
     });
+  }
+
+  private settleRefund(): void {
+    this.pendingRefund = null;
+    writePendingRefund(this.orderId, null);
   }
 
   override render(): TemplateResult {
@@ -129,9 +150,15 @@ export class ConsolePaymentSection extends LitElement {
   private renderRefund(payment: ConsolePaymentDetail): TemplateResult {
     const text = this.text.payment;
     const refundable = payment.refundable !== '0' && Number(payment.refundable) > 0;
+    const pending = this.pendingRefund;
     return html`
       <h4>${text.refundHeading}</h4>
-      ${!this.session.refunds
+      ${pending
+        ? html`
+            <p class="bad">${text.refundAnswerLost(amountText(pending.amount, payment.currencyCode, this.text.locale), payment.phoneNumberMasked)}</p>
+            <button type="button" ?disabled=${this.busy} @click=${() => this.sendRefund(pending)}>${text.refundRetry}</button>
+          `
+        : !this.session.refunds
         ? html`<p class="muted">${text.refundsOff}</p>`
         : !refundable
           ? html`<p class="muted">${text.notRefundable}</p>`
@@ -179,5 +206,31 @@ export class ConsolePaymentSection extends LitElement {
       default:
         throw new Error(`momo-console: unknown timeline item ${JSON.stringify(item satisfies never)}`);
     }
+  }
+}
+
+interface PendingRefund {
+  refundId: string;
+  amount: string;
+}
+
+const pendingKey = (orderId: string) => `momo-console:pending-refund:${orderId}`;
+
+/** The refund of this order still waiting for a definite answer in this tab (it survives a reload). */
+function readPendingRefund(orderId: string): PendingRefund | null {
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(pendingKey(orderId)) ?? 'null') as PendingRefund | null;
+    return kept && typeof kept.refundId === 'string' && typeof kept.amount === 'string' ? kept : null;
+  } catch {
+    return null;
+  }
+}
+
+function writePendingRefund(orderId: string, refund: PendingRefund | null): void {
+  try {
+    if (refund) sessionStorage.setItem(pendingKey(orderId), JSON.stringify(refund));
+    else sessionStorage.removeItem(pendingKey(orderId));
+  } catch {
+    // Storage refused (a private mode): the pending refund is kept in this page's memory only.
   }
 }

@@ -145,6 +145,35 @@ describe('operations console in Chromium', () => {
     await page.getByText(/Refund of \D*1,000\D*: (pending|completed)/).waitFor();
   });
 
+  it('keeps the refund after a lost answer: trying again sends the same refund and pays once', async () => {
+    const payouts = () => harness.sandbox.control.transactions().filter((entry) => entry.kind === 'payout' && entry.orderId.startsWith(paidOrder)).length;
+    const before = payouts();
+    // The first answer is dropped after the server has handled the refund ("Failed to fetch").
+    let dropped = 0;
+    await page.route('**/console/api/payments/*/refunds', async (route) => {
+      if (dropped > 0) return route.continue();
+      dropped++;
+      await route.fetch();
+      await route.abort('failed');
+    });
+    try {
+      await page.getByLabel(/Amount to refund/).fill('1500');
+      await page.getByRole('button', { name: 'Refund…' }).press('Enter');
+      await page.getByRole('dialog', { name: 'Confirm the refund' }).getByRole('button', { name: 'Yes, refund' }).press('Enter');
+      await page.getByText(/answer was lost/).waitFor();
+      assert.equal(payouts(), before + 1, 'the first call paid out');
+      assert.equal(describeViolations(await axeViolations(page)), '');
+      // A reload keeps it (this tab's session storage): the operator cannot lose the reference.
+      await page.reload();
+      await page.getByRole('button', { name: 'Try the same refund again' }).press('Enter');
+      await page.getByRole('status').filter({ hasText: /Refund recorded: (pending|completed)/ }).waitFor();
+      assert.equal(payouts(), before + 1, 'the retry paid nothing more');
+      assert.equal(await page.getByText(/answer was lost/).count(), 0);
+    } finally {
+      await page.unroute('**/console/api/payments/*/refunds');
+    }
+  });
+
   it('refuses a POST without the CSRF token, and runs it with the token', async () => {
     const url = `${harness.base}/console/api/payments/${encodeURIComponent(paidOrder)}/redeliver`;
     const statuses = await page.evaluate(async ({ url, header }) => {

@@ -19,7 +19,7 @@ import type { Redeliver } from '../deliveries/redeliver.js';
 import type { PingResult } from '../deliveries/merchant-notifications.js';
 import type { RefundView } from '../model/refund.js';
 import { listPaymentSummaries } from '../payments/payments-list.js';
-import { RefundRefusal } from '../refunds/refund-refusal.js';
+import { RefundRefusal, refundRefusalStatus } from '../refunds/refund-refusal.js';
 import type { RefundRequest } from '../refunds/refund-rules.js';
 import type { CheckoutStore } from '../stores/store.js';
 import { lastEndpointDeliveries } from './endpoint-health.js';
@@ -94,7 +94,7 @@ export function registerConsoleApi(app: Hono<{ Variables: { session: SignedSessi
       const refund = await deps.refund(c.req.param('orderId'), { refundId: body.refundId, amount: body.amount, reason: 'console' });
       return c.json({ refund });
     } catch (error) {
-      if (error instanceof RefundRefusal) return c.json(refused(error.code, error.message), 422);
+      if (error instanceof RefundRefusal) return c.json(refused(error.code, error.message), refundRefusalStatus[error.code]);
       throw error;
     }
   });

@@ -30,3 +30,20 @@ export class RefundRefusal extends Error {
     super(message);
   }
 }
+
+/**
+ * The HTTP status of each refusal: the one mapping both route layers answer with (the server API's
+ * refund route and the console's), kept beside the codes so that a new code cannot miss its status
+ * and the two cannot drift. The routes build the answers; nothing below them knows HTTP.
+ */
+export const refundRefusalStatus: Record<RefundRefusalCode, 400 | 403 | 404 | 409 | 422 | 500> = {
+  REFUNDS_DISABLED: 403,
+  BAD_REQUEST: 400,
+  NOT_FOUND: 404,
+  NOT_REFUNDABLE: 409,
+  REFUND_ID_REUSED: 409,
+  REFUND_IN_PROGRESS: 409,
+  AMOUNT_INVALID: 422,
+  EXCEEDS_PAID_AMOUNT: 422,
+  NO_PAYOUT_ID: 500,
+};
