@@ -9,7 +9,7 @@ import type { ConsoleOverview, ConsoleStaleItem } from '../contract/console.js';
 import type { ConsoleClient } from './console-client.js';
 import { consoleStyles } from './console-styles.js';
 import type { ConsoleText } from './console-text-en.js';
-import { amountText } from './format.js';
+import { amountText, plainText } from './format.js';
 import { hourlyChart } from './hourly-chart.js';
 import { operatorRatesTable } from './operator-rates.js';
 
@@ -122,15 +122,15 @@ export class ConsoleOverviewSection extends LitElement {
   private staleItem(item: ConsoleStaleItem): TemplateResult {
     const text = this.text.overview;
     return html`<li>
-      <a href="#/payments/${encodeURIComponent(item.orderId)}">${item.orderId}</a>,
+      <a href="#/payments/${encodeURIComponent(item.orderId)}">${plainText(item.orderId)}</a>,
       ${amountText(item.amount, item.currencyCode, this.text.locale)}, ${this.text.age(item.ageMinutes)}
       <div class="row">
         ${item.transactionId
-          ? html`<code>${item.transactionId}</code>
+          ? html`<code>${plainText(item.transactionId)}</code>
               <button type="button" class="secondary" aria-label=${text.copyTransaction(item.orderId)} @click=${() => this.copy(item.transactionId!)}>${text.copy}</button>`
           : nothing}
       </div>
-      <p>${item.action}</p>
+      <p>${plainText(item.action)}</p>
       <button type="button" class="secondary" aria-label=${text.copySentence(item.orderId)} @click=${() => this.copy(item.action)}>${text.copy}</button>
     </li>`;
   }

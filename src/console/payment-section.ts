@@ -10,7 +10,7 @@ import type { ConsolePaymentDetail, ConsoleRedelivery, ConsoleSession, ConsoleTi
 import { ConsoleRequestError, type ConsoleClient } from './console-client.js';
 import { consoleStyles } from './console-styles.js';
 import type { ConsoleText } from './console-text-en.js';
-import { amountText, timeText } from './format.js';
+import { amountText, plainText, timeText } from './format.js';
 
 export class ConsolePaymentSection extends LitElement {
   static override styles = consoleStyles;
@@ -117,16 +117,16 @@ export class ConsolePaymentSection extends LitElement {
     const amount = amountText(payment.amount, payment.currencyCode, locale);
     return html`
       <p><a href="#/payments">${text.back}</a></p>
-      <h2>${text.heading(payment.orderId)}</h2>
+      <h2>${text.heading(plainText(payment.orderId))}</h2>
       <section class="card" aria-labelledby="facts">
         <h3 id="facts">${text.facts}</h3>
         <dl>
           <dt>${this.text.list.amount}</dt><dd>${amount}</dd>
           <dt>${this.text.list.number}</dt><dd>${payment.phoneNumberMasked}</dd>
-          <dt>${this.text.list.operator}</dt><dd>${payment.operator ?? '—'}</dd>
+          <dt>${this.text.list.operator}</dt><dd>${plainText(payment.operator ?? '—')}</dd>
           <dt>${this.text.list.stateColumn}</dt><dd>${this.text.states[payment.state] ?? payment.state}</dd>
-          <dt>${text.serviceOrderId}</dt><dd>${payment.serviceOrderId}</dd>
-          <dt>${text.transactionId}</dt><dd>${payment.transactionId ?? text.none}</dd>
+          <dt>${text.serviceOrderId}</dt><dd>${plainText(payment.serviceOrderId)}</dd>
+          <dt>${text.transactionId}</dt><dd>${payment.transactionId ? plainText(payment.transactionId) : text.none}</dd>
         </dl>
       </section>
       <section class="card" aria-labelledby="timeline">
@@ -196,11 +196,11 @@ export class ConsolePaymentSection extends LitElement {
       case 'state':
         return html`${at} — ${text.state(this.text.states[item.state] ?? item.state, item.attempt)}`;
       case 'notification':
-        return html`${at} — ${text.notification(item.status)}`;
+        return html`${at} — ${text.notification(plainText(item.status))}`;
       case 'delivery':
         return html`${at} —
           <span class=${item.ok ? 'good' : 'bad'}>${text.delivery(item.ok, item.sink)}</span>
-          ${this.deliveryFacts(item)}${item.error ? html` <span class="muted">${item.error}</span>` : nothing}`;
+          ${this.deliveryFacts(item)}${item.error ? html` <span class="muted">${plainText(item.error)}</span>` : nothing}`;
       case 'refund':
         return html`${at} — ${text.refund(amountText(item.amount, this.payment!.currencyCode, locale), item.state)}`;
       default:

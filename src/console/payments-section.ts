@@ -8,7 +8,7 @@ import { consolePaymentStates, type ConsolePaymentRow } from '../contract/consol
 import type { ConsoleClient } from './console-client.js';
 import { consoleStyles } from './console-styles.js';
 import type { ConsoleText } from './console-text-en.js';
-import { amountText, timeText } from './format.js';
+import { amountText, plainText, timeText } from './format.js';
 
 const ageChoices = [1, 24, 168];
 
@@ -99,7 +99,7 @@ export class ConsolePaymentsSection extends LitElement {
             ${this.payments.map(
               (payment) => html`
                 <tr>
-                  <th scope="row"><a href="#/payments/${encodeURIComponent(payment.orderId)}">${payment.orderId}</a></th>
+                  <th scope="row"><a href="#/payments/${encodeURIComponent(payment.orderId)}">${plainText(payment.orderId)}</a></th>
                   <td>${amountText(payment.amount, payment.currencyCode, language)}</td>
                   <td>${payment.phoneNumberMasked}</td>
                   <td>${payment.operator ?? '—'}</td>

@@ -24,7 +24,7 @@ import { createMemoryStatusHub, type StatusHub } from './status/status-hub.js';
 import { createTransitions } from './payments/transitions.js';
 import { isAllowedAuthorizationUrl, isLoopbackUrl, parseReturnUrl } from './model/urls.js';
 import { resolveClientAddress, type RequestContext } from './page-routes/client-address.js';
-import { createMemoryLimits } from './page-routes/rate-limit.js';
+import { createMemoryLimits } from './stores/memory-limits.js';
 import { paymentView } from './model/payment-view.js';
 import { createBackgroundWork } from './background-work.js';
 import { createMaintenance } from './maintenance.js';
@@ -33,7 +33,7 @@ import type { WebhookResult } from './notifications/apply-notification.js';
 import type { DeliverySink } from './model/records.js';
 import { createDeliverySinks, merchantEndpointActions } from './deliveries/delivery-sinks.js';
 import { createConsole } from './console/create-console.js';
-import { signInLimit } from './console/console-routes.js';
+import { signInLimits } from './console/console-routes.js';
 import { createServerApi } from './server-api/server-api.js';
 import { checkCompanionOptions } from './options-schema.js';
 import { guardStore } from './stores/store-guard.js';
@@ -270,7 +270,10 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
     now,
     log,
     staleAfterMinutes,
-    signInLimiter: counted.limiter('console-sign-in', signInLimit),
+    signInLimiters: {
+      perAddress: counted.limiter('console-sign-in', signInLimits.perAddress),
+      everywhere: counted.limiter('console-sign-in-everywhere', signInLimits.everywhere),
+    },
     refund: refundsIn(apiStore),
     ...endpoint,
   });
@@ -300,7 +303,7 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
       if (serverApi?.handles(pathname)) return serverApi.fetch(request);
       if (operationsConsole?.handles(pathname)) {
         const address = resolveClientAddress({ clientAddress: options.clientAddress, trustProxy: options.trustProxy }, request, context);
-        return operationsConsole.fetch(request, address ?? 'unknown');
+        return operationsConsole.fetch(request, address);
       }
       return Promise.resolve(app.fetch(request, context));
     },

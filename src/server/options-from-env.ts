@@ -5,6 +5,7 @@
 import { CompanionConfigError, type EnvironmentProblem } from './config-error.js';
 import { isLoopbackUrl } from './model/urls.js';
 import type { CompanionOptions } from './options.js';
+import { parseTrustedEntry, type TrustProxy } from './page-routes/client-address.js';
 
 /** What `companionOptionsFromEnv` reads: the companion's options plus where to listen. */
 export type CompanionEnvConfig = Pick<CompanionOptions, 'baseUrl' | 'apiKey' | 'webhookSecrets' | 'publicUrl' | 'allowedOrigins' | 'allowInsecureLocalUrls' | 'refunds' | 'consolePassword' | 'consoleAssetsDir'> & {
@@ -23,6 +24,7 @@ const no = new Set(['', '0', 'false', 'no']);
  * `MOMO_PUBLIC_URL`, `MOMO_ALLOWED_ORIGINS` (comma-separated; default: the public URL's origin),
  * `MOMO_ALLOW_INSECURE_LOCAL_URLS` (`1` for a local stand-in of the service on loopback http),
  * `MOMO_REFUNDS` (`on` or `off`), `MOMO_CONSOLE_PASSWORD` and `MOMO_CONSOLE_ASSETS_DIR` (the console),
+ * `MOMO_TRUST_PROXY` (proxies in front: a count, or their addresses and ranges),
  * `PORT` (default 3000) and `HOST` (default 127.0.0.1).
  * Throws one `CompanionConfigError` (code `ENVIRONMENT`) naming every missing or malformed
  * variable at once, each with what to write instead (also in `error.problems`).
@@ -101,6 +103,7 @@ export function companionOptionsFromEnv(env: Record<string, string | undefined> 
   const consolePassword = value('MOMO_CONSOLE_PASSWORD');
   if (consolePassword && consolePassword.length < 16) problem('MOMO_CONSOLE_PASSWORD', 'MOMO_CONSOLE_PASSWORD is shorter than 16 characters: generate one with openssl rand -base64 18.');
   const consoleAssetsDir = value('MOMO_CONSOLE_ASSETS_DIR');
+  const trustProxy = trustProxyFrom(value('MOMO_TRUST_PROXY'), (message) => problem('MOMO_TRUST_PROXY', message));
 
   const portText = value('PORT') || '3000';
   const port = Number(portText);
@@ -125,9 +128,29 @@ export function companionOptionsFromEnv(env: Record<string, string | undefined> 
     ...(refunds ? { refunds: true } : {}),
     ...(consolePassword ? { consolePassword } : {}),
     ...(consoleAssetsDir ? { consoleAssetsDir } : {}),
+    ...(trustProxy !== undefined ? { trustProxy } : {}),
     port,
     host: value('HOST') || '127.0.0.1',
   };
+}
+
+/**
+ * `MOMO_TRUST_PROXY`: how many proxies of yours are in front (`1`), or their addresses and ranges
+ * (`127.0.0.1,10.0.0.0/8`), as the `trustProxy` option (page-routes/client-address.ts).
+ */
+function trustProxyFrom(text: string, problem: (message: string) => void): TrustProxy | undefined {
+  if (text === '') return undefined;
+  if (/^\d+$/.test(text)) return Number(text);
+  const entries = text.split(',').map((item) => item.trim()).filter(Boolean);
+  for (const entry of entries) {
+    try {
+      parseTrustedEntry(entry);
+    } catch {
+      problem(`MOMO_TRUST_PROXY entry ${JSON.stringify(entry)} is neither an IP address nor a range: set the number of proxies in front (e.g. 1), or their addresses and ranges separated by commas (e.g. 127.0.0.1,10.0.0.0/8).`);
+      return undefined;
+    }
+  }
+  return entries;
 }
 
 function parseHttpUrl(text: string): URL | null {

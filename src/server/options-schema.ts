@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import { CompanionConfigError } from './config-error.js';
 import type { CompanionOptions } from './options.js';
+import { parseTrustedEntry } from './page-routes/client-address.js';
 
 const text = z.string().trim().min(1);
 const count = z.number().int().min(0);
@@ -69,7 +70,9 @@ const shape = {
     })
     .optional(),
   clientAddress: fn.optional(),
-  trustProxy: count.optional(),
+  trustProxy: z
+    .union([count, z.array(z.string().refine(isTrustedEntry, 'each entry must be an IP address or a range such as 10.0.0.0/8'))])
+    .optional(),
   allowIdnAuthorizationUrls: z.boolean().optional(),
   serverSecret: z.string().optional(),
   merchantWebhookUrl: z.string().optional(),
@@ -117,4 +120,13 @@ function describe(value: unknown): string {
   if (typeof value === 'function') return 'a function';
   if (value === null) return 'null';
   return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
+}
+
+function isTrustedEntry(entry: string): boolean {
+  try {
+    parseTrustedEntry(entry);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -3,6 +3,7 @@
  * options-from-env.ts; the one configuration error is config-error.ts.
  */
 import type { Logger } from './log.js';
+import type { TrustProxy } from './page-routes/client-address.js';
 import type { CheckoutStore } from './stores/store.js';
 import type { RateLimit } from './stores/limit-backend.js';
 
@@ -134,13 +135,18 @@ export interface CompanionOptions {
    */
   clientAddress?: (request: Request) => string | undefined;
   /**
-   * How many proxies you run in front of the companion (a load balancer, nginx): the payer's
-   * address is then read from `X-Forwarded-For`, that many entries from its right end (what your
-   * own proxies appended). Default 0: `X-Forwarded-For` is ignored (a payer can write anything in
-   * it) and the socket's address is used; a private or loopback socket address, which is what a
-   * proxy looks like, is not limited per address.
+   * Your proxies in front of the companion (a load balancer, nginx), so that the client's address
+   * is read from `X-Forwarded-For`, and only from them (`MOMO_TRUST_PROXY` in service mode):
+   * - their addresses or ranges (`['127.0.0.1', '10.0.0.0/8']`): the chain is walked from its
+   *   right end past every one of them; a request that does not come from one of them keeps its
+   *   socket's address, whatever it wrote in the header. The safest form;
+   * - how many there are (`1`): read only from a loopback or private socket (what a proxy of
+   *   yours looks like); a public socket keeps its own address.
+   * Default: `X-Forwarded-For` is ignored (a client can write anything in it) and the socket's
+   * address is used; a private or loopback socket address, which is what a proxy looks like, is
+   * not limited per address.
    */
-  trustProxy?: number;
+  trustProxy?: TrustProxy;
   /**
    * Allow authorisation URLs whose host has `xn--` labels (internationalised names). Default
    * false: such a host can imitate another one letter for letter, and the payer is sent there.

@@ -22,6 +22,7 @@ import { serviceOptionsFromEnv } from './serve-options.js';
 import type { SetupCheck } from '../setup/setup-checks.js';
 import { openStoreFromEnv, type OpenedStore } from '../stores/store-from-env.js';
 import { nodeCheck } from './node-check.js';
+import { redactedUrl } from '../model/urls.js';
 import { createLogger, type Logger } from '../log.js';
 
 export interface StartServiceOptions {
@@ -144,7 +145,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     openApi: `${base}${serverApiPrefix}/openapi.json`,
     serviceWebhook: `${base}${companionRoutes.webhook}`,
     console: `${base}/console`,
-    merchantWebhook: config.options.merchantWebhookUrl ?? 'not set: read payments with GET /server/payments/{orderId}',
+    merchantWebhook: config.options.merchantWebhookUrl ? redactedUrl(config.options.merchantWebhookUrl) : 'not set: read payments with GET /server/payments/{orderId}',
     health: `${url}/healthz`,
     readiness: `${url}/readyz`,
     store: opened.describe,

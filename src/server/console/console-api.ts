@@ -43,7 +43,7 @@ export interface ConsoleApiDeps {
 /** The most records one picture reads: a day of a busy shop; beyond it the picture says less, never fails. */
 const chartRecords = 20_000;
 
-export function registerConsoleApi(app: Hono<{ Variables: { session: SignedSession }; Bindings: { clientAddress: string } }>, deps: ConsoleApiDeps): void {
+export function registerConsoleApi(app: Hono<{ Variables: { session: SignedSession }; Bindings: { clientAddress: string | undefined } }>, deps: ConsoleApiDeps): void {
   const refused = (code: string, message: string) => ({ error: { code, message } });
 
   app.get('/api/session', async (c) => {

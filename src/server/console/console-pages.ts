@@ -14,6 +14,8 @@ const signInText = {
     submit: 'Sign in',
     wrong: 'That secret or password is not the right one. Check MOMO_SERVER_SECRET or MOMO_CONSOLE_PASSWORD on this server.',
     limited: (seconds: number) => `Too many sign-in attempts: try again in ${seconds} seconds.`,
+    limitedEverywhere: (seconds: number) =>
+      `Too many wrong passwords from many places: the console password is held back for ${seconds} seconds. The server secret (MOMO_SERVER_SECRET) still signs you in now.`,
     other: 'Français',
   },
   fr: {
@@ -24,6 +26,8 @@ const signInText = {
     submit: 'Se connecter',
     wrong: 'Ce secret ou ce mot de passe n’est pas le bon. Vérifiez MOMO_SERVER_SECRET ou MOMO_CONSOLE_PASSWORD sur ce serveur.',
     limited: (seconds: number) => `Trop de tentatives de connexion : réessayez dans ${seconds} secondes.`,
+    limitedEverywhere: (seconds: number) =>
+      `Trop de mauvais mots de passe venus de nombreux endroits : le mot de passe de la console est suspendu ${seconds} secondes. Le secret du serveur (MOMO_SERVER_SECRET) vous connecte dès maintenant.`,
     other: 'English',
   },
 } as const;
@@ -38,14 +42,16 @@ export function languageOf(request: Request): ConsoleLanguage {
 }
 
 export interface SignInProblem {
-  kind: 'wrong' | 'limited';
+  /** `limited`: this address tried too often; `limited-everywhere`: passwords from everywhere did. */
+  kind: 'wrong' | 'limited' | 'limited-everywhere';
   retryAfterSeconds?: number;
 }
 
 export function signInPage(language: ConsoleLanguage, consoleUrl: string, problem?: SignInProblem): string {
   const text = signInText[language];
   const other: ConsoleLanguage = language === 'en' ? 'fr' : 'en';
-  const message = problem ? (problem.kind === 'wrong' ? text.wrong : text.limited(problem.retryAfterSeconds ?? 60)) : null;
+  const wait = problem?.retryAfterSeconds ?? 60;
+  const message = !problem ? null : problem.kind === 'wrong' ? text.wrong : problem.kind === 'limited' ? text.limited(wait) : text.limitedEverywhere(wait);
   return `${pageHead(language, text.title, consoleUrl)}
 <body>
 <main class="sign-in">

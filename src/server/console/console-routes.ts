@@ -21,8 +21,19 @@ import { consoleStylesheet } from './console-stylesheet.js';
 
 export const sessionCookie = 'momo_console';
 
-/** Sign-in attempts per client address: enough for a typo or two, far too few to guess a secret. */
-export const signInLimit = { burst: 5, perMinute: 5 };
+/**
+ * Sign-in limits. Per client address: enough for a typo or two, far too few to guess a secret; it
+ * applies only where the address is known (the socket's, or a trusted proxy's `X-Forwarded-For`),
+ * so one guesser behind the documented proxy can no longer lock everyone out under one key.
+ * Everywhere: the console password may be short, so every password attempt from anywhere also
+ * counts in one slower bucket, against guessers with many addresses. It never holds back the
+ * server secret (at least 32 characters: out of reach of guessing), so the operator can always
+ * sign in. (The OWASP pattern; the maintained limiters on npm count keys, not this rule.)
+ */
+export const signInLimits = {
+  perAddress: { burst: 5, perMinute: 5 },
+  everywhere: { burst: 30, perMinute: 10 },
+};
 
 export interface ConsoleDeps extends ConsoleApiDeps {
   mountPath: string;
@@ -31,18 +42,23 @@ export interface ConsoleDeps extends ConsoleApiDeps {
   /** False only when the companion is reached on loopback over http (the browser would drop a Secure cookie). */
   secureCookie: boolean;
   sessions: ConsoleSessions;
-  signInLimiter: Limiter;
+  signInLimiters: { perAddress: Limiter; everywhere: Limiter };
+  /** True when `presented` is the server secret (constant time); absent without one. */
+  isServerSecret?: ((presented: string) => Promise<boolean>) | undefined;
   script(): Promise<ConsoleScript>;
   log: Logger;
 }
 
 export interface ConsoleRoutes {
   handles(pathname: string): boolean;
-  /** `clientAddress`: who is signing in, as the companion resolved it (its proxy rules), for the limit. */
-  fetch(request: Request, clientAddress: string): Promise<Response>;
+  /**
+   * `clientAddress`: who is signing in, as the companion resolved it (its proxy rules), for the
+   * limit; undefined when unknown (a proxy in front that the companion was not told to trust).
+   */
+  fetch(request: Request, clientAddress: string | undefined): Promise<Response>;
 }
 
-type ConsoleEnv = { Variables: { session: SignedSession }; Bindings: { clientAddress: string } };
+type ConsoleEnv = { Variables: { session: SignedSession }; Bindings: { clientAddress: string | undefined } };
 
 const contentSecurityPolicy =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
@@ -73,17 +89,24 @@ export function createConsoleRoutes(deps: ConsoleDeps): ConsoleRoutes {
 
   app.post('/sign-in', bodyLimit({ maxSize: 4096, onError: (c) => c.text('Sign-in form too large.', 413) }), async (c) => {
     const language = languageOf(c.req.raw);
-    const address = c.env.clientAddress;
-    const wait = await deps.signInLimiter.take(address);
-    if (wait > 0) {
-      deps.log.warn('console sign-in refused: too many attempts', { address });
-      return c.html(signInPage(language, prefix, { kind: 'limited', retryAfterSeconds: wait }), 429, { 'retry-after': String(wait) });
+    const address = c.env.clientAddress ?? 'unknown';
+    const perAddressWait = c.env.clientAddress ? await deps.signInLimiters.perAddress.take(c.env.clientAddress) : 0;
+    if (perAddressWait > 0) {
+      deps.log.warn('console sign-in refused: too many attempts from this address', { address });
+      return c.html(signInPage(language, prefix, { kind: 'limited', retryAfterSeconds: perAddressWait }), 429, { 'retry-after': String(perAddressWait) });
     }
     const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
     const presented = typeof form.secret === 'string' ? form.secret : '';
-    if (!(await deps.sessions.checkSecret(presented))) {
-      deps.log.warn('console sign-in refused: wrong secret', { address });
-      return c.html(signInPage(language, prefix, { kind: 'wrong' }), 401);
+    if (!(await deps.isServerSecret?.(presented))) {
+      const everywhereWait = await deps.signInLimiters.everywhere.take('all');
+      if (everywhereWait > 0) {
+        deps.log.warn('console sign-in refused: too many password attempts from everywhere; the server secret still signs in', { address });
+        return c.html(signInPage(language, prefix, { kind: 'limited-everywhere', retryAfterSeconds: everywhereWait }), 429, { 'retry-after': String(everywhereWait) });
+      }
+      if (!(await deps.sessions.checkSecret(presented))) {
+        deps.log.warn('console sign-in refused: wrong secret', { address });
+        return c.html(signInPage(language, prefix, { kind: 'wrong' }), 401);
+      }
     }
     const { session, cookie } = await deps.sessions.issue();
     deps.log.info('console sign-in', { address });

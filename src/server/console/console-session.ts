@@ -26,6 +26,11 @@ export interface ConsoleSessionOptions {
   now: () => number;
   /** Where signed-out sessions are kept until their expiry (the store); absent: sign-out only drops the cookie. */
   ended?: EndedSessions | undefined;
+  /**
+   * Sessions end with this process: set when the store forgets with it (the memory store), so a
+   * signed-out cookie, which such a store no longer remembers after a restart, opens nothing then.
+   */
+  endWithProcess?: boolean;
 }
 
 export interface EndedSessions {
@@ -56,19 +61,13 @@ const encoder = new TextEncoder();
 
 export function createConsoleSessions(options: ConsoleSessionOptions): ConsoleSessions {
   if (options.secrets.length === 0) throw new Error('createConsoleSessions: give at least one secret');
-  const key = hmacKey(`momo-console-session\0${options.secrets.join('\0')}`);
+  const key = hmacKey(`momo-console-session\0${options.secrets.join('\0')}${options.endWithProcess ? `\0${randomId(24)}` : ''}`);
   const sign = async (text: string) => base64url(new Uint8Array(await crypto.subtle.sign('HMAC', await key, encoder.encode(text))));
   // Each secret is compared through its HMAC: both sides are 32 bytes whatever their lengths.
   const expected = Promise.all(options.secrets.map((secret) => sign(`secret:${secret}`)));
 
   return {
-    async checkSecret(presented) {
-      const [want, got] = [await expected, await sign(`secret:${presented}`)];
-      let matched = false;
-      // Every secret is compared, so the time does not tell which one (if any) matched.
-      for (const candidate of want) matched = constantTimeEqual(candidate, got) || matched;
-      return matched;
-    },
+    checkSecret: secretMatcher(sign, expected),
     async issue() {
       const session = { id: randomId(24), expiresAt: options.now() + options.ttlMs };
       const body = `${session.id}.${session.expiresAt}`;
@@ -105,4 +104,24 @@ function constantTimeEqual(a: string, b: string): boolean {
   let difference = 0;
   for (let index = 0; index < a.length; index++) difference |= a.charCodeAt(index) ^ b.charCodeAt(index);
   return difference === 0;
+}
+
+/**
+ * A constant-time check of a presented secret against `secrets`, through their HMACs (both sides
+ * 32 bytes whatever their lengths) under a key made for this process.
+ */
+export function createSecretCheck(secrets: readonly string[]): (presented: string) => Promise<boolean> {
+  const key = hmacKey(`momo-console-secret-check\0${randomId(24)}`);
+  const sign = async (text: string) => base64url(new Uint8Array(await crypto.subtle.sign('HMAC', await key, encoder.encode(text))));
+  return secretMatcher(sign, Promise.all(secrets.map((secret) => sign(`secret:${secret}`))));
+}
+
+function secretMatcher(sign: (text: string) => Promise<string>, expected: Promise<string[]>): (presented: string) => Promise<boolean> {
+  return async (presented) => {
+    const [want, got] = [await expected, await sign(`secret:${presented}`)];
+    let matched = false;
+    // Every secret is compared, so the time does not tell which one (if any) matched.
+    for (const candidate of want) matched = constantTimeEqual(candidate, got) || matched;
+    return matched;
+  };
 }

@@ -4,7 +4,7 @@
  */
 import { createConsoleScriptReader } from './console-assets.js';
 import { createConsoleRoutes, type ConsoleDeps, type ConsoleRoutes } from './console-routes.js';
-import { createConsoleSessions, type EndedSessions } from './console-session.js';
+import { createConsoleSessions, createSecretCheck, type EndedSessions } from './console-session.js';
 import type { CheckoutStore } from '../stores/store.js';
 
 /** The companion's options the console reads (`CompanionOptions` documents them). */
@@ -27,7 +27,7 @@ function endedSessionsIn(store: CheckoutStore): EndedSessions | undefined {
 
 export function createConsole(
   options: ConsoleOptions,
-  deps: Omit<ConsoleDeps, 'sessions' | 'script' | 'refunds'>,
+  deps: Omit<ConsoleDeps, 'sessions' | 'script' | 'refunds' | 'isServerSecret'>,
 ): ConsoleRoutes | undefined {
   const secrets = [options.serverSecret, options.consolePassword].filter((secret): secret is string => typeof secret === 'string' && secret !== '');
   if (secrets.length === 0) return undefined;
@@ -39,7 +39,10 @@ export function createConsole(
       ttlMs: options.consoleSessionTtlMs ?? defaultConsoleSessionTtlMs,
       now: deps.now,
       ended: endedSessionsIn(deps.store),
+      // The memory store forgets signed-out sessions at a restart: its sessions end there too.
+      endWithProcess: deps.store.kind === 'memory',
     }),
     script: createConsoleScriptReader(options.consoleAssetsDir),
+    isServerSecret: options.serverSecret ? createSecretCheck([options.serverSecret]) : undefined,
   });
 }

@@ -10,6 +10,7 @@ import { createMerchantNotificationSink, createMerchantPing } from './merchant-n
 import type { CheckoutStore } from '../stores/store.js';
 import type { DeliveryWorker } from './delivery-worker.js';
 import { createRedelivery } from './redeliver.js';
+import { redactedUrl } from '../model/urls.js';
 
 /** The companion's options that say where transitions go (`CompanionOptions` has their documentation). */
 export interface DeliverySinkOptions {
@@ -51,6 +52,7 @@ export function merchantEndpointActions(options: DeliverySinkOptions, deps: { st
   return {
     redeliver: createRedelivery({ ...deps, sink: 'webhook' }),
     pingMerchant: createMerchantPing({ url, secret, now: deps.now, timeoutMs: options.deliveryTimeoutMs ?? 10_000 }),
-    merchantWebhookUrl: url,
+    // Shown in the console: without the query's values (a token some endpoints take there).
+    merchantWebhookUrl: redactedUrl(url),
   };
 }

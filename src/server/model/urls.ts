@@ -64,3 +64,20 @@ export function isAllowedAuthorizationUrl(text: string, policy: AuthorizationUrl
   if (!policy.allowIdnHosts && host.split('.').some((label) => label.startsWith('xn--'))) return false;
   return true;
 }
+
+/**
+ * A URL as it may be shown or logged: the query's values and any fragment replaced by `…`, so a
+ * token a merchant put in its endpoint's query (`?key=…`) never reaches a log line or the console.
+ * The names stay, so the merchant still recognises their URL. Text that is no URL is shown as `…`.
+ */
+export function redactedUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return '…';
+  }
+  const names = [...url.searchParams.keys()];
+  const query = names.length > 0 ? `?${names.map((name) => `${encodeURIComponent(name)}=…`).join('&')}` : '';
+  return `${url.origin}${url.pathname}${query}${url.hash ? '#…' : ''}`;
+}

@@ -8,7 +8,7 @@
  * checkout (its tabs), a total per process (beyond it the page polls the status route), and a
  * lifetime after which the page reconnects. Without these, one token opening streams in a loop
  * used every file descriptor of the process and the webhook route could no longer answer. The
- * per-checkout slots are counted where the store says (rate-limit.ts): across every process on a
+ * per-checkout slots are counted where the store says (stores/limit-backend.ts): across every process on a
  * shared store; the total is this process's own (its file descriptors).
  */
 import { finalPaymentStates, type PaymentView } from '../../contract/companion.js';

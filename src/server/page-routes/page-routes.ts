@@ -20,7 +20,7 @@ import type { Discovery } from '../payments/discovery.js';
 import type { EventStreams } from './event-stream.js';
 import { PayerRefusal, TooManyRequests } from '../model/payer-refusal.js';
 import { BodyRefusedError, refusalBody, refusalStatus } from './refusal-answer.js';
-import type { Limiter, NumberGuard } from './rate-limit.js';
+import type { Limiter, NumberGuard } from '../stores/limit-backend.js';
 import { createOriginRefusal } from './origin-refusal.js';
 import { parseReturnUrl } from '../model/urls.js';
 import { payCheckout, type PayFlowDeps } from '../payments/pay-flow.js';
@@ -43,7 +43,7 @@ export interface AppDeps {
   /** Verifies a notification, answers, and applies it after the answer. */
   acceptWebhook: (raw: Uint8Array) => Promise<NotificationAnswer>;
   markReturned: (checkout: CheckoutRecord) => Promise<void>;
-  /** Limits of the routes that reach the service (lookup, preview, pay), per process or shared (rate-limit.ts). */
+  /** Limits of the routes that reach the service (lookup, preview, pay), per process or shared (stores/limit-backend.ts). */
   limits: { perCheckout: Limiter; perAddress: Limiter; numbers: NumberGuard };
   /** The payer's address (see client-address.ts), or undefined when it is not known. */
   clientAddress: (request: Request, context: RequestContext | undefined) => string | undefined;

@@ -29,6 +29,7 @@ import { join } from 'node:path';
 import { nextDeliveryAt, serviceOrderIdsOf, type CheckoutRecord, type InboxEntry } from '../../model/records.js';
 import { FileStoreUnavailableError, openSqlite, type SqliteDatabase } from './sqlite-open.js';
 import { serviceOrderIdTaken, type CheckoutStore, type PaymentQuery } from '../store.js';
+import { createSqliteLimits } from './sqlite-limits.js';
 
 export { FileStoreUnavailableError } from './file-store-error.js';
 
@@ -299,6 +300,8 @@ export function createFileStore(options: FileStoreOptions = {}): CheckoutStore {
 
   return {
     kind: 'file',
+    // Every process on this file counts against one limit (sqlite-limits.ts).
+    limits: createSqliteLimits(db, now),
     async createIfAbsent(record) {
       const result = createIfAbsent.immediate(record, now());
       sweep();

@@ -5,15 +5,15 @@
  * token must not be a free oracle over strangers' numbers.
  *
  * The interfaces (stores/limit-backend.ts) are async so that a shared store can keep the counts
- * (stores/redis/redis-limits.ts): with
- * several processes behind one front, a limit kept per process is multiplied by their number.
- * This file is the in-memory backend, for a store that one process owns (memory) or that shares
- * nothing across machines (the file store).
+ * (redis/redis-limits.ts, sqlite/sqlite-limits.ts): with several processes behind one front, a
+ * limit kept per process is multiplied by their number. This file is the in-memory backend, for a
+ * store that one process owns (memory); the file store keeps its token buckets in its file and its
+ * per-process parts (numbers per checkout, streams) here.
  *
  * Hand-written rather than a library: the installed dependencies have no limiter, and a bucket is
  * a few lines with no timer (refilled from the elapsed time at each take).
  */
-import { waitSeconds, type Limiter, type LimitBackend, type NumberGuard, type RateLimit, type StreamSlots } from '../stores/limit-backend.js';
+import { waitSeconds, type Limiter, type LimitBackend, type NumberGuard, type RateLimit, type StreamSlots } from './limit-backend.js';
 
 export type { Limiter, LimitBackend, NumberGuard, StreamSlots };
 
