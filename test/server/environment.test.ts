@@ -96,3 +96,17 @@ describe('createCompanion', () => {
     );
   });
 });
+
+describe('MOMO_TRUST_PROXY', () => {
+  it('takes a count of proxies, or their addresses and ranges', () => {
+    assert.equal(companionOptionsFromEnv({ ...local, MOMO_ALLOW_INSECURE_LOCAL_URLS: '1', MOMO_TRUST_PROXY: '1' }).trustProxy, 1);
+    assert.deepEqual(companionOptionsFromEnv({ ...local, MOMO_ALLOW_INSECURE_LOCAL_URLS: '1', MOMO_TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,::1' }).trustProxy, ['127.0.0.1', '10.0.0.0/8', '::1']);
+    assert.equal(companionOptionsFromEnv({ ...local, MOMO_ALLOW_INSECURE_LOCAL_URLS: '1' }).trustProxy, undefined);
+  });
+
+  it('refuses an entry that is neither, saying what to write', () => {
+    const error = configError({ ...local, MOMO_ALLOW_INSECURE_LOCAL_URLS: '1', MOMO_TRUST_PROXY: '127.0.0.1,nginx' });
+    assert.deepEqual(error.problems.map((problem) => problem.variable), ['MOMO_TRUST_PROXY']);
+    assert.match(error.message, /"nginx" is neither an IP address nor a range/);
+  });
+});

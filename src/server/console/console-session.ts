@@ -27,10 +27,11 @@ export interface ConsoleSessionOptions {
   /** Where signed-out sessions are kept until their expiry (the store); absent: sign-out only drops the cookie. */
   ended?: EndedSessions | undefined;
   /**
-   * Sessions end with this process: set when the store forgets with it (the memory store), so a
-   * signed-out cookie, which such a store no longer remembers after a restart, opens nothing then.
+   * The life of a store that forgets with its process (`CheckoutStore.volatileId`, the memory
+   * store's): sessions are bound to it, so a signed-out cookie, which such a store no longer
+   * remembers after a restart, opens nothing then either.
    */
-  endWithProcess?: boolean;
+  boundTo?: string | undefined;
 }
 
 export interface EndedSessions {
@@ -61,7 +62,7 @@ const encoder = new TextEncoder();
 
 export function createConsoleSessions(options: ConsoleSessionOptions): ConsoleSessions {
   if (options.secrets.length === 0) throw new Error('createConsoleSessions: give at least one secret');
-  const key = hmacKey(`momo-console-session\0${options.secrets.join('\0')}${options.endWithProcess ? `\0${randomId(24)}` : ''}`);
+  const key = hmacKey(`momo-console-session\0${options.secrets.join('\0')}${options.boundTo ? `\0${options.boundTo}` : ''}`);
   const sign = async (text: string) => base64url(new Uint8Array(await crypto.subtle.sign('HMAC', await key, encoder.encode(text))));
   // Each secret is compared through its HMAC: both sides are 32 bytes whatever their lengths.
   const expected = Promise.all(options.secrets.map((secret) => sign(`secret:${secret}`)));

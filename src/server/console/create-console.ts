@@ -40,7 +40,7 @@ export function createConsole(
       now: deps.now,
       ended: endedSessionsIn(deps.store),
       // The memory store forgets signed-out sessions at a restart: its sessions end there too.
-      endWithProcess: deps.store.kind === 'memory',
+      boundTo: deps.store.volatileId,
     }),
     script: createConsoleScriptReader(options.consoleAssetsDir),
     isServerSecret: options.serverSecret ? createSecretCheck([options.serverSecret]) : undefined,

@@ -122,6 +122,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CheckoutSto
 
   return {
     kind: 'memory',
+    volatileId: randomVolatileId(),
     async createIfAbsent(record) {
       sweep();
       const existing = live(record.orderId);
@@ -215,4 +216,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CheckoutSto
     },
     async ping() {},
   };
+}
+
+function randomVolatileId(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
 }

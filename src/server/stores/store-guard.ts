@@ -34,6 +34,7 @@ export function guardStore(store: CheckoutStore, timeoutMs: number): CheckoutSto
     };
   return {
     ...(store.kind !== undefined ? { kind: store.kind } : {}),
+    ...(store.volatileId !== undefined ? { volatileId: store.volatileId } : {}),
     createIfAbsent: guard(store.createIfAbsent),
     getByOrderId: guard(store.getByOrderId),
     getByTokenHash: guard(store.getByTokenHash),

@@ -31,6 +31,12 @@ export interface CheckoutStore {
   /** `memory`, `file` or `redis` for the shipped stores (what the start-up and doctor checks read). */
   readonly kind?: string;
   /**
+   * Set by a store that forgets everything when its process ends (the memory store): an id of this
+   * store's life, random at its creation. What is bound to it ends with it: a console session, whose
+   * sign-out such a store could not remember after a restart.
+   */
+  readonly volatileId?: string;
+  /**
    * Where a store shared by several processes keeps the page routes' limits, so that they hold for
    * all of them together (the Redis store has it). Absent: each process counts in its own memory.
    */

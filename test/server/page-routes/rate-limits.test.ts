@@ -81,6 +81,23 @@ describe('the client address', () => {
     assert.equal(resolveClientAddress({ trustProxy: 1 }, request(), { clientAddress: '10.0.0.2' }), '10.0.0.2');
   });
 
+  it('with a count of proxies, reads X-Forwarded-For only from a loopback or private socket, never from a client that reached it directly', () => {
+    // The port reachable directly: a new X-Forwarded-For per request must not lift the limit.
+    assert.equal(resolveClientAddress({ trustProxy: 1 }, request('6.6.6.6'), { clientAddress: '45.33.100.7' }), '45.33.100.7');
+    assert.equal(resolveClientAddress({ trustProxy: 1 }, request('7.7.7.7'), { clientAddress: '45.33.100.7' }), '45.33.100.7');
+    assert.equal(resolveClientAddress({ trustProxy: 1 }, request('203.0.113.9'), { clientAddress: '127.0.0.1' }), '203.0.113.9');
+    assert.equal(resolveClientAddress({ trustProxy: 1 }, request('not-an-address'), { clientAddress: '127.0.0.1' }), '127.0.0.1', 'garbage is never a key');
+  });
+
+  it('with the proxies\' addresses, walks the chain past them only', () => {
+    const trustProxy = ['127.0.0.1', '10.0.0.0/8'];
+    assert.equal(resolveClientAddress({ trustProxy }, request('6.6.6.6, 203.0.113.9'), { clientAddress: '127.0.0.1' }), '203.0.113.9');
+    assert.equal(resolveClientAddress({ trustProxy }, request('6.6.6.6, 203.0.113.9, 10.1.2.3'), { clientAddress: '::ffff:127.0.0.1' }), '203.0.113.9', 'IPv4-mapped sockets match');
+    assert.equal(resolveClientAddress({ trustProxy }, request('6.6.6.6'), { clientAddress: '45.33.100.7' }), '45.33.100.7', 'an untrusted socket keeps its own address');
+    assert.equal(resolveClientAddress({ trustProxy }, request('10.0.0.9'), { clientAddress: '127.0.0.1' }), '10.0.0.9', 'all trusted: the leftmost');
+    assert.throws(() => resolveClientAddress({ trustProxy: ['nginx'] }, request(), { clientAddress: '127.0.0.1' }), /neither an IP address nor a range/);
+  });
+
   it('does not limit by a private or loopback socket (a proxy) without trustProxy, nor without any address', () => {
     assert.equal(resolveClientAddress({}, request(), { clientAddress: '127.0.0.1' }), undefined);
     assert.equal(resolveClientAddress({}, request(), { clientAddress: '::ffff:10.1.2.3' }), undefined);
