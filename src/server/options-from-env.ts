@@ -8,7 +8,7 @@ import type { CompanionOptions } from './options.js';
 import { parseTrustedEntry, type TrustProxy } from './page-routes/client-address.js';
 
 /** What `companionOptionsFromEnv` reads: the companion's options plus where to listen. */
-export type CompanionEnvConfig = Pick<CompanionOptions, 'baseUrl' | 'apiKey' | 'webhookSecrets' | 'publicUrl' | 'allowedOrigins' | 'allowInsecureLocalUrls' | 'refunds' | 'consolePassword' | 'consoleAssetsDir'> & {
+export type CompanionEnvConfig = Pick<CompanionOptions, 'baseUrl' | 'apiKey' | 'webhookSecrets' | 'publicUrl' | 'allowedOrigins' | 'allowInsecureLocalUrls' | 'refunds' | 'consolePassword' | 'consoleAssetsDir' | 'trustProxy'> & {
   /** `PORT`, default 3000. */
   port: number;
   /** `HOST`, default `127.0.0.1` (put a TLS-terminating proxy in front: the service only posts to https). */

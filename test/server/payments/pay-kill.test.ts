@@ -5,12 +5,12 @@
  * the service collected from.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
+import { killWhenPosted } from '../../support/killed-after-post.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.js';
 import { createCompanion, createFileStore } from '../../../src/server/index.js';
 import { refundCompanionOptions } from '../refunds/fixtures/companion-options.js';
@@ -37,19 +37,7 @@ describe('a pay-in whose process is killed with SIGKILL after it was posted', ()
     const { token } = await seed.createCheckout({ orderId, amount: '5000', currencyCode: 'XOF' });
     await seed.close();
 
-    const proc = spawn(process.execPath, ['--import', 'tsx', child, dataDir, sandbox.url, sandbox.apiKey, sandbox.webhookSecret, token, first], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    proc.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<NodeJS.Signals | null>((resolve) => proc.once('exit', (_code, signal) => resolve(signal)));
-    await new Promise<void>((resolve, reject) => {
-      proc.stdout.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        if (output.includes('posted')) resolve();
-      });
-      proc.once('exit', () => reject(new Error(`the paying process exited before posting:\n${output}`)));
-    });
-    proc.kill('SIGKILL');
-    assert.equal(await exited, 'SIGKILL');
+    await killWhenPosted(child, [dataDir, sandbox.url, sandbox.apiKey, sandbox.webhookSecret, token, first]);
     const payIns = () => sandbox.control.transactions().filter((entry) => entry.kind === 'payin' && entry.orderId === orderId);
     assert.equal(payIns().length, 1, 'the killed process had posted the pay-in');
 

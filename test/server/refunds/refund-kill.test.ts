@@ -5,12 +5,12 @@
  * restarted companion does so by itself, before anyone repeats the call.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
+import { killWhenPosted } from '../../support/killed-after-post.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.js';
 import { createCompanion, createFileStore } from '../../../src/server/index.js';
 import { refundCompanionOptions } from './fixtures/companion-options.js';
@@ -37,20 +37,7 @@ describe('a refund whose process is killed with SIGKILL after the pay-out was po
     assert.equal(await seed.compareAndSet(record.orderId, 0, withPayment(record, record.orderId, 1, 'completed')), true);
     await seed.close?.();
 
-    const proc = spawn(process.execPath, ['--import', 'tsx', child, dataDir, sandbox.url, sandbox.apiKey, sandbox.webhookSecret, record.orderId], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    proc.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<NodeJS.Signals | null>((resolve) => proc.once('exit', (_code, signal) => resolve(signal)));
-    await new Promise<void>((resolve, reject) => {
-      proc.stdout.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        if (output.includes('posted')) resolve();
-      });
-      proc.once('exit', () => reject(new Error(`the refund process exited before posting:\n${output}`)));
-    });
-    proc.kill('SIGKILL');
-    assert.equal(await exited, 'SIGKILL');
-    assert.equal(output.includes('answered'), false);
+    await killWhenPosted(child, [dataDir, sandbox.url, sandbox.apiKey, sandbox.webhookSecret, record.orderId]);
 
     // A minute later: the dead process's lock on this refund (60 s) has lapsed; until then a repeat
     // is answered REFUND_IN_PROGRESS, and nothing is posted.
