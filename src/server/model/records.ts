@@ -50,7 +50,7 @@ export interface PaymentRecord {
    */
   postedRequest?: string | null;
   /**
-   * The number the service's verified notifications reported for this attempt (§6.2 `phoneNumber`):
+   * The number the service's verified notifications reported for this attempt (their `phoneNumber`):
    * a refund is paid to this number, never to the one typed. Absent until a notification came.
    */
   reportedPhoneNumber?: string | null;
