@@ -161,6 +161,13 @@ export interface CompanionOptions {
   /** `whsec_` + base64 of 24 to 64 random bytes: signs what goes to `merchantWebhookUrl`. */
   merchantWebhookSecret?: string;
   /**
+   * The notification types `merchantWebhookUrl` receives (`MOMO_MERCHANT_EVENTS`, comma-separated).
+   * Default `['payment.updated']`, the one type that existed when the endpoint was first documented:
+   * add `'refund.updated'` once your handler reads refunds. `test.ping` is never listed here: it is
+   * sent once, only when you ask (`momo-checkout ping`, the console).
+   */
+  merchantEvents?: Array<'payment.updated' | 'refund.updated'>;
+  /**
    * A password for the operations console (`<publicUrl>/console`, docs/console.md), so that the
    * people who run the shop need not hold the server secret. At least 16 characters. The console
    * exists when a server secret or this password is set; either signs in.

@@ -10,6 +10,8 @@ import { createMerchantNotificationSink, createMerchantPing } from './merchant-n
 import type { CheckoutStore } from '../stores/store.js';
 import type { DeliveryWorker } from './delivery-worker.js';
 import { createRedelivery } from './redeliver.js';
+import { checkMerchantEvents, defaultMerchantEvents } from './merchant-events.js';
+import { paymentUpdatedEvent, refundUpdatedEvent } from './merchant-notifications.js';
 
 /** The companion's options that say where transitions go (`CompanionOptions` has their documentation). */
 export interface DeliverySinkOptions {
@@ -17,6 +19,7 @@ export interface DeliverySinkOptions {
   onRefundUpdate?: ((update: RefundUpdate) => void | Promise<void>) | undefined;
   merchantWebhookUrl?: string | undefined;
   merchantWebhookSecret?: string | undefined;
+  merchantEvents?: readonly string[] | undefined;
   deliveryTimeoutMs?: number | undefined;
 }
 
@@ -37,6 +40,27 @@ export function createDeliverySinks(options: DeliverySinkOptions, now: () => num
     ...(toEndpoint
       ? { webhook: createMerchantNotificationSink({ url: options.merchantWebhookUrl ?? '', secret: options.merchantWebhookSecret ?? '', now, timeoutMs: options.deliveryTimeoutMs ?? 10_000 }) }
       : {}),
+  };
+}
+
+/** Which sinks each kind of change is queued for. */
+export interface SinksByEvent {
+  payment: DeliverySink[];
+  refund: DeliverySink[];
+}
+
+/**
+ * The endpoint (`webhook`) hears only of the types it subscribed to (merchant-events.ts): a change
+ * of another type is never queued for it, so it never shows as a delivery that failed or waits.
+ * The callbacks (library mode) are chosen by which of them the shop passed.
+ */
+export function sinksByEvent(sinks: Partial<Record<DeliverySink, DeliverFunction>>, options: DeliverySinkOptions): SinksByEvent {
+  const events = options.merchantEvents === undefined ? defaultMerchantEvents : checkMerchantEvents(options.merchantEvents);
+  const wants = (sink: DeliverySink, event: string) => sink !== 'webhook' || (events as readonly string[]).includes(event);
+  const names = Object.keys(sinks) as DeliverySink[];
+  return {
+    payment: names.filter((sink) => wants(sink, paymentUpdatedEvent)),
+    refund: names.filter((sink) => wants(sink, refundUpdatedEvent)),
   };
 }
 
