@@ -36,7 +36,7 @@ const usage = `Usage:
                           MOMO_MERCHANT_EVENTS)
   momo-checkout serve     run the companion as an HTTP server (the same variables, plus MOMO_SERVER_SECRET,
                           MOMO_MERCHANT_WEBHOOK_URL, MOMO_MERCHANT_WEBHOOK_SECRET, MOMO_MERCHANT_EVENTS
-                          (default payment.updated; add refund.updated), PORT, HOST; docs/backends.md)
+                          (default payment.updated; add refund.updated, test.ping), PORT, HOST; docs/backends.md)
   momo-checkout serve --sandbox
                           the same with the local simulator of the payment service on its origin: no
                           service variable needed (docs/sandbox.md); prints the test numbers
@@ -52,7 +52,7 @@ const usage = `Usage:
                           (--all: every one); asks the running companion (MOMO_PUBLIC_URL, MOMO_SERVER_SECRET)
   momo-checkout ping [--url COMPANION_URL] [--json]
                           send one signed test.ping to MOMO_MERCHANT_WEBHOOK_URL and show its answer
-                          (never retried; sent only when asked, whatever MOMO_MERCHANT_EVENTS says)`;
+                          (never retried; only if MOMO_MERCHANT_EVENTS lists test.ping)`;
 
 const [command, ...args] = process.argv.slice(2);
 try {

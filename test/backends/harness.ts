@@ -95,9 +95,10 @@ function stopChild(child: ChildProcess, group = false): Promise<number | null> {
 
 /**
  * `sandboxInServe`: the companion is `momo-checkout serve --sandbox` (the sandbox on its own origin,
- * no service variable given), instead of `serve` against a sandbox on another port.
+ * no service variable given), instead of `serve` against a sandbox on another port. `companionEnv`
+ * overrides the companion's variables (undefined: not set).
  */
-export async function startScenario(backend: Backend, options: { sandboxInServe?: boolean } = {}): Promise<Scenario> {
+export async function startScenario(backend: Backend, options: { sandboxInServe?: boolean; companionEnv?: Record<string, string | undefined> } = {}): Promise<Scenario> {
   const lines: string[] = [];
   const logs = () => lines.join('').slice(-6000);
   const dir = await mkdtemp(join(tmpdir(), 'momo-backends-'));
@@ -131,7 +132,10 @@ export async function startScenario(backend: Backend, options: { sandboxInServe?
       MOMO_SERVER_SECRET: serverSecret,
       MOMO_MERCHANT_WEBHOOK_URL: webhookUrl,
       MOMO_MERCHANT_WEBHOOK_SECRET: merchantSecret,
+      // The shops of today's docs answer 2xx to a type they do not handle: they take every type.
+      MOMO_MERCHANT_EVENTS: 'payment.updated,refund.updated,test.ping',
       PORT: String(companionPort),
+      ...options.companionEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -6,12 +6,11 @@ import type { PaymentUpdate } from '../model/payment-update.js';
 import type { RefundUpdate } from '../model/refund.js';
 import type { DeliverySink } from '../model/records.js';
 import type { DeliverFunction } from './delivery-worker.js';
-import { createMerchantNotificationSink, createMerchantPing } from './merchant-notifications.js';
 import type { CheckoutStore } from '../stores/store.js';
 import type { DeliveryWorker } from './delivery-worker.js';
 import { createRedelivery } from './redeliver.js';
-import { checkMerchantEvents, defaultMerchantEvents } from './merchant-events.js';
-import { paymentUpdatedEvent, refundUpdatedEvent } from './merchant-notifications.js';
+import { subscribedEvents } from './merchant-events.js';
+import { createMerchantNotificationSink, createMerchantPing, paymentUpdatedEvent, refundUpdatedEvent, testPingEvent, type PingResult } from './merchant-notifications.js';
 
 /** The companion's options that say where transitions go (`CompanionOptions` has their documentation). */
 export interface DeliverySinkOptions {
@@ -55,7 +54,7 @@ export interface SinksByEvent {
  * The callbacks (library mode) are chosen by which of them the shop passed.
  */
 export function sinksByEvent(sinks: Partial<Record<DeliverySink, DeliverFunction>>, options: DeliverySinkOptions): SinksByEvent {
-  const events = options.merchantEvents === undefined ? defaultMerchantEvents : checkMerchantEvents(options.merchantEvents);
+  const events = subscribedEvents(options.merchantEvents);
   const wants = (sink: DeliverySink, event: string) => sink !== 'webhook' || (events as readonly string[]).includes(event);
   const names = Object.keys(sinks) as DeliverySink[];
   return {
@@ -74,7 +73,21 @@ export function merchantEndpointActions(options: DeliverySinkOptions, deps: { st
   if (url === undefined || secret === undefined) return {};
   return {
     redeliver: createRedelivery({ ...deps, sink: 'webhook' }),
-    pingMerchant: createMerchantPing({ url, secret, now: deps.now, timeoutMs: options.deliveryTimeoutMs ?? 10_000 }),
+    pingMerchant: subscribedEvents(options.merchantEvents).includes(testPingEvent)
+      ? createMerchantPing({ url, secret, now: deps.now, timeoutMs: options.deliveryTimeoutMs ?? 10_000 })
+      : notSubscribedToPing,
     merchantWebhookUrl: url,
+  };
+}
+
+/** What asking for a test notification answers when the endpoint did not list `test.ping`: nothing is sent. */
+async function notSubscribedToPing(): Promise<PingResult> {
+  return {
+    ok: false,
+    webhookId: '',
+    durationMs: 0,
+    error:
+      'not sent: your endpoint does not take test.ping (MOMO_MERCHANT_EVENTS). A handler written for payment.updated alone would fail on it. ' +
+      'Once your handler answers 2xx to types it does not handle (docs/backends.md), add test.ping to MOMO_MERCHANT_EVENTS and restart the companion.',
   };
 }

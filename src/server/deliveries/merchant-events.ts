@@ -3,14 +3,16 @@
  * `enabled_events` and Svix's event-type filters do: an endpoint gets only the types it asked for,
  * so a type added in a later release never reaches a handler written before it existed.
  *
- * `test.ping` is not a subscription: it is sent once, only when someone asks (`momo-checkout ping`,
- * the console's "Send test notification"), and never queued or retried (merchant-notifications.ts).
+ * `test.ping` too is sent only to an endpoint that lists it, and then only when someone asks
+ * (`momo-checkout ping`, the console's "Send test notification"): once, never queued or retried
+ * (merchant-notifications.ts). A handler written for `payment.updated` alone fails on it (0.1.0's
+ * Python shop answered 500, its PHP shop stored a junk row), so asking for one is not enough.
  */
 import { CompanionConfigError } from '../config-error.js';
 import { paymentUpdatedEvent, refundUpdatedEvent, testPingEvent } from './merchant-notifications.js';
 
-/** The types a merchant endpoint can subscribe to. */
-export const merchantEventTypes = [paymentUpdatedEvent, refundUpdatedEvent] as const;
+/** The types a merchant endpoint can subscribe to; `test.ping` is sent only when asked for besides. */
+export const merchantEventTypes = [paymentUpdatedEvent, refundUpdatedEvent, testPingEvent] as const;
 export type MerchantEventType = (typeof merchantEventTypes)[number];
 
 /**
@@ -30,11 +32,6 @@ export function checkMerchantEvents(events: readonly string[], source = 'merchan
   }
   const chosen = new Set<MerchantEventType>();
   for (const event of events) {
-    if (event === testPingEvent) {
-      throw new CompanionConfigError(
-        `${source} lists ${testPingEvent}: it is not a subscription. A test notification is sent only when you ask for one (momo-checkout ping, or the console's "Send test notification"), whatever this list says: remove it.`,
-      );
-    }
     if (!(merchantEventTypes as readonly string[]).includes(event)) {
       throw new CompanionConfigError(`${source} lists ${JSON.stringify(event)}, which is not a notification type: write some of ${known}, separated by commas.`);
     }
@@ -51,4 +48,9 @@ export function merchantEventsFromEnv(text: string | undefined): MerchantEventTy
     trimmed.split(',').map((item) => item.trim()).filter(Boolean),
     'MOMO_MERCHANT_EVENTS',
   );
+}
+
+/** The types the endpoint takes: the option checked, or the default. */
+export function subscribedEvents(events: readonly string[] | undefined): readonly MerchantEventType[] {
+  return events === undefined ? defaultMerchantEvents : checkMerchantEvents(events);
 }

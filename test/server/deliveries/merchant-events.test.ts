@@ -2,8 +2,8 @@
  * Merchant notifications by subscription (issue 36): an endpoint written for `payment.updated`
  * only, which answers 500 to anything else, receives nothing else by default (a refund included),
  * so nothing is retried at it for 72 hours; `refund.updated` reaches an endpoint that subscribed;
- * the test notification (server API, and the console's "Send test notification") is sent once
- * when asked, its answer shown, and never retried.
+ * the test notification (server API, and the console's "Send test notification") goes only to an
+ * endpoint that listed `test.ping`, once when asked, its answer shown, and is never retried.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -85,26 +85,34 @@ describe('merchant notifications by subscription', () => {
     }
   });
 
-  it('sends a test.ping once when asked, shows a refusal, and never retries it', async () => {
+  it('sends no test.ping to an endpoint that did not list it, and says so; once, never retried, to one that did', async () => {
     receiver.received.length = 0;
-    const h = await startHarness(options());
+    const unlisted = await startHarness(options());
     try {
-      const refused = await api(h, '/notifications/test');
+      const refused = await api(unlisted, '/notifications/test');
       assert.equal(refused.status, 200);
       assert.equal(refused.body.ok, false);
-      assert.equal(refused.body.status, 500);
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      const pings = receiver.received.filter((item) => verified(item).type === 'test.ping');
-      assert.equal(pings.length, 1, 'one attempt, not retried');
+      assert.match(refused.body.error, /^not sent: your endpoint does not take test\.ping \(MOMO_MERCHANT_EVENTS\).*add test\.ping to MOMO_MERCHANT_EVENTS/);
+      assert.equal(receiver.received.length, 0, 'nothing reached the endpoint');
     } finally {
-      await h.close();
+      await unlisted.close();
+    }
+    // Listed, to a handler that still fails on it: one attempt, its answer shown, no retry.
+    const listed = await startHarness(options({ merchantEvents: ['payment.updated', 'test.ping'] }));
+    try {
+      const failed = await api(listed, '/notifications/test');
+      assert.deepEqual([failed.body.ok, failed.body.status], [false, 500]);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.deepEqual(receiver.received.map((item) => verified(item).type), ['test.ping'], 'one attempt, not retried');
+    } finally {
+      await listed.close();
     }
   });
 
   it("the console's Send test notification reaches an endpoint that answers it, and shows its answer", async () => {
     receiver.received.length = 0;
     receiver.answer = () => 204;
-    const h = await startHarness(options({ merchantEvents: ['payment.updated', 'refund.updated'] }));
+    const h = await startHarness(options({ merchantEvents: ['payment.updated', 'refund.updated', 'test.ping'] }));
     try {
       const origin = new URL(h.base).origin;
       const open = (path: string, init: RequestInit = {}) => h.companion.fetch(new Request(`${h.base}/console${path}`, { redirect: 'manual', ...init }), { clientAddress: '45.33.7.1' });
@@ -123,12 +131,11 @@ describe('merchant notifications by subscription', () => {
     }
   });
 
-  it('refuses a type that does not exist, an empty list and test.ping, saying what to write', () => {
+  it('refuses a type that does not exist and an empty list, saying what to write', () => {
     const base = { baseUrl: 'http://127.0.0.1:9', apiKey: 'k', webhookSecrets: ['whsec_a'], publicUrl: 'http://127.0.0.1:8787/momo', allowedOrigins: ['http://127.0.0.1:8000'], allowInsecureLocalUrls: true, merchantWebhookUrl: receiver.url, merchantWebhookSecret: merchantSecret };
     const refuses = (merchantEvents: string[], message: RegExp) =>
       assert.throws(() => createCompanion({ ...base, merchantEvents } as CompanionOptions), (error: unknown) => error instanceof CompanionConfigError && message.test(error.message));
-    refuses(['payment.updated', 'payment.refunded'], /"payment\.refunded", which is not a notification type: write some of payment\.updated, refund\.updated/);
-    refuses(['test.ping'], /not a subscription.*momo-checkout ping/);
+    refuses(['payment.updated', 'payment.refunded'], /"payment\.refunded", which is not a notification type: write some of payment\.updated, refund\.updated, test\.ping/);
     refuses([], /lists no notification type/);
     assert.deepEqual(merchantEventsFromEnv(undefined), ['payment.updated']);
     assert.deepEqual(merchantEventsFromEnv(' refund.updated , payment.updated,refund.updated '), ['refund.updated', 'payment.updated']);
