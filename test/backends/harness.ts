@@ -288,3 +288,17 @@ export async function provesIntegration(scenario: Scenario, backend: Backend): P
   const probe = (await readEvents(scenario.eventsFile)).filter((event) => event.orderId === 'probe-1');
   assert.deepEqual(probe.map((event) => event.fulfilled), [true, false], 'fulfilled once');
 }
+
+/** `momo-checkout <args>` run as a merchant runs it, against the scenario's companion. */
+export function runCli(args: string[], scenario: Scenario): Promise<{ status: number | null; stdout: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', cli, ...args], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? '', MOMO_PUBLIC_URL: scenario.serverUrl.replace(/\/server$/, ''), MOMO_SERVER_SECRET: scenario.serverSecret },
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stdout += chunk));
+    child.on('close', (status) => resolve({ status, stdout }));
+  });
+}
