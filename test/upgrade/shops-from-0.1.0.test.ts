@@ -7,58 +7,16 @@
  * `data.payment` without checking `type`), never reach it: no junk row, no 500, nothing retried.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { readEvents, requireRuntime, root, startScenario, waitForEvents, runCli, type Backend, type Scenario } from '../backends/harness.js';
-import { requirePhpWithCurl } from '../backends/php-shop.js';
+import { payInChromium, readEvents, requireRuntime, root, startScenario, waitForEvents, runCli, type Scenario } from '../backends/harness.js';
+import { phpShopIn, requirePhpWithCurl } from '../backends/php-shop.js';
+import { pythonShopIn } from '../backends/python-shop.js';
 
 const shops = join(root, 'test/fixtures/shops-0.1.0');
-const approve = '+2290196000001';
 
-const php: Backend = {
-  start: (port, env) =>
-    spawn('php', ['-S', `127.0.0.1:${port}`, '-t', join(shops, 'php')], {
-      env: { PATH: process.env.PATH ?? '', PHP_CLI_SERVER_WORKERS: '4', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    }),
-  checkoutPath: (orderId, amount) => `/checkout.php?order=${encodeURIComponent(orderId)}&amount=${amount}`,
-  webhookPath: '/webhook.php',
-};
-
-const python: Backend = {
-  start: (port, env) =>
-    spawn('python3', [join(shops, 'python/shop.py')], {
-      cwd: join(shops, 'python'),
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PYTHONDONTWRITEBYTECODE: '1', PYTHONUNBUFFERED: '1', PORT: String(port), ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    }),
-  checkoutPath: (orderId, amount) => `/checkout?order=${encodeURIComponent(orderId)}&amount=${amount}`,
-  webhookPath: '/webhook',
-};
-
-/** The payer on the 0.1.0 page (no integrity attribute then), the element served from this package's build. */
-async function pay(scenario: Scenario, backend: Backend, orderId: string): Promise<void> {
-  const context = await scenario.browser.newContext();
-  try {
-    await context.route('**/assets/momo-checkout.js', (route) => route.fulfill({ body: scenario.bundle, contentType: 'text/javascript' }));
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    const response = await page.goto(`${scenario.shopUrl}${backend.checkoutPath(orderId, '5000')}`);
-    assert.equal(response?.status(), 200, `the 0.1.0 checkout page created its checkout\n${scenario.logs()}`);
-    const field = page.getByLabel('Mobile money number');
-    await field.pressSequentially(approve);
-    await field.press('Tab');
-    await page.getByRole('button', { name: /^Pay / }).click();
-    await page.getByRole('heading', { name: 'Payment received' }).waitFor({ timeout: 15_000 });
-    assert.deepEqual(errors, []);
-  } finally {
-    await context.close();
-  }
-}
+const php = phpShopIn(join(shops, 'php'));
+const python = pythonShopIn(join(shops, 'python'));
 
 async function serverApi(scenario: Scenario, path: string, init: RequestInit = {}): Promise<{ status: number; body: any }> {
   const response = await fetch(`${scenario.serverUrl}${path}`, { ...init, headers: { authorization: `Bearer ${scenario.serverSecret}`, 'content-type': 'application/json' } });
@@ -80,7 +38,8 @@ for (const [language, backend, runtime] of [
 
     it('is paid, refunds and pings without a notification its handler cannot read', async () => {
       const orderId = `upgrade-${language.toLowerCase()}-${process.pid}-${Date.now()}`;
-      await pay(scenario, backend, orderId);
+      // The element from this package's build, on the 0.1.0 page (which pinned no integrity then).
+      await payInChromium(scenario, backend, orderId, { pinned: false });
       const paid = await waitForEvents(scenario, orderId, 2);
       assert.deepEqual(paid.map((event) => event.state), ['pending', 'completed']);
 
