@@ -32,9 +32,11 @@ const usage = `Usage:
   momo-checkout doctor    check the companion's configuration and store (reads MOMO_BASE_URL,
                           MOMO_API_KEY, MOMO_WEBHOOK_SECRETS, MOMO_PUBLIC_URL, MOMO_ALLOWED_ORIGINS,
                           MOMO_ALLOW_INSECURE_LOCAL_URLS, MOMO_DATA_DIR, MOMO_REDIS_URL, and serve's
-                          MOMO_SERVER_SECRET, MOMO_MERCHANT_WEBHOOK_URL, MOMO_MERCHANT_WEBHOOK_SECRET)
+                          MOMO_SERVER_SECRET, MOMO_MERCHANT_WEBHOOK_URL, MOMO_MERCHANT_WEBHOOK_SECRET,
+                          MOMO_MERCHANT_EVENTS)
   momo-checkout serve     run the companion as an HTTP server (the same variables, plus MOMO_SERVER_SECRET,
-                          MOMO_MERCHANT_WEBHOOK_URL, MOMO_MERCHANT_WEBHOOK_SECRET, PORT, HOST; docs/backends.md)
+                          MOMO_MERCHANT_WEBHOOK_URL, MOMO_MERCHANT_WEBHOOK_SECRET, MOMO_MERCHANT_EVENTS
+                          (default payment.updated; add refund.updated, test.ping), PORT, HOST; docs/backends.md)
   momo-checkout serve --sandbox
                           the same with the local simulator of the payment service on its origin: no
                           service variable needed (docs/sandbox.md); prints the test numbers
@@ -49,7 +51,8 @@ const usage = `Usage:
                           send the order's notifications your endpoint did not acknowledge again, now
                           (--all: every one); asks the running companion (MOMO_PUBLIC_URL, MOMO_SERVER_SECRET)
   momo-checkout ping [--url COMPANION_URL] [--json]
-                          send a signed test.ping to MOMO_MERCHANT_WEBHOOK_URL and show its answer`;
+                          send one signed test.ping to MOMO_MERCHANT_WEBHOOK_URL and show its answer
+                          (never retried; only if MOMO_MERCHANT_EVENTS lists test.ping)`;
 
 const [command, ...args] = process.argv.slice(2);
 try {

@@ -30,8 +30,7 @@ import { createBackgroundWork } from './background-work.js';
 import { createMaintenance } from './maintenance.js';
 import { reportStale } from './payments/stale-report.js';
 import type { WebhookResult } from './notifications/apply-notification.js';
-import type { DeliverySink } from './model/records.js';
-import { createDeliverySinks, merchantEndpointActions } from './deliveries/delivery-sinks.js';
+import { createDeliverySinks, merchantEndpointActions, sinksByEvent } from './deliveries/delivery-sinks.js';
 import { createConsole } from './console/create-console.js';
 import { signInLimits } from './console/console-routes.js';
 import { createServerApi } from './server-api/server-api.js';
@@ -161,12 +160,16 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
     ...(options.deliveryTimeoutMs !== undefined ? { timeoutMs: options.deliveryTimeoutMs } : {}),
     ...(options.deliveryRetryDelaysMs !== undefined ? { retryDelaysMs: options.deliveryRetryDelaysMs } : {}),
   });
-  const sinkNames = Object.keys(sinks) as DeliverySink[];
-  const transitions = createTransitions({ store, hub, now, sinks: sinkNames, onQueued: deliveries.kick });
+  // The endpoint gets only the types it subscribed to (merchantEvents, issue 36).
+  const sinkNames = sinksByEvent(sinks, options);
+  if (options.refunds === true && sinks.webhook && !sinkNames.refund.includes('webhook')) {
+    log.warn('refunds are on but merchantEvents (MOMO_MERCHANT_EVENTS) leaves out refund.updated: your endpoint does not hear how a refund ends. Add refund.updated once its handler reads refunds, or read GET /server/payments/{orderId}.');
+  }
+  const transitions = createTransitions({ store, hub, now, sinks: sinkNames.payment, onQueued: deliveries.kick });
   const webhook = {
     store,
     transitions,
-    refundSinks: sinkNames,
+    refundSinks: sinkNames.refund,
     onRefundQueued: deliveries.kick,
     log,
     secrets: options.webhookSecrets,
@@ -231,7 +234,7 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
       checkPayable: (payable) => refuseUnpayable(payable, discovery, log),
     });
   const paymentsIn = (on: CheckoutStore) => (query: PaymentListQuery = {}) => listPaymentSummaries(on, query, now());
-  const refundDepsOn = (on: CheckoutStore): RefundDeps => ({ service, store: on, log, now, sinks: sinkNames, onQueued: deliveries.kick, webhookUrl: `${base}/webhook`, enabled: options.refunds === true });
+  const refundDepsOn = (on: CheckoutStore): RefundDeps => ({ service, store: on, log, now, sinks: sinkNames.refund, onQueued: deliveries.kick, webhookUrl: `${base}/webhook`, enabled: options.refunds === true });
   const refundsIn = (on: CheckoutStore) => {
     const deps = refundDepsOn(on);
     return (orderId: string, request: RefundRequest) => refundPayment(deps, orderId, request);

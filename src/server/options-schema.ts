@@ -77,6 +77,7 @@ const shape = {
   serverSecret: z.string().optional(),
   merchantWebhookUrl: z.string().optional(),
   merchantWebhookSecret: z.string().optional(),
+  merchantEvents: z.array(z.string()).optional(),
   consolePassword: z.string().min(16, 'consolePassword must be at least 16 characters: generate one with openssl rand -base64 18').optional(),
   consoleSessionTtlMs: positive.optional(),
   consoleAssetsDir: z.string().optional(),

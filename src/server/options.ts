@@ -167,6 +167,14 @@ export interface CompanionOptions {
   /** `whsec_` + base64 of 24 to 64 random bytes: signs what goes to `merchantWebhookUrl`. */
   merchantWebhookSecret?: string;
   /**
+   * The notification types `merchantWebhookUrl` receives (`MOMO_MERCHANT_EVENTS`, comma-separated).
+   * Default `['payment.updated']`, the one type that existed when the endpoint was first documented:
+   * add `'refund.updated'` once your handler reads refunds, and `'test.ping'` once it answers 2xx to
+   * types it does not handle (then `momo-checkout ping` and the console's test notification send one,
+   * once, when asked). A type not listed is never sent there.
+   */
+  merchantEvents?: Array<'payment.updated' | 'refund.updated' | 'test.ping'>;
+  /**
    * A password for the operations console (`<publicUrl>/console`, docs/console.md), so that the
    * people who run the shop need not hold the server secret. At least 16 characters. The console
    * exists when a server secret or this password is set; either signs in.

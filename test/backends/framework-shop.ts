@@ -12,7 +12,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DatabaseSync } from 'node:sqlite';
-import { postSigned, root, startScenario, type AppEnv, type Scenario } from './harness.js';
+import { runCli as cli, postSigned, root, startScenario, type AppEnv, type Scenario } from './harness.js';
 
 const wrongSecret = `whsec_${Buffer.from('not-the-companion-secret-32-bytes!!').toString('base64')}`;
 
@@ -30,19 +30,6 @@ export interface FrameworkShop {
 }
 
 /** `momo-checkout <args>` as the merchant runs it, against the scenario's companion. */
-function cli(args: string[], scenario: Scenario): Promise<{ status: number | null; stdout: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/server/cli.ts'), ...args], {
-      cwd: root,
-      env: { PATH: process.env.PATH ?? '', MOMO_PUBLIC_URL: scenario.serverUrl.replace(/\/server$/, ''), MOMO_SERVER_SECRET: scenario.serverSecret },
-    });
-    let stdout = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stdout += chunk));
-    child.on('close', (status) => resolve({ status, stdout }));
-  });
-}
-
 export function describeFrameworkShop(shop: FrameworkShop): void {
   describe(shop.name, () => {
     let scenario: Scenario;

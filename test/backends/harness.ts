@@ -95,9 +95,10 @@ function stopChild(child: ChildProcess, group = false): Promise<number | null> {
 
 /**
  * `sandboxInServe`: the companion is `momo-checkout serve --sandbox` (the sandbox on its own origin,
- * no service variable given), instead of `serve` against a sandbox on another port.
+ * no service variable given), instead of `serve` against a sandbox on another port. `companionEnv`
+ * overrides the companion's variables (undefined: not set).
  */
-export async function startScenario(backend: Backend, options: { sandboxInServe?: boolean } = {}): Promise<Scenario> {
+export async function startScenario(backend: Backend, options: { sandboxInServe?: boolean; companionEnv?: Record<string, string | undefined> } = {}): Promise<Scenario> {
   const lines: string[] = [];
   const logs = () => lines.join('').slice(-6000);
   const dir = await mkdtemp(join(tmpdir(), 'momo-backends-'));
@@ -131,7 +132,10 @@ export async function startScenario(backend: Backend, options: { sandboxInServe?
       MOMO_SERVER_SECRET: serverSecret,
       MOMO_MERCHANT_WEBHOOK_URL: webhookUrl,
       MOMO_MERCHANT_WEBHOOK_SECRET: merchantSecret,
+      // The shops of today's docs answer 2xx to a type they do not handle: they take every type.
+      MOMO_MERCHANT_EVENTS: 'payment.updated,refund.updated,test.ping',
       PORT: String(companionPort),
+      ...options.companionEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -187,7 +191,7 @@ export async function readEvents(file: string): Promise<Array<{ webhookId: strin
  * The payer's side: the merchant's checkout page in a fresh Chromium context, a push number typed,
  * then `pay` (which presses Pay and waits for the outcome); no page error on the way.
  */
-export async function payOnShopPage(scenario: Scenario, backend: Backend, orderId: string, pay: (page: Page) => Promise<void>): Promise<void> {
+export async function payOnShopPage(scenario: Scenario, backend: Backend, orderId: string, pay: (page: Page) => Promise<void>, options: { pinned?: boolean } = {}): Promise<void> {
   const context = await scenario.browser.newContext();
   try {
     // The element's script comes from a CDN in production; here the test serves the current build.
@@ -197,8 +201,8 @@ export async function payOnShopPage(scenario: Scenario, backend: Backend, orderI
     page.on('pageerror', (error) => pageErrors.push(error.message));
     const response = await page.goto(`${scenario.shopUrl}${backend.checkoutPath(orderId, '5000')}`);
     assert.equal(response?.status(), 200, `the shop's checkout page (it created the checkout)\n${scenario.logs()}`);
-    // Pinned by its hash (the browser runs it only if it matches: paying proves it does).
-    assert.match((await page.locator('script[src$="/momo-checkout.js"]').getAttribute('integrity')) ?? '', /^sha384-[A-Za-z0-9+/]+=*$/);
+    // Pinned by its hash (the browser runs it only if it matches: paying proves it does); 0.1.0's pages were not.
+    if (options.pinned !== false) assert.match((await page.locator('script[src$="/momo-checkout.js"]').getAttribute('integrity')) ?? '', /^sha384-[A-Za-z0-9+/]+=*$/);
     const field = page.getByLabel('Mobile money number');
     await field.pressSequentially(approve);
     await field.press('Tab');
@@ -210,11 +214,11 @@ export async function payOnShopPage(scenario: Scenario, backend: Backend, orderI
 }
 
 /** A push payment: Pay, then "Payment received". */
-export async function payInChromium(scenario: Scenario, backend: Backend, orderId: string): Promise<void> {
+export async function payInChromium(scenario: Scenario, backend: Backend, orderId: string, options: { pinned?: boolean } = {}): Promise<void> {
   await payOnShopPage(scenario, backend, orderId, async (page) => {
     await page.getByRole('button', { name: /^Pay / }).click();
     await page.getByRole('heading', { name: 'Payment received' }).waitFor({ timeout: 15_000 });
-  });
+  }, options);
 }
 
 export async function waitForEvents(scenario: Scenario, orderId: string, count: number) {
@@ -283,4 +287,18 @@ export async function provesIntegration(scenario: Scenario, backend: Backend): P
   assert.ok([200, 204].includes(await postSigned(scenario, genuine)));
   const probe = (await readEvents(scenario.eventsFile)).filter((event) => event.orderId === 'probe-1');
   assert.deepEqual(probe.map((event) => event.fulfilled), [true, false], 'fulfilled once');
+}
+
+/** `momo-checkout <args>` run as a merchant runs it, against the scenario's companion. */
+export function runCli(args: string[], scenario: Scenario): Promise<{ status: number | null; stdout: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', cli, ...args], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? '', MOMO_PUBLIC_URL: scenario.serverUrl.replace(/\/server$/, ''), MOMO_SERVER_SECRET: scenario.serverSecret },
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stdout += chunk));
+    child.on('close', (status) => resolve({ status, stdout }));
+  });
 }

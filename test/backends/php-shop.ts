@@ -3,16 +3,21 @@ import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { requireRuntime, root, type Backend } from './harness.js';
 
-export const phpShop: Backend = {
-  start: (port, env) =>
-    spawn('php', ['-S', `127.0.0.1:${port}`, '-t', join(root, 'docs/backends/php')], {
-      env: { PATH: process.env.PATH ?? '', PHP_CLI_SERVER_WORKERS: '4', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    }),
-  checkoutPath: (orderId, amount) => `/checkout.php?order=${encodeURIComponent(orderId)}&amount=${amount}`,
-  webhookPath: '/webhook.php',
-};
+/** The plain PHP shop's files in `dir` (today's docs, or an earlier release's copy) served by `php -S`. */
+export function phpShopIn(dir: string): Backend {
+  return {
+    start: (port, env) =>
+      spawn('php', ['-S', `127.0.0.1:${port}`, '-t', dir], {
+        env: { PATH: process.env.PATH ?? '', PHP_CLI_SERVER_WORKERS: '4', ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+      }),
+    checkoutPath: (orderId, amount) => `/checkout.php?order=${encodeURIComponent(orderId)}&amount=${amount}`,
+    webhookPath: '/webhook.php',
+  };
+}
+
+export const phpShop: Backend = phpShopIn(join(root, 'docs/backends/php'));
 
 /** Fails (never skips) without php and its curl extension. */
 export function requirePhpWithCurl(): void {

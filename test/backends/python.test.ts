@@ -3,22 +3,12 @@
  * verifies each notification with hmac, `momo-checkout serve` runs as a child process, a payer
  * pays in Chromium. Fails (never skips) without python3.
  */
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { provesIntegration, requireRuntime, root, startScenario, type Backend, type Scenario } from './harness.js';
+import { provesIntegration, requireRuntime, root, startScenario, type Scenario } from './harness.js';
+import { pythonShopIn } from './python-shop.js';
 
-const backend: Backend = {
-  start: (port, env) =>
-    spawn('python3', [join(root, 'docs/backends/python/shop.py')], {
-      cwd: join(root, 'docs/backends/python'),
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PYTHONDONTWRITEBYTECODE: '1', PYTHONUNBUFFERED: '1', PORT: String(port), ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    }),
-  checkoutPath: (orderId, amount) => `/checkout?order=${encodeURIComponent(orderId)}&amount=${amount}`,
-  webhookPath: '/webhook',
-};
+const backend = pythonShopIn(join(root, 'docs/backends/python'));
 
 describe('Python backend (docs/backends/python)', () => {
   let scenario: Scenario;

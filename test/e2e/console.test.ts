@@ -54,6 +54,7 @@ describe('operations console in Chromium', () => {
       serverSecret,
       merchantWebhookUrl: receiver.url,
       merchantWebhookSecret: merchantSecret,
+      merchantEvents: ['payment.updated', 'refund.updated', 'test.ping'],
       consoleAssetsDir: assetsDir,
       // Every open payment counts as stuck at once, so the stuck list has one to show.
       staleAfterMinutes: 0,

@@ -3,6 +3,7 @@
  * variables (companionOptionsFromEnv) plus the service mode's own.
  */
 import { checkMerchantWebhookOptions } from '../deliveries/merchant-notifications.js';
+import { merchantEventsFromEnv } from '../deliveries/merchant-events.js';
 import { companionOptionsFromEnv } from '../options-from-env.js';
 import { CompanionConfigError } from '../config-error.js';
 import { type CompanionOptions } from '../options.js';
@@ -19,7 +20,8 @@ const required = ['MOMO_BASE_URL', 'MOMO_API_KEY', 'MOMO_WEBHOOK_SECRETS', 'MOMO
 /**
  * Adds to companionOptionsFromEnv: `MOMO_SERVER_SECRET` (required: opens the server API),
  * `MOMO_MERCHANT_WEBHOOK_URL` + `MOMO_MERCHANT_WEBHOOK_SECRET` (optional, together: where payment
- * transitions are POSTed).
+ * transitions are POSTed), `MOMO_MERCHANT_EVENTS` (optional, comma-separated: the types that endpoint
+ * receives, default `payment.updated`; merchant-events.ts).
  * Throws a CompanionConfigError naming what to set.
  */
 export function serviceOptionsFromEnv(env: Record<string, string | undefined>): ServiceEnvConfig {
@@ -35,11 +37,12 @@ export function serviceOptionsFromEnv(env: Record<string, string | undefined>): 
   const merchantWebhookUrl = env.MOMO_MERCHANT_WEBHOOK_URL?.trim() || undefined;
   const merchantWebhookSecret = env.MOMO_MERCHANT_WEBHOOK_SECRET?.trim() || undefined;
   checkMerchantWebhookOptions(merchantWebhookUrl, merchantWebhookSecret);
+  const merchantEvents = merchantEventsFromEnv(env.MOMO_MERCHANT_EVENTS);
   return {
     options: {
       ...base,
       serverSecret,
-      ...(merchantWebhookUrl ? { merchantWebhookUrl, merchantWebhookSecret } : {}),
+      ...(merchantWebhookUrl ? { merchantWebhookUrl, merchantWebhookSecret, merchantEvents } : {}),
     },
     port,
     host,

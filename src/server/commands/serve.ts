@@ -146,6 +146,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     serviceWebhook: `${base}${companionRoutes.webhook}`,
     console: `${base}/console`,
     merchantWebhook: config.options.merchantWebhookUrl ? redactedUrl(config.options.merchantWebhookUrl) : 'not set: read payments with GET /server/payments/{orderId}',
+    ...(config.options.merchantEvents ? { merchantEvents: config.options.merchantEvents.join(',') } : {}),
     health: `${url}/healthz`,
     readiness: `${url}/readyz`,
     store: opened.describe,

@@ -6,6 +6,7 @@
  */
 import { CompanionConfigError } from '../config-error.js';
 import { checkMerchantWebhookOptions } from '../deliveries/merchant-notifications.js';
+import { merchantEventsFromEnv } from '../deliveries/merchant-events.js';
 import { checkServerSecret } from '../server-api/server-secret.js';
 import type { SetupCheck } from '../setup/setup-checks.js';
 
@@ -68,7 +69,17 @@ function merchantEndpointCheck(env: Env): SetupCheck {
       message: 'MOMO_MERCHANT_WEBHOOK_URL and MOMO_MERCHANT_WEBHOOK_SECRET are not set: your backend hears of payments only by asking (GET /server/payments/{orderId}). Set both to have each transition POSTed to it.',
     };
   }
-  return asCheck(name, () => checkMerchantWebhookOptions(url, secret), `transitions go to ${url}; check the endpoint with: momo-checkout ping`);
+  let events = '';
+  const check = asCheck(
+    name,
+    () => {
+      checkMerchantWebhookOptions(url, secret);
+      events = merchantEventsFromEnv(env.MOMO_MERCHANT_EVENTS).join(', ');
+    },
+    '',
+  );
+  // The subscribed types in the message: a shop reading it knows what its handler must accept.
+  return check.status === 'ok' ? { ...check, message: `${events} go to ${url} (MOMO_MERCHANT_EVENTS); check the endpoint with: momo-checkout ping` } : check;
 }
 
 function asCheck(name: string, check: () => void, okMessage: string): SetupCheck {

@@ -65,7 +65,7 @@ export const pingRoute = createRoute({
   path: '/notifications/test',
   summary: 'Send a signed test notification to your endpoint',
   description:
-    'POSTs one `test.ping` event to MOMO_MERCHANT_WEBHOOK_URL, signed like every notification, once (never retried), and answers with what your endpoint answered and how long it took. Your handler verifies it and answers 2xx without changing any order.',
+    'POSTs one `test.ping` event to MOMO_MERCHANT_WEBHOOK_URL, signed like every notification, once (never retried), and answers with what your endpoint answered and how long it took. Your handler verifies it and answers 2xx without changing any order. Sent only to an endpoint that lists `test.ping` in MOMO_MERCHANT_EVENTS; otherwise nothing is sent and the answer (`ok: false`) says why.',
   security: serverApiSecurity,
   responses: {
     200: jsonContent(PingResultSchema, "Your endpoint's answer (`ok: false` with the reason when it did not answer 2xx)."),

@@ -13,6 +13,7 @@ import { ErrorSchema, paymentStates, serverApiErrors as errors, jsonContent as j
 
 export { ErrorSchema };
 import { refundStates, type RefundUpdate, type RefundView } from '../model/refund.js';
+import { deprecatedAttemptFields, deprecatedPendingFields } from './deprecated-fields.js';
 
 /** Where the server API lives under the companion's mount path. */
 export const serverApiPrefix = '/server';
@@ -96,6 +97,7 @@ const PendingDeliverySchema = z
     attempts: z.number().int().openapi({ description: 'Tries made so far, none acknowledged (0: not tried yet).' }),
     createdAt: z.string(),
     nextAttemptAt: z.string().openapi({ description: 'ISO 8601: the next try.' }),
+    ...deprecatedPendingFields(z.enum([...paymentStates, ...refundStates])),
   })
   .openapi('PendingDelivery');
 
@@ -107,6 +109,7 @@ const DeliveryAttemptSchema = z
     ok: z.boolean(),
     status: z.number().int().optional().openapi({ description: "HTTP status of your endpoint's answer, when there was one." }),
     error: z.string().optional(),
+    ...deprecatedAttemptFields,
   })
   .openapi('DeliveryAttempt');
 

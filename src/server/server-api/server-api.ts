@@ -31,6 +31,7 @@ import { registerRedeliveryRoutes, type RedeliveryDeps } from './redelivery-rout
 import { refundView, type RefundView } from '../model/refund.js';
 import type { RefundRequest } from '../refunds/refund-rules.js';
 import { registerRefundRoute } from './refund-route.js';
+import { withDeprecatedAttemptNames, withDeprecatedPendingNames } from './deprecated-fields.js';
 
 export type ServerApiErrorCode =
   | 'BAD_REQUEST'
@@ -231,15 +232,17 @@ function paymentDetails(record: CheckoutRecord, now: number) {
     payment: paymentView(record),
     summary: record.payment ? summarise(record, now) : null,
     deliveries: {
-      pending: (record.deliveries ?? []).map((delivery) => ({
-        webhookId: delivery.id,
-        sink: delivery.sink,
-        ...reportedBy(delivery),
-        attempts: delivery.attempts,
-        createdAt: iso(delivery.createdAt),
-        nextAttemptAt: iso(delivery.nextAttemptAt),
-      })),
-      log: (record.deliveryLog ?? []).map(({ deliveryId, ...attempt }) => ({ webhookId: deliveryId, ...attempt, at: iso(attempt.at) })),
+      pending: (record.deliveries ?? []).map((delivery) =>
+        withDeprecatedPendingNames({
+          webhookId: delivery.id,
+          sink: delivery.sink,
+          ...reportedBy(delivery),
+          attempts: delivery.attempts,
+          createdAt: iso(delivery.createdAt),
+          nextAttemptAt: iso(delivery.nextAttemptAt),
+        }),
+      ),
+      log: (record.deliveryLog ?? []).map(({ deliveryId, ...attempt }) => withDeprecatedAttemptNames({ webhookId: deliveryId, ...attempt, at: iso(attempt.at) })),
     },
     refunds: (record.refunds ?? []).map((refund) => refundView(refund, record.currencyCode)),
   };

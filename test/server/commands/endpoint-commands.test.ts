@@ -28,7 +28,7 @@ describe('momo-checkout redeliver and ping', () => {
   let env: Record<string, string>;
   before(async () => {
     receiver = await startReceiver();
-    h = await startHarness({ deliveryRetryDelaysMs: [3_600_000], setupChecksAtStart: false, serverSecret, merchantWebhookUrl: receiver.url, merchantWebhookSecret: merchantSecret });
+    h = await startHarness({ deliveryRetryDelaysMs: [3_600_000], setupChecksAtStart: false, serverSecret, merchantEvents: ['payment.updated', 'test.ping'], merchantWebhookUrl: receiver.url, merchantWebhookSecret: merchantSecret });
     env = { MOMO_PUBLIC_URL: h.base, MOMO_SERVER_SECRET: serverSecret };
   });
   after(async () => {

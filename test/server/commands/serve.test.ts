@@ -200,6 +200,7 @@ describe('serve: the command', () => {
     assert.equal(start.openApi, `http://127.0.0.1:${port}/momo/server/openapi.json`);
     assert.equal(start.serviceWebhook, `http://127.0.0.1:${port}/momo/webhook`);
     assert.equal(start.merchantWebhook, 'http://127.0.0.1:9/momo-events');
+    assert.equal(start.merchantEvents, 'payment.updated', 'the types the endpoint receives: by default payment.updated alone');
     assert.ok(records.some((record) => /^momo-checkout setup: payment service: .*answers/.test(String(record.msg))));
     assert.ok(records.some((record) => record.msg === 'momo-checkout serve: stopped'));
     for (const secret of [sandbox.apiKey, sandbox.webhookSecret, serverSecret, merchantSecret]) assert.ok(!`${stdout}${stderr}`.includes(secret), 'no secret in the logs');

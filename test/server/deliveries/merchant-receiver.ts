@@ -16,24 +16,28 @@ export interface Received {
   answered: number;
 }
 
+/** What the endpoint answers a request (`null`: no answer at all); `body` is the request's, as received. */
+export type Answer = (req: IncomingMessage, res: ServerResponse, body: string) => number | null;
+
 /** The merchant backend's endpoint: answers what `answer` says, records every request. */
-export async function startReceiver(): Promise<{ url: string; received: Received[]; answer: (req: IncomingMessage, res: ServerResponse) => number | null; close(): Promise<void> }> {
+export async function startReceiver(): Promise<{ url: string; received: Received[]; answer: Answer; close(): Promise<void> }> {
   const received: Received[] = [];
   const receiver = {
     url: '',
     received,
-    answer: (_req: IncomingMessage, _res: ServerResponse): number | null => 204,
+    answer: ((): number | null => 204) as Answer,
     close: async () => {},
   };
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const status = receiver.answer(req, res);
+    const body = Buffer.concat(chunks).toString('utf8');
+    const status = receiver.answer(req, res, body);
     received.push({
       id: String(req.headers['webhook-id']),
       timestamp: String(req.headers['webhook-timestamp']),
       signature: String(req.headers['webhook-signature']),
-      body: Buffer.concat(chunks).toString('utf8'),
+      body,
       answered: status ?? 0,
     });
     if (status === null) return; // hang

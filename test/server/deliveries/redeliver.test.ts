@@ -32,6 +32,7 @@ describe('redeliver and test notifications', () => {
     serverSecret,
     merchantWebhookUrl: receiver.url,
     merchantWebhookSecret: merchantSecret,
+    merchantEvents: ['payment.updated', 'test.ping'],
   });
 
   const paid = async (h: Harness) => {
@@ -124,7 +125,7 @@ describe('redeliver and test notifications', () => {
   it('reports a refund\'s notifications by their refund state and id, and sends a refused one again', async () => {
     receiver.received.length = 0;
     receiver.answer = () => 204;
-    const h = await startHarness({ ...slow(), refunds: true });
+    const h = await startHarness({ ...slow(), refunds: true, merchantEvents: ['payment.updated', 'refund.updated', 'test.ping'] });
     try {
       const orderId = await paid(h);
       await until('the payment notifications', () => sentFor(orderId).length >= 2);

@@ -52,7 +52,7 @@ describe('refunds against the sandbox', () => {
 
   before(async () => {
     receiver = await startReceiver();
-    h = await startHarness({ refunds: true, serverSecret, merchantWebhookUrl: receiver.url, merchantWebhookSecret: merchantSecret, deliveryRetryDelaysMs: [40], setupChecksAtStart: false });
+    h = await startHarness({ refunds: true, serverSecret, merchantWebhookUrl: receiver.url, merchantWebhookSecret: merchantSecret, merchantEvents: ['payment.updated', 'refund.updated'], deliveryRetryDelaysMs: [40], setupChecksAtStart: false });
   });
   after(async () => {
     await h.close();
