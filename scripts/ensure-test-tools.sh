@@ -91,9 +91,9 @@ if ! command -v xvfb-run >/dev/null 2>&1 || ! command -v xauth >/dev/null 2>&1; 
   advice+=("xvfb-run is missing (WebKit runs under a virtual screen, engines suite): install Debian's xvfb and xauth packages (apt-get install xvfb xauth).")
 fi
 webkit_python="${ENSURE_TEST_TOOLS_WEBKIT_PYTHON:-/usr/bin/python3}"
-if ! "$webkit_python" -c 'import gi; gi.require_version("WebKit2", "4.1"); gi.require_version("Gtk", "3.0"); from gi.repository import WebKit2, Gtk' >/dev/null 2>&1; then
-  missing_packages+=(python3-gi gir1.2-webkit2-4.1)
-  advice+=("WebKitGTK's Python bindings are missing for $webkit_python (the 360 px WebKit window, engines suite): install Debian's python3-gi and gir1.2-webkit2-4.1 packages (apt-get install python3-gi gir1.2-webkit2-4.1).")
+if ! "$webkit_python" -c 'import gi; gi.require_version("WebKit2", "4.1"); gi.require_version("Gtk", "3.0"); from gi.repository import WebKit2, Gtk; gi.require_foreign("cairo")' >/dev/null 2>&1; then
+  missing_packages+=(python3-gi python3-gi-cairo gir1.2-webkit2-4.1)
+  advice+=("WebKitGTK's Python bindings are missing for $webkit_python (the 360 px WebKit window, engines suite): install Debian's python3-gi, python3-gi-cairo and gir1.2-webkit2-4.1 packages (apt-get install python3-gi python3-gi-cairo gir1.2-webkit2-4.1).")
 fi
 
 if [ ${#missing_packages[@]} -gt 0 ] && [ -z "${ENSURE_TEST_TOOLS_INSTALLED:-}" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

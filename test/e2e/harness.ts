@@ -53,16 +53,15 @@ export class WebhookGate {
   };
 }
 
-export interface E2eEnv {
+/** The demo store against the sandbox, as every browser suite starts it (e2e here, engines in test/engines/). */
+export interface TestDemo {
   demo: RunningDemo;
   webhooks: WebhookGate;
-  browser: Browser;
   /** The demo's, the sandbox's and the companion's log lines (kept quiet, shown on failure). */
   logs: string[];
-  close(): Promise<void>;
 }
 
-export async function startE2e(): Promise<E2eEnv> {
+export async function startTestDemo(options: { consolePassword?: string } = {}): Promise<TestDemo> {
   const logs: string[] = [];
   const webhooks = new WebhookGate();
   const demo = await startDemo({
@@ -71,7 +70,18 @@ export async function startE2e(): Promise<E2eEnv> {
     sandbox: { pushDelayMs },
     log: (line) => logs.push(line),
     companionLog: createLogger({ level: 'warn', sink: (line) => logs.push(line) }),
+    ...options,
   });
+  return { demo, webhooks, logs };
+}
+
+export interface E2eEnv extends TestDemo {
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+export async function startE2e(): Promise<E2eEnv> {
+  const { demo, webhooks, logs } = await startTestDemo();
   let browser: Browser;
   try {
     browser = await launchChromium();

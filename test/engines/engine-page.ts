@@ -8,6 +8,7 @@
  * (TOOLCHAIN.md, 2026-11-26); a pointer at the centre lands where a finger would.
  */
 import { readFileSync } from 'node:fs';
+import { axeRunBody, axeSource, type AxeViolation } from '../support/axe.js';
 
 export type EngineName = 'Firefox' | 'WebKit';
 
@@ -29,6 +30,15 @@ export interface EngineDriver {
   /** Uncaught exceptions and console errors seen so far (where the engine reports them). */
   problems(): string[];
   close(): Promise<void>;
+}
+
+/** in-page.js `layout`: the window's width, the page's, and where the element sits. */
+export interface FirstStepLayout {
+  innerWidth: number;
+  scrollWidth: number;
+  hostWidth: number;
+  hostRight: number;
+  dir: string | null;
 }
 
 export type Role = 'button' | 'link' | 'heading' | 'radio' | 'img' | 'alert' | 'status';
@@ -87,8 +97,9 @@ export class EnginePage {
 
   /** A real pointer click at the centre of the control. */
   async click(role: Role, name: string | RegExp): Promise<void> {
-    await this.waitForRole(role, name);
-    const point = await this.call<{ x: number; y: number } | null>('centre', { role, name: wanted(name, true) });
+    const query = { role, name: wanted(name, true), enabled: true };
+    await this.waitUntil(`an enabled ${role} named ${String(name)}`, () => this.call<boolean>('find', query));
+    const point = await this.call<{ x: number; y: number } | null>('centre', query);
     if (!point) throw new Error(`${this.engine}: the ${role} ${String(name)} went away before the click`);
     await this.driver.clickAt(point);
   }
@@ -103,7 +114,12 @@ export class EnginePage {
   }
 
   /** The first step's measurements (in-page.js `layout`). */
-  layout(): Promise<{ innerWidth: number; scrollWidth: number; hostWidth: number; hostRight: number; dir: string | null }> {
+  layout(): Promise<FirstStepLayout> {
     return this.call('layout');
+  }
+
+  /** axe-core's violations on this page (the same rules as Chromium's e2e, test/support/axe.ts). */
+  async axe(): Promise<AxeViolation[]> {
+    return this.driver.run<AxeViolation[]>(`${await axeSource()}\n${axeRunBody}`);
   }
 }

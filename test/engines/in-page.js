@@ -60,6 +60,8 @@
     const selector = query.label ? roles.textbox : roles[query.role];
     for (const element of all(document)) {
       if (!element.matches(selector) || !visible(element)) continue;
+      // A click waits for an enabled control, as a person waits for a greyed-out button.
+      if (query.enabled && (element.disabled || element.getAttribute('aria-disabled') === 'true')) continue;
       if (matches(labelOf(element), query.name)) return element;
     }
     return null;
@@ -94,8 +96,10 @@
 
   /** What the page shows, shortened: for a failure's message. */
   function shown() {
-    const parts = [text(document.body)];
+    // The element's own text first: it is what a failure is usually about.
+    const parts = [];
     for (const element of all(document)) if (element.shadowRoot) parts.push(...[...element.shadowRoot.children].map(text));
+    parts.push(text(document.body));
     return `${location.pathname}${location.search}: ${parts.filter(Boolean).join(' | ').slice(0, 800)}`;
   }
 
