@@ -108,8 +108,15 @@ export class EnginePage {
   async fill(label: string, value: string, then?: 'Tab' | 'Enter'): Promise<void> {
     const query = { label: true, name: wanted(label, true) };
     await this.waitUntil(`a field labelled ${label}`, () => this.call<boolean>('find', query));
-    if (!(await this.call<boolean>('focusField', query))) throw new Error(`${this.engine}: the field ${label} went away`);
-    await this.driver.typeKeys(value);
+    // Keys typed while a page is still settling can go nowhere: check what the field holds, and
+    // type once more if it lost them (as a person would), before pressing Tab or Enter.
+    for (let attempt = 1; ; attempt++) {
+      if (!(await this.call<boolean>('focusField', query))) throw new Error(`${this.engine}: the field ${label} went away`);
+      await this.driver.typeKeys(value);
+      const held = await this.call<string | null>('fieldValue', query);
+      if (held === value) break;
+      if (attempt === 2) throw new Error(`${this.engine}: typed ${value.length} characters into ${label}, it holds ${JSON.stringify(held)}`);
+    }
     if (then) await this.driver.press(then);
   }
 

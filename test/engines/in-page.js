@@ -116,5 +116,5 @@
     };
   }
 
-  globalThis.__engines = { find: (query) => find(query) !== null, seesText, centre, focusField, shown, layout };
+  globalThis.__engines = { find: (query) => find(query) !== null, fieldValue: (query) => find(query)?.value ?? null, seesText, centre, focusField, shown, layout };
 })();
