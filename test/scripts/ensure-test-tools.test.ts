@@ -66,7 +66,7 @@ describe('scripts/ensure-test-tools.sh', () => {
     assert.match(lines[0]!, /^npm test: Firefox is missing \(\/nonexistent\/firefox-esr, engines suite\): install Debian's firefox-esr package \(apt-get install firefox-esr\)/);
     assert.match(lines[1]!, /^npm test: WebKitWebDriver is missing .*install Debian's webkit2gtk-driver package \(apt-get install webkit2gtk-driver\)/);
     assert.match(lines[2]!, /^npm test: xvfb-run is missing .*\(apt-get install xvfb xauth\)/);
-    assert.match(lines[3]!, /^npm test: WebKitGTK's Python bindings are missing for \/nonexistent\/python3 .*\(apt-get install python3-gi gir1.2-webkit2-4.1\)/);
+    assert.match(lines[3]!, /^npm test: WebKitGTK's Python bindings are missing for \/nonexistent\/python3 .*\(apt-get install python3-gi python3-gi-cairo gir1.2-webkit2-4.1\)/);
   });
 
   it('names a CHROME_PATH that is not a program', () => {
