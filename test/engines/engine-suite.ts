@@ -25,7 +25,7 @@ const otpApproves = '+2290194000001';
 const consolePassword = 'engines-suite-console-password';
 
 /** The phone field of the first step is on screen (language-neutral: Arabic labels it in Arabic). */
-const firstStepReady = "!!document.querySelector('momo-checkout')?.shadowRoot?.querySelector('#phone')?.getBoundingClientRect().width";
+export const firstStepReady = "!!document.querySelector('momo-checkout')?.shadowRoot?.querySelector('#phone')?.getBoundingClientRect().width";
 
 export interface EngineSuite {
   engine: EngineName;

@@ -1,9 +1,7 @@
 /** Issue 33: the payer's flows and the console in WebKitGTK, Safari's engine (test/engines/engine-suite.ts). */
-import { engineSuite } from './engine-suite.js';
+import { engineSuite, firstStepReady } from './engine-suite.js';
 import { openWebKit } from './webkit.js';
 import { webkitWindow } from './webkit-window.js';
-
-const firstStepReady = "!!document.querySelector('momo-checkout')?.shadowRoot?.querySelector('#phone')?.getBoundingClientRect().width";
 
 // MiniBrowser stops at 447 px: the 360 px screens open in a WebKitGTK window of our own.
 engineSuite({

@@ -23,7 +23,7 @@ export async function assertWebKitInstalled(): Promise<void> {
   if (!(await executable(webkitDriverPath)) || !(await executable(miniBrowserPath))) missing.push('webkit2gtk-driver');
   if (!(await executable('/usr/bin/xvfb-run')) || !(await executable('/usr/bin/xauth'))) missing.push('xvfb xauth');
   if (missing.length > 0) {
-    throw new Error(`WebKitGTK is missing (${webkitDriverPath}, ${miniBrowserPath}, xvfb-run): install Debian's ${missing.join(' and ')} packages (apt-get install ${missing.join(' ')}, or run scripts/ensure-test-tools.sh as root).`);
+    throw new Error(`WebKitGTK is missing (${webkitDriverPath}, ${miniBrowserPath}, xvfb-run): install Debian's packages ${missing.join(' and ')} (apt-get install ${missing.join(' ')}, or run scripts/ensure-test-tools.sh as root).`);
   }
 }
 
