@@ -24,6 +24,12 @@ export interface EngineDriver {
   /** Types into the focused element, key by key. */
   typeKeys(text: string): Promise<void>;
   press(key: 'Tab' | 'Enter'): Promise<void>;
+  /**
+   * Runs an action that loads another page and returns once it has loaded. Firefox needs it: a
+   * script run while its page is being replaced may keep answering from the old page (seen here
+   * with puppeteer-core over BiDi: a sign-in's 401 page read as the form before it).
+   */
+  navigatingBy(action: () => Promise<void>): Promise<void>;
   /** Makes the page's viewport this wide (and tall), as far as the engine's window allows. */
   setViewport(width: number, height: number): Promise<void>;
   screenshot(path: string): Promise<void>;
@@ -38,6 +44,8 @@ export interface FirstStepLayout {
   scrollWidth: number;
   hostWidth: number;
   hostRight: number;
+  /** The number field's width: a field squeezed beside the country list is hard to type in. */
+  phoneWidth: number;
   dir: string | null;
 }
 
@@ -96,16 +104,16 @@ export class EnginePage {
   }
 
   /** A real pointer click at the centre of the control. */
-  async click(role: Role, name: string | RegExp): Promise<void> {
+  async click(role: Role, name: string | RegExp, options: { navigates?: boolean } = {}): Promise<void> {
     const query = { role, name: wanted(name, true), enabled: true };
     await this.waitUntil(`an enabled ${role} named ${String(name)}`, () => this.call<boolean>('find', query));
     const point = await this.call<{ x: number; y: number } | null>('centre', query);
     if (!point) throw new Error(`${this.engine}: the ${role} ${String(name)} went away before the click`);
-    await this.driver.clickAt(point);
+    await (options.navigates ? this.driver.navigatingBy(() => this.driver.clickAt(point)) : this.driver.clickAt(point));
   }
 
-  /** Focuses the field of this label, replaces what it holds by typing, then presses `then`. */
-  async fill(label: string, value: string, then?: 'Tab' | 'Enter'): Promise<void> {
+  /** Focuses the field of this label, replaces what it holds by typing, then presses `then` (which may load a page). */
+  async fill(label: string, value: string, then?: 'Tab' | 'Enter', options: { navigates?: boolean } = {}): Promise<void> {
     const query = { label: true, name: wanted(label, true) };
     await this.waitUntil(`a field labelled ${label}`, () => this.call<boolean>('find', query));
     // Keys typed while a page is still settling can go nowhere: check what the field holds, and
@@ -117,12 +125,18 @@ export class EnginePage {
       if (held === value) break;
       if (attempt === 2) throw new Error(`${this.engine}: typed ${value.length} characters into ${label}, it holds ${JSON.stringify(held)}`);
     }
-    if (then) await this.driver.press(then);
+    if (then && options.navigates) await this.driver.navigatingBy(() => this.driver.press(then));
+    else if (then) await this.driver.press(then);
   }
 
   /** The first step's measurements (in-page.js `layout`). */
   layout(): Promise<FirstStepLayout> {
     return this.call('layout');
+  }
+
+  /** Plays an engine without container queries and :has() (in-page.js); gives the rules dropped. */
+  asOlderEngine(): Promise<number> {
+    return this.call('asOlderEngine');
   }
 
   /** axe-core's violations on this page (the same rules as Chromium's e2e, test/support/axe.ts). */

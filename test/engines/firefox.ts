@@ -53,6 +53,10 @@ class FirefoxDriver implements EngineDriver {
     return this.page.keyboard.press(key);
   }
 
+  async navigatingBy(action: () => Promise<void>): Promise<void> {
+    await Promise.all([this.page.waitForNavigation({ waitUntil: 'load' }), action()]);
+  }
+
   setViewport(width: number, height: number): Promise<void> {
     return this.page.setViewport({ width, height });
   }

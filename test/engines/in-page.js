@@ -112,9 +112,35 @@
       scrollWidth: document.documentElement.scrollWidth,
       hostWidth: box ? Math.round(box.width) : 0,
       hostRight: box ? Math.round(box.right) : 0,
+      phoneWidth: Math.round(host?.shadowRoot?.querySelector('#phone')?.getBoundingClientRect().width ?? 0),
       dir: host?.shadowRoot?.querySelector('[dir]')?.getAttribute('dir') ?? null,
     };
   }
 
-  globalThis.__engines = { find: (query) => find(query) !== null, fieldValue: (query) => find(query)?.value ?? null, seesText, centre, focusField, shown, layout };
+  /**
+   * Plays an engine without container queries and :has() on the element: its stylesheets again,
+   * less what such an engine drops (the @container rules, container-type, every rule whose selector
+   * has :has()), with `@supports not (container-type: …)` taken as true. Gives the count dropped.
+   */
+  function asOlderEngine() {
+    const root = document.querySelector('momo-checkout')?.shadowRoot;
+    if (!root) return -1;
+    let dropped = 0;
+    const keep = (rules) =>
+      [...rules]
+        .map((rule) => {
+          if (rule instanceof CSSContainerRule) return (dropped++, '');
+          if (rule instanceof CSSSupportsRule && /not\s*\(\s*container-type/.test(rule.conditionText)) return (dropped++, keep(rule.cssRules));
+          if (rule instanceof CSSStyleRule && rule.selectorText.includes(':has(')) return (dropped++, '');
+          if (rule instanceof CSSMediaRule) return `@media ${rule.conditionText} { ${keep(rule.cssRules)} }`;
+          return rule.cssText.replace(/container-type:\s*inline-size;?/g, () => (dropped++, ''));
+        })
+        .join('\n');
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(root.adoptedStyleSheets.map((each) => keep(each.cssRules)).join('\n'));
+    root.adoptedStyleSheets = [sheet];
+    return dropped;
+  }
+
+  globalThis.__engines = { find: (query) => find(query) !== null, fieldValue: (query) => find(query)?.value ?? null, seesText, centre, focusField, shown, layout, asOlderEngine };
 })();

@@ -84,6 +84,11 @@ class WebKitDriver implements EngineDriver {
     await this.driver.actions({ async: true }).sendKeys(key === 'Tab' ? Key.TAB : Key.ENTER).perform();
   }
 
+  /** WebDriver's scripts always run in the page the window shows: the polls that follow see the new one. */
+  navigatingBy(action: () => Promise<void>): Promise<void> {
+    return action();
+  }
+
   /** The window is the viewport plus MiniBrowser's own bars: sized once, then corrected by what is left. */
   async setViewport(width: number, height: number): Promise<void> {
     await this.driver.manage().window().setRect({ width, height });
