@@ -59,20 +59,24 @@ export interface TestDemo {
   webhooks: WebhookGate;
   /** The demo's, the sandbox's and the companion's log lines (kept quiet, shown on failure). */
   logs: string[];
+  /** `METHOD /path` of every request the demo's server received, in order. */
+  requests: string[];
 }
 
 export async function startTestDemo(options: { consolePassword?: string } = {}): Promise<TestDemo> {
   const logs: string[] = [];
+  const requests: string[] = [];
   const webhooks = new WebhookGate();
   const demo = await startDemo({
     beforeWebhook: webhooks.beforeWebhook,
+    onRequest: (request) => requests.push(`${request.method} ${new URL(request.url).pathname}`),
     port: 0,
     sandbox: { pushDelayMs },
     log: (line) => logs.push(line),
     companionLog: createLogger({ level: 'warn', sink: (line) => logs.push(line) }),
     ...options,
   });
-  return { demo, webhooks, logs };
+  return { demo, webhooks, logs, requests };
 }
 
 export interface E2eEnv extends TestDemo {
@@ -81,7 +85,7 @@ export interface E2eEnv extends TestDemo {
 }
 
 export async function startE2e(): Promise<E2eEnv> {
-  const { demo, webhooks, logs } = await startTestDemo();
+  const { demo, webhooks, logs, requests } = await startTestDemo();
   let browser: Browser;
   try {
     browser = await launchChromium();
@@ -95,6 +99,7 @@ export async function startE2e(): Promise<E2eEnv> {
     webhooks,
     browser,
     logs,
+    requests,
     close: async () => {
       webhooks.release();
       await browser.close();

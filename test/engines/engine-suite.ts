@@ -72,6 +72,7 @@ export function engineSuite(suite: EngineSuite): void {
     });
 
     it(`${engine}: a push payment, paid over the status stream`, async () => {
+      const mark = env.requests.length;
       await page.goto(`${env.demo.url}/`);
       await page.fill('Mobile money number', pushApproves, 'Tab');
       await page.waitForText('MTN MoMo');
@@ -80,10 +81,10 @@ export function engineSuite(suite: EngineSuite): void {
       await page.waitForText(/Time left: /);
       await page.waitForRole('heading', 'Payment received');
       await page.waitForText('Order paid. Thank you!');
-      // The companion ends a status stream after a final state (page-routes/event-stream.ts): a
-      // finished request to it means the outcome came over the stream, not by polling.
-      const streams = await driver.run<number>(`return performance.getEntriesByType('resource').filter((entry) => new URL(entry.name).pathname === '/momo/checkout/events' && entry.responseEnd > 0).length;`);
-      assert.ok(streams >= 1, `${engine} read the status stream to its end`);
+      // What the page asked the companion: the outcome came over the status stream, not by polling.
+      const companionCalls = env.requests.slice(mark).filter((line) => line.includes(' /momo/checkout/'));
+      assert.ok(companionCalls.includes('GET /momo/checkout/events'), `the page opened the status stream: ${companionCalls.join(', ')}`);
+      assert.ok(!companionCalls.includes('GET /momo/checkout/status'), `the outcome did not come by polling: ${companionCalls.join(', ')}`);
       assert.deepEqual(driver.problems(), [], 'no console error, no uncaught exception');
     });
 
