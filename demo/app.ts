@@ -11,6 +11,14 @@ import { demoCsp } from './csp.js';
 import { createOrderBook, newVisitorId, visitorFrom, visitorSetCookie, type OrderBook } from './order-book.js';
 import { orderFromQuery, orderQuery, type DemoOrder } from './order.js';
 import { checkoutPage, orderNotFoundPage, problemPage, type ServiceDescription } from './page.js';
+import { languagesInFiles } from '../src/localize/index.js';
+
+/** `?lang=`: English, or a language whose file the demo serves (French, Portuguese, Swahili, Arabic). */
+export type DemoLanguage = 'en' | (typeof languagesInFiles)[number];
+function demoLanguage(asked: string | null): DemoLanguage {
+  return (languagesInFiles as readonly string[]).includes(asked ?? '') ? (asked as DemoLanguage) : 'en';
+}
+const langQuery = (lang: DemoLanguage): string => (lang === 'en' ? '' : `&lang=${lang}`);
 
 export type { StaticAsset };
 
@@ -61,20 +69,20 @@ export function createDemoApp(deps: DemoAppDeps): (request: Request, context?: R
 
   const orders = deps.orders ?? createOrderBook();
 
-  async function checkoutToken(order: DemoOrder, lang: 'en' | 'fr'): Promise<string> {
+  async function checkoutToken(order: DemoOrder, lang: DemoLanguage): Promise<string> {
     const { token } = await deps.companion.createCheckout({
       orderId: order.orderId,
       amount: order.amount,
       currencyCode: order.currencyCode,
       // After an approval page the payer lands on this same order (the companion adds momo_return
       // and momo_order), and the element resumes from its token.
-      returnUrl: `${deps.publicOrigin}/?${orderQuery(order)}${lang === 'fr' ? '&lang=fr' : ''}`,
+      returnUrl: `${deps.publicOrigin}/?${orderQuery(order)}${langQuery(lang)}`,
     });
     return token;
   }
 
   async function checkout(request: Request, url: URL): Promise<Response> {
-    const lang = url.searchParams.get('lang') === 'fr' ? 'fr' : 'en';
+    const lang = demoLanguage(url.searchParams.get('lang'));
     const visitor = visitorFrom(request.headers.get('cookie'));
     const orderId = url.searchParams.get('order')?.trim();
     try {
@@ -87,7 +95,7 @@ export function createDemoApp(deps: DemoAppDeps): (request: Request, context?: R
         await checkoutToken(parsed.order, lang); // refused orders are never placed
         const owner = visitor ?? newVisitorId();
         orders.add(owner, parsed.order);
-        const headers = new Headers({ location: `/?${orderQuery(parsed.order)}${lang === 'fr' ? '&lang=fr' : ''}`, 'cache-control': 'no-store' });
+        const headers = new Headers({ location: `/?${orderQuery(parsed.order)}${langQuery(lang)}`, 'cache-control': 'no-store' });
         const secure = url.protocol === 'https:' || request.headers.get('x-forwarded-proto') === 'https';
         if (visitor === null) headers.set('set-cookie', visitorSetCookie(owner, secure));
         return new Response(null, { status: 303, headers });

@@ -111,7 +111,8 @@ export interface CheckoutPageInput {
   token: string;
   /** The companion's mount path, e.g. `/momo`: the element's `endpoint`. */
   endpoint: string;
-  lang: 'en' | 'fr';
+  /** `en`, or a language whose file the page includes (demo/app.ts). */
+  lang: string;
   service: ServiceDescription;
   testNumbers: readonly TestNumber[] | null;
   otp: string;

@@ -63,6 +63,8 @@ export interface StartDemoOptions {
   companionLog?: Logger;
   /** A bundle built earlier (tests that start several demos build once). */
   bundle?: DemoBundle;
+  /** Tests only: sees every request to this server (e.g. which companion routes a browser used). */
+  onRequest?: (request: Request) => void;
   /** Tests only: may hold each webhook (given its raw body) before the companion sees it. */
   beforeWebhook?: (rawBody: string) => Promise<void>;
   /**
@@ -165,7 +167,10 @@ export async function startDemo(options: StartDemoOptions = {}): Promise<Running
   // 15 s rather than Node's 300 s. The socket's address goes to the companion's per-address limits.
   const server = createServer(
     { ...serverTimeouts, ...options.timeouts },
-    getRequestListener((request, env) => handle(request, { clientAddress: env.incoming.socket?.remoteAddress })),
+    getRequestListener((request, env) => {
+      options.onRequest?.(request);
+      return handle(request, { clientAddress: env.incoming.socket?.remoteAddress });
+    }),
   );
   const address = await listen(server, options.port ?? 8080, host);
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;

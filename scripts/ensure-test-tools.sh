@@ -3,7 +3,8 @@
 # browser, story and end-to-end suites), redis-server (the Redis store's suite) and PHP with curl
 # (the PHP example), PHP's SQLite driver and Debian's Laravel (the Laravel shop), Debian's Django
 # (the Django shop), and the font the visual baselines are drawn in (DejaVu Sans,
-# test/storybook/visual.test.ts). Run by `npm test` and by `.ci/run`.
+# test/storybook/visual.test.ts), and Firefox ESR, WebKitGTK's WebDriver and Xvfb (the engines
+# suite, test/engines/). Run by `npm test` and by `.ci/run`.
 #
 # As root with apt-get (a CI machine, a fresh container), it installs what is missing from
 # Debian's packages. Otherwise it says in one line per program what to do, and fails, so that a
@@ -62,9 +63,37 @@ fi
 
 # The visual baselines pin the element's font to DejaVu Sans: without it Chromium falls back to
 # another font and every screenshot differs.
-if ! fc-list 2>/dev/null | grep -q 'DejaVuSans.ttf'; then
+# (Read whole first, as for php -m: with Firefox's and WebKit's fonts installed the list is long
+# enough that grep -q stops early, fc-list dies of SIGPIPE and pipefail reports the font missing.)
+font_list="$(fc-list 2>/dev/null || true)"
+if ! grep -q 'DejaVuSans.ttf' <<<"$font_list"; then
   missing_packages+=(fonts-dejavu-core)
   advice+=("The DejaVu Sans font is missing (visual baselines): install Debian's fonts-dejavu-core package (apt-get install fonts-dejavu-core).")
+fi
+
+# The engines suite (test/engines/, issue 33): Firefox ESR over WebDriver BiDi, and WebKitGTK
+# (Safari's engine) through its WebDriver, which has no headless mode and runs under Xvfb. The
+# 360 px screens use a small WebKitGTK window of our own (test/engines/webkit-window.py: MiniBrowser
+# stops at 447 px), which needs Debian's python3 with GObject and WebKit2 4.1 bindings. The
+# variables let this script's own test play a machine without them.
+firefox_path="${ENSURE_TEST_TOOLS_FIREFOX:-${FIREFOX_PATH:-/usr/bin/firefox-esr}}"
+if [ ! -x "$firefox_path" ]; then
+  missing_packages+=(firefox-esr)
+  advice+=("Firefox is missing ($firefox_path, engines suite): install Debian's firefox-esr package (apt-get install firefox-esr), or set FIREFOX_PATH to a Firefox binary.")
+fi
+webkit_driver="${ENSURE_TEST_TOOLS_WEBKIT_DRIVER:-/usr/bin/WebKitWebDriver}"
+if [ ! -x "$webkit_driver" ]; then
+  missing_packages+=(webkit2gtk-driver)
+  advice+=("WebKitWebDriver is missing (WebKit, engines suite): install Debian's webkit2gtk-driver package (apt-get install webkit2gtk-driver).")
+fi
+if ! command -v xvfb-run >/dev/null 2>&1 || ! command -v xauth >/dev/null 2>&1; then
+  missing_packages+=(xvfb xauth)
+  advice+=("xvfb-run is missing (WebKit runs under a virtual screen, engines suite): install Debian's xvfb and xauth packages (apt-get install xvfb xauth).")
+fi
+webkit_python="${ENSURE_TEST_TOOLS_WEBKIT_PYTHON:-/usr/bin/python3}"
+if ! "$webkit_python" -c 'import gi; gi.require_version("WebKit2", "4.1"); gi.require_version("Gtk", "3.0"); from gi.repository import WebKit2, Gtk; gi.require_foreign("cairo")' >/dev/null 2>&1; then
+  missing_packages+=(python3-gi python3-gi-cairo gir1.2-webkit2-4.1)
+  advice+=("WebKitGTK's Python bindings are missing for $webkit_python (the 360 px WebKit window, engines suite): install Debian's python3-gi, python3-gi-cairo and gir1.2-webkit2-4.1 packages (apt-get install python3-gi python3-gi-cairo gir1.2-webkit2-4.1).")
 fi
 
 if [ ${#missing_packages[@]} -gt 0 ] && [ -z "${ENSURE_TEST_TOOLS_INSTALLED:-}" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

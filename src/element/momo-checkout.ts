@@ -22,6 +22,7 @@ import {
 } from './internal/views.js';
 import type { ViewContext } from './internal/views.js';
 import { prefersPhoneHandoff } from './phone-handoff.js';
+import { olderEngineStyles } from './older-engine-styles.js';
 import { styles } from './styles.js';
 
 /**
@@ -78,7 +79,7 @@ import { styles } from './styles.js';
  * ```
  */
 export class MomoCheckout extends LitElement {
-  static override styles = styles;
+  static override styles = [styles, olderEngineStyles];
 
   @property() endpoint = '';
   @property() token = '';

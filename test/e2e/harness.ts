@@ -53,25 +53,39 @@ export class WebhookGate {
   };
 }
 
-export interface E2eEnv {
+/** The demo store against the sandbox, as every browser suite starts it (e2e here, engines in test/engines/). */
+export interface TestDemo {
   demo: RunningDemo;
   webhooks: WebhookGate;
-  browser: Browser;
   /** The demo's, the sandbox's and the companion's log lines (kept quiet, shown on failure). */
   logs: string[];
-  close(): Promise<void>;
+  /** `METHOD /path` of every request the demo's server received, in order. */
+  requests: string[];
 }
 
-export async function startE2e(): Promise<E2eEnv> {
+export async function startTestDemo(options: { consolePassword?: string } = {}): Promise<TestDemo> {
   const logs: string[] = [];
+  const requests: string[] = [];
   const webhooks = new WebhookGate();
   const demo = await startDemo({
     beforeWebhook: webhooks.beforeWebhook,
+    onRequest: (request) => requests.push(`${request.method} ${new URL(request.url).pathname}`),
     port: 0,
     sandbox: { pushDelayMs },
     log: (line) => logs.push(line),
     companionLog: createLogger({ level: 'warn', sink: (line) => logs.push(line) }),
+    ...options,
   });
+  return { demo, webhooks, logs, requests };
+}
+
+export interface E2eEnv extends TestDemo {
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+export async function startE2e(): Promise<E2eEnv> {
+  const { demo, webhooks, logs, requests } = await startTestDemo();
   let browser: Browser;
   try {
     browser = await launchChromium();
@@ -85,6 +99,7 @@ export async function startE2e(): Promise<E2eEnv> {
     webhooks,
     browser,
     logs,
+    requests,
     close: async () => {
       webhooks.release();
       await browser.close();

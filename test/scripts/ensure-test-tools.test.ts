@@ -1,6 +1,6 @@
 /**
- * Issue 11 §6: `npm test` on a machine without Chromium (or redis-server, PHP with curl, or the
- * baselines' font) stops
+ * Issue 11 §6: `npm test` on a machine without Chromium (or redis-server, PHP with curl, the
+ * baselines' font, or issue 33's Firefox ESR, WebKitGTK and Xvfb) stops
  * before any suite, with one line per missing program saying what to do, instead of a stack of
  * launch errors from four suites.
  */
@@ -17,6 +17,9 @@ const script = fileURLToPath(new URL('../../scripts/ensure-test-tools.sh', impor
 const bareBin = mkdtempSync(join(tmpdir(), 'bare-bin-'));
 for (const tool of ['id', 'grep']) symlinkSync(`/usr/bin/${tool}`, join(bareBin, tool));
 after(() => rmSync(bareBin, { recursive: true, force: true }));
+// The engines suite's programs, all pointed at nothing (xvfb-run is absent from bareBin).
+const noEngines = { ENSURE_TEST_TOOLS_FIREFOX: '/nonexistent/firefox-esr', ENSURE_TEST_TOOLS_WEBKIT_DRIVER: '/nonexistent/WebKitWebDriver', ENSURE_TEST_TOOLS_WEBKIT_PYTHON: '/nonexistent/python3' };
+const engineLine = /engines suite/;
 
 function run(env: Record<string, string>) {
   return spawnSync('/bin/bash', [script], { env, encoding: 'utf8' });
@@ -24,9 +27,9 @@ function run(env: Record<string, string>) {
 
 describe('scripts/ensure-test-tools.sh', () => {
   it('on a bare machine it cannot install on, says in one line per program what to do, and fails', () => {
-    const result = run({ PATH: bareBin, ENSURE_TEST_TOOLS_DEBIAN_CHROMIUM: '/nonexistent/chromium', ENSURE_TEST_TOOLS_DJANGO_PYTHON: '/nonexistent/python3' });
+    const result = run({ PATH: bareBin, ENSURE_TEST_TOOLS_DEBIAN_CHROMIUM: '/nonexistent/chromium', ENSURE_TEST_TOOLS_DJANGO_PYTHON: '/nonexistent/python3', ...noEngines });
     assert.equal(result.status, 1);
-    const lines = result.stderr.trim().split('\n');
+    const lines = result.stderr.trim().split('\n').filter((line) => !engineLine.test(line));
     assert.equal(lines.length, 5, result.stderr);
     assert.match(lines[0]!, /^npm test: Chromium is missing: install Debian's chromium package .*or set CHROME_PATH/);
     assert.match(lines[1]!, /^npm test: redis-server is missing: .*redis-server/);
@@ -42,7 +45,7 @@ describe('scripts/ensure-test-tools.sh', () => {
       for (const tool of ['id', 'grep']) symlinkSync(`/usr/bin/${tool}`, join(bin, tool));
       writeFileSync(join(bin, 'php'), '#!/bin/sh\n[ "$1" = -m ] && echo curl && exit 0\nexit 1\n', { mode: 0o755 });
       // Only these programs on PATH (no apt-get: nothing is installed).
-      const result = run({ PATH: bin, CHROME_PATH: '/bin/sh', ENSURE_TEST_TOOLS_DJANGO_PYTHON: '/bin/true' });
+      const result = run({ PATH: bin, CHROME_PATH: '/bin/sh', ENSURE_TEST_TOOLS_DJANGO_PYTHON: '/bin/true', ...noEngines });
       const lines = result.stderr.trim().split('\n').filter((line) => /PHP|Laravel/.test(line));
       assert.deepEqual(lines, [
         "npm test: PHP's SQLite driver is missing: install Debian's php-sqlite3 package (apt-get install php-sqlite3).",
@@ -52,6 +55,18 @@ describe('scripts/ensure-test-tools.sh', () => {
     } finally {
       rmSync(bin, { recursive: true, force: true });
     }
+  });
+
+  it('on a machine without Firefox, WebKitGTK or Xvfb, names each package the engines suite needs, and fails', () => {
+    // Everything else present (CHROME_PATH, a python with "Django"): only the engines are missing.
+    const result = run({ PATH: bareBin, CHROME_PATH: '/bin/sh', ENSURE_TEST_TOOLS_DJANGO_PYTHON: '/bin/true', ...noEngines });
+    assert.equal(result.status, 1);
+    const lines = result.stderr.trim().split('\n').filter((line) => engineLine.test(line));
+    assert.equal(lines.length, 4, result.stderr);
+    assert.match(lines[0]!, /^npm test: Firefox is missing \(\/nonexistent\/firefox-esr, engines suite\): install Debian's firefox-esr package \(apt-get install firefox-esr\)/);
+    assert.match(lines[1]!, /^npm test: WebKitWebDriver is missing .*install Debian's webkit2gtk-driver package \(apt-get install webkit2gtk-driver\)/);
+    assert.match(lines[2]!, /^npm test: xvfb-run is missing .*\(apt-get install xvfb xauth\)/);
+    assert.match(lines[3]!, /^npm test: WebKitGTK's Python bindings are missing for \/nonexistent\/python3 .*\(apt-get install python3-gi python3-gi-cairo gir1.2-webkit2-4.1\)/);
   });
 
   it('names a CHROME_PATH that is not a program', () => {

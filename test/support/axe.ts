@@ -16,15 +16,24 @@ export interface AxeViolation {
   nodes: Array<{ target: string[] }>;
 }
 
+/** axe-core's own script, to evaluate in a page before `axeRunBody`. */
+export function axeSource(): Promise<string> {
+  return readFile(axePath, 'utf8');
+}
+
+/**
+ * A function body (plain JavaScript, for any driver's "run in the page") that runs axe on the
+ * document and gives its violations as `AxeViolation[]` (WCAG 2.1 A and AA rules and axe's best
+ * practices). Chromium's e2e and the engines suite (test/engines/) run the same rules.
+ */
+export const axeRunBody = `
+  const result = await globalThis.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
+  return result.violations.map(({ id, impact, help, nodes }) => ({ id, impact, help, nodes: nodes.map((node) => ({ target: node.target })) }));`;
+
 /** The page's accessibility violations (WCAG 2.1 A and AA rules and axe's best practices). */
 export async function axeViolations(page: Page): Promise<AxeViolation[]> {
-  const source = await readFile(axePath, 'utf8');
-  await page.evaluate(source);
-  return page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: AxeViolation[] }> } }).axe;
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
-    return result.violations.map(({ id, impact, help, nodes }) => ({ id, impact, help, nodes: nodes.map((node) => ({ target: node.target as string[] })) }));
-  });
+  await page.evaluate(await axeSource());
+  return page.evaluate<AxeViolation[]>(`(async () => {${axeRunBody}\n})()`);
 }
 
 /** One line per violation, for an assertion's message. */

@@ -1,0 +1,6 @@
+/** Issue 33: the payer's flows and the console in Firefox ESR (test/engines/engine-suite.ts). */
+import { engineSuite } from './engine-suite.js';
+import { openFirefox } from './firefox.js';
+
+// Headless Firefox takes any viewport width: the 360 px screens use the same driver.
+engineSuite({ engine: 'Firefox', open: openFirefox });
