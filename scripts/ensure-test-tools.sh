@@ -72,7 +72,9 @@ fi
 
 # The visual baselines pin the element's font to DejaVu Sans: without it Chromium falls back to
 # another font and every screenshot differs.
-if ! fc-list 2>/dev/null | grep -q 'DejaVuSans.ttf'; then
+# (Read whole first, as php -m above: grep -q stops reading early and fc-list's SIGPIPE fails the pipe.)
+fonts="$(fc-list 2>/dev/null || true)"
+if ! grep -q 'DejaVuSans.ttf' <<<"$fonts"; then
   missing_packages+=(fonts-dejavu-core)
   advice+=("The DejaVu Sans font is missing (visual baselines): install Debian's fonts-dejavu-core package (apt-get install fonts-dejavu-core).")
 fi
