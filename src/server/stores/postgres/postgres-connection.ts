@@ -157,6 +157,10 @@ export async function inTransaction<T>(pool: Pool, work: (client: PoolClient) =>
   for (let attempt = 1; ; attempt++) {
     const client = await pool.connect();
     let broken: Error | undefined;
+    // A connection lost while lent out emits `error` on the client, which the pool only listens to
+    // while the client is idle: unheard, it would crash the process. Its query fails as well.
+    const onError = (error: Error) => (broken = error);
+    client.on('error', onError);
     try {
       await client.query('BEGIN');
       const result = await work(client);
@@ -169,6 +173,7 @@ export async function inTransaction<T>(pool: Pool, work: (client: PoolClient) =>
       throw error;
     } finally {
       // A connection whose rollback failed is broken: the pool drops it instead of lending it again.
+      client.removeListener('error', onError);
       client.release(broken);
     }
   }
