@@ -10,12 +10,13 @@
  */
 import type { Pool, PoolClient } from 'pg';
 import type { Logger } from '../../log.js';
-import { inTransaction, PostgresStoreUnavailableError } from './postgres-connection.js';
+import { PostgresStoreUnavailableError } from './postgres-connection.js';
 import { currentSchemaVersion, migrations } from './postgres-schema.js';
 
 /** The version the schema is at (0: not created yet). */
 export async function schemaVersion(client: Pool | PoolClient, schema: string): Promise<number> {
-  const exists = await client.query<{ found: boolean }>('SELECT to_regclass($1) IS NOT NULL AS found', [`${schema}.schema_version`]);
+  // pg_tables, not to_regclass: a scan of the catalog under this statement's snapshot, not the session's cache.
+  const exists = await client.query<{ found: boolean }>("SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_tables WHERE schemaname = $1 AND tablename = 'schema_version') AS found", [schema]);
   if (!exists.rows[0]!.found) return 0;
   const result = await client.query<{ version: number | null }>(`SELECT max(version) AS version FROM ${schema}.schema_version`);
   return result.rows[0]!.version ?? 0;
@@ -33,9 +34,31 @@ export async function migrateSchema(pool: Pool, schema: string, options: { log?:
   const found = await schemaVersion(pool, schema);
   if (found > currentSchemaVersion) throw newerSchemaError(schema, found);
   if (found === currentSchemaVersion) return [];
-  return inTransaction(pool, async (client) => {
-    // One migrating companion at a time, per schema; the others wait, then find it done.
-    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`momo-checkout migrate ${schema}`]);
+  // One migrating companion at a time, per schema; the others wait, then find it done. A session
+  // lock taken before the transaction begins, not a transaction lock inside it: a transaction that
+  // starts after the wait sees the tables the first companion created (a lookup made inside an
+  // already open transaction may still answer from the session's cache that they do not exist).
+  const client = await pool.connect();
+  const lock = `momo-checkout migrate ${schema}`;
+  let broken: Error | undefined;
+  const onError = (error: Error) => (broken = error);
+  client.on('error', onError);
+  try {
+    await client.query('SELECT pg_advisory_lock(hashtext($1))', [lock]);
+    try {
+      return await migrateLocked(client, schema, options);
+    } finally {
+      await client.query('SELECT pg_advisory_unlock(hashtext($1))', [lock]);
+    }
+  } finally {
+    client.removeListener('error', onError);
+    client.release(broken);
+  }
+}
+
+async function migrateLocked(client: PoolClient, schema: string, options: { log?: Logger; appVersion?: string }): Promise<number[]> {
+  await client.query('BEGIN');
+  try {
     const at = await schemaVersion(client, schema);
     if (at > currentSchemaVersion) throw newerSchemaError(schema, at);
     if (at === 0) {
@@ -58,7 +81,11 @@ export async function migrateSchema(pool: Pool, schema: string, options: { log?:
       ]);
       applied.push(migration.version);
     }
+    await client.query('COMMIT');
     if (applied.length > 0) options.log?.info('postgres schema migrated', { schema, from: at, to: currentSchemaVersion });
     return applied;
-  });
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  }
 }
