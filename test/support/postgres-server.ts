@@ -11,7 +11,7 @@
  * WAL at the next start), `halt('fast')` an orderly stop that still cuts every connection.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './free-port.js';
@@ -61,8 +61,13 @@ function run(command: string, args: string[], cwd: string, user: { uid?: number;
   }
 }
 
+export interface PostgresServerOptions {
+  /** Serve TLS with this certificate and key (PEM); plain connections are still accepted. */
+  tls?: { cert: string; key: string };
+}
+
 /** Starts a PostgreSQL cluster of its own; retries on another port if the one picked was taken in between. */
-export async function startPostgresServer(): Promise<PostgresServer> {
+export async function startPostgresServer(options: PostgresServerOptions = {}): Promise<PostgresServer> {
   assertInstalled();
   const user = runAs();
   const dir = mkdtempSync(join(tmpdir(), 'momo-postgres-'));
@@ -70,11 +75,20 @@ export async function startPostgresServer(): Promise<PostgresServer> {
   const data = join(dir, 'data');
   const log = join(dir, 'postgres.log');
   run('initdb', ['-D', data, '-A', 'trust', '-U', 'momo', '-E', 'UTF8', '--no-sync'], dir, user);
+  let tlsSettings = '';
+  if (options.tls) {
+    // PostgreSQL refuses a key that others can read, or that is not its own.
+    for (const [name, pem] of [['server.crt', options.tls.cert], ['server.key', options.tls.key]] as const) {
+      writeFileSync(join(dir, name), pem, { mode: 0o600 });
+      if (user.uid !== undefined) chownSync(join(dir, name), user.uid, user.gid!);
+    }
+    tlsSettings = ` -c ssl=on -c ssl_cert_file=${join(dir, 'server.crt')} -c ssl_key_file=${join(dir, 'server.key')}`;
+  }
 
   let port = 0;
   let running = false;
   const start = () => {
-    run('pg_ctl', ['-D', data, '-l', log, '-w', '-t', '30', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`, 'start'], dir, user);
+    run('pg_ctl', ['-D', data, '-l', log, '-w', '-t', '30', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1${tlsSettings}`, 'start'], dir, user);
     running = true;
   };
   const halt = async (mode: 'immediate' | 'fast' = 'fast') => {
