@@ -1,6 +1,6 @@
 /**
  * `npx momo-checkout payments [--stale] [--state S] [--older-than MINUTES] [--json]`: the payments
- * in the companion's store (MOMO_DATA_DIR or MOMO_REDIS_URL, as the companion reads them), with
+ * in the companion's store (MOMO_DATA_DIR, MOMO_POSTGRES_URL or MOMO_REDIS_URL, as the companion reads them), with
  * what to do for each stuck one: the service re-emits a lost notification only through its support.
  */
 import { parseArgs } from 'node:util';

@@ -17,6 +17,16 @@
  *   PostgreSQL's default `synchronous_commit = on` that commit has reached the WAL on disk (and a
  *   synchronous standby's, if one is configured) before the webhook route answers the service.
  *
+ * Durability follows the file store's rule: what nothing could rebuild waits for the disk at its
+ * commit (the inbox; a checkout's creation; the first write of a payment attempt's or a refund's
+ * service order id, made before the pay-in or pay-out is posted; locks; signed-out sessions). A
+ * compare-and-set that carries no new service order id (applying a kept notification, delivery
+ * bookkeeping) commits with `synchronous_commit = off` for that transaction only: the server's crash
+ * may drop the last few hundred milliseconds of those, never out of order (one WAL) and never a
+ * later durable one without them, and they are rebuilt: the inbox entry whose application was lost
+ * is still pending (its `done` mark came later), a delivery whose `delivered` mark was lost is
+ * sent again with the same idempotency key. This keeps an fsync off the transition's path.
+ *
  * Expiry follows each record's `retainUntil` on the companion's clock: reads filter on it, and a
  * sweep deletes expired rows at most once a minute, on writes (no timer keeps the process alive).
  */
@@ -148,9 +158,19 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       const written = await inTransaction(pool, async (client) => {
         const at = now();
         await lockIds(client, ids(next, true));
-        const current = await client.query<{ revision: number }>(`SELECT revision FROM ${s}.checkouts WHERE order_id = $1 AND retain_until > $2 FOR UPDATE`, [orderId, at]);
-        if (current.rows[0]?.revision !== expectedRevision) return false;
-        await checkTaken(client, orderId, serviceOrderIdsOf(next), at);
+        const current = await client.query<{ revision: number; known: string[] }>(
+          `SELECT c.revision, ARRAY(SELECT i.service_order_id FROM ${s}.service_order_ids i WHERE i.order_id = c.order_id) AS known
+           FROM ${s}.checkouts c WHERE c.order_id = $1 AND c.retain_until > $2 FOR UPDATE OF c`,
+          [orderId, at],
+        );
+        const row = current.rows[0];
+        if (row?.revision !== expectedRevision) return false;
+        const serviceIds = serviceOrderIdsOf(next);
+        // No new service order id: this write can be rebuilt (see the header), so its commit need
+        // not wait for the disk. A new one is written before its pay-in or pay-out is posted: durably.
+        // (Ids already indexed to this order are its own: nothing to check.)
+        if (serviceIds.every((id) => row.known.includes(id))) await client.query('SET LOCAL synchronous_commit TO off');
+        else await checkTaken(client, orderId, serviceIds, at);
         await client.query(sql.update, recordValues(next));
         await index(client, next);
         return true;

@@ -12,6 +12,7 @@ import { silentLogger } from '../../../../src/server/log.js';
 import { freePort } from '../../../support/free-port.js';
 import { createDatabase, startPostgresServer, type PostgresServer } from '../../../support/postgres-server.js';
 import { sandboxEnv } from '../../../support/sandbox-env.js';
+import { until } from '../../../crash/support.js';
 
 const secret = 'test-server-secret-0123456789abcdef0123456789';
 
@@ -42,13 +43,6 @@ const readiness = async () => {
   const answer = await fetch(`${service.url}/readyz`);
   return { status: answer.status, body: (await answer.json()) as { ready: boolean; reason?: string } };
 };
-const until = async (what: string, predicate: () => Promise<boolean>, ms = 20_000) => {
-  const end = Date.now() + ms;
-  while (!(await predicate())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-};
 
 describe('serve on PostgreSQL: down and back', () => {
   it('503 STORE_UNAVAILABLE and not ready while PostgreSQL is down; ready and answering once it is back', async () => {
@@ -72,7 +66,7 @@ describe('serve on PostgreSQL: down and back', () => {
     }
 
     await postgres.restart();
-    await until('ready again', async () => (await readiness()).status === 200);
+    await until('ready again', async () => (await readiness()).status === 200, 20_000);
     const payment = await api(`/payments/${orderId}`);
     assert.equal(payment.status, 200, 'the checkout written before the outage is still there');
     assert.equal((await api('/checkouts', { orderId: `${orderId}-2`, amount: '5000', currencyCode: 'XOF' })).status, 200);
