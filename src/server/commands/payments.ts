@@ -21,7 +21,7 @@ export async function paymentsCommand(args: string[], env: Record<string, string
   });
   const olderThan = values['older-than'] === undefined ? undefined : Number(values['older-than']);
   if (olderThan !== undefined && !(olderThan >= 0)) throw new UsageError('--older-than takes a number of minutes, e.g. --older-than 30.');
-  const { store, describe } = await openStoreFromEnv(env);
+  const { store, hub, describe } = await openStoreFromEnv(env);
   try {
     const state = values.stale ? 'stale' : (values.state as PaymentState | undefined);
     const list = await listPaymentSummaries(store, { ...(state ? { state } : {}), ...(olderThan !== undefined ? { olderThanMinutes: olderThan } : {}), limit: Number(values.limit) }, Date.now());
@@ -36,6 +36,8 @@ export async function paymentsCommand(args: string[], env: Record<string, string
     return 0;
   } finally {
     await store.close?.();
+    // A shared store's status hub holds a connection of its own (Postgres LISTEN, Redis SUBSCRIBE).
+    await hub?.close();
   }
 }
 
