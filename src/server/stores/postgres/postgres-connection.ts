@@ -16,6 +16,7 @@
  * a CA is given; `verify-ca`: signed by the CA; `verify-full`: that and the host name), because
  * `pg` 8 treats `require` as `verify-full`, which fails on hosts whose certificate is private.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { ConnectionOptions } from 'node:tls';
 import type { Pool, PoolClient, PoolConfig } from 'pg';
@@ -122,6 +123,7 @@ export async function openPool(options: PostgresConnectionOptions): Promise<{ po
   const config = poolConfig({ ...options, url: options.url });
   const { default: pg } = await import('pg');
   const pool = new pg.Pool(config);
+  pool.on('connect', prepareStatements);
   const where = describePostgresUrl(options.url);
   let reported = false;
   // An idle connection the server closed (a restart, a failover) emits `error` on the pool: without
@@ -133,6 +135,28 @@ export async function openPool(options: PostgresConnectionOptions): Promise<{ po
     setTimeout(() => (reported = false), 10_000).unref();
   });
   return { pool, owned: true, where };
+}
+
+/**
+ * Makes each parametrized statement of our own pool's connections a named prepared statement, so
+ * that PostgreSQL parses and plans it once per connection instead of at every call: the store's
+ * statements are a fixed set (the schema name is fixed per pool), run thousands of times. `pg` does
+ * this only when given a name per call; wrapping `query` here, in one place, names them by their
+ * text rather than at each of the store's call sites. Not done to a pool the shop passed in.
+ */
+function prepareStatements(client: PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as { query: unknown }).query = (config: unknown, values?: unknown, callback?: unknown) => {
+    if (typeof config === 'string' && Array.isArray(values)) return query({ name: statementName(config), text: config, values }, callback);
+    return query(config, values, callback);
+  };
+}
+
+const statementNames = new Map<string, string>();
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (!name) statementNames.set(text, (name = `momo_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`));
+  return name;
 }
 
 /** The error for a connection or query that failed, with what to check. */
