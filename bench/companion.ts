@@ -47,7 +47,7 @@ async function runServer(): Promise<void> {
   const { createCompanion, toNodeHandler, transitionCheckout } = await import('../src/server/index.js');
   const { silentLogger } = await import('../src/server/log.js');
   const { openStoreFromEnv } = await import('../src/server/stores/store-from-env.js');
-  // MOMO_STORE / MOMO_DATA_DIR / MOMO_REDIS_URL, as the parent set them for this run.
+  // MOMO_STORE / MOMO_DATA_DIR / MOMO_REDIS_URL / MOMO_POSTGRES_URL, as the parent set them for this run.
   const opened = await openStoreFromEnv(process.env);
   const store = opened.store;
   let server: ReturnType<typeof createServer> | undefined;
@@ -343,7 +343,7 @@ async function measureReference(): Promise<Figure[]> {
   }
 }
 
-/** The durable stores: throughput as a ratio to the bare route, and A -> B over Redis. */
+/** The durable stores: throughput as a ratio to the bare route, and A -> B over Redis and over PostgreSQL. */
 async function measureDurableStores(bareRate: number): Promise<Figure[]> {
   const figures: Figure[] = [];
   const ratio = (rows: Figure[]) => ({ name: `${rows[0]!.name.split(':')[0]}: ratio to the bare route`, value: rows[0]!.value / bareRate, unit: 'x' });
@@ -359,21 +359,24 @@ async function measureDurableStores(bareRate: number): Promise<Figure[]> {
     file.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
-  const { startRedisServer } = await import('../test/support/redis-server.js');
-  const redis = await startRedisServer();
-  try {
-    const env = { MOMO_REDIS_URL: redis.url };
-    const a = await startServerProcess('server', env);
-    const b = await startServerProcess('server', env);
+  // Two processes on each shared store: throughput on A, and a notification posted to A heard by a stream on B.
+  const { startSharedRedis, startSharedPostgres } = await import('../test/support/shared-stores.js');
+  for (const [label, how, start] of [['Redis store', 'Redis pub/sub', startSharedRedis], ['PostgreSQL store', 'PostgreSQL LISTEN/NOTIFY', startSharedPostgres]] as const) {
+    const shared = await start();
     try {
-      const rows = await measureThroughput(a, 'Redis store', DURABLE_COUNT);
-      figures.push(...rows, ratio(rows), ...(await measureStreamLatency(a, b, ' (Redis: posted to process A, stream on B)')));
+      const env = shared.freshEnv();
+      const a = await startServerProcess('server', env);
+      const b = await startServerProcess('server', env);
+      try {
+        const rows = await measureThroughput(a, label, DURABLE_COUNT);
+        figures.push(...rows, ratio(rows), ...(await measureStreamLatency(a, b, ` (${how}: posted to process A, stream on B)`)));
+      } finally {
+        a.stop();
+        b.stop();
+      }
     } finally {
-      a.stop();
-      b.stop();
+      await shared.stop();
     }
-  } finally {
-    await redis.stop();
   }
   return figures;
 }

@@ -1,12 +1,13 @@
 /**
  * Store operations per second, one call at a time (each awaited before the next: the latency a
  * request handler sees), for the memory, file (SQLite, WAL + synchronous=FULL, on this machine's
- * temp folder) and Redis stores (a throwaway redis-server on loopback, from the test helper):
+ * temp folder), Redis (a throwaway redis-server on loopback, from the test helper) and PostgreSQL
+ * stores (a throwaway PostgreSQL 15 on loopback, default synchronous_commit, fsync on):
  * createIfAbsent of a new checkout, getByTokenHash, a compare-and-set through updateCheckoutRecord
  * (read + write), and addToInbox of a new notification. Records are realistic (~1.5 KB of JSON
  * once a payment and a delivery are on them).
  *
- * Run alone: `npx tsx bench/stores.ts` (needs redis-server on PATH). Part of `npm run bench`.
+ * Run alone: `npx tsx bench/stores.ts` (needs redis-server on PATH and Debian's postgresql). Part of `npm run bench`.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +20,8 @@ import { createRedisStore } from '../src/server/stores/redis/redis-store.js';
 import { updateCheckoutRecord, type CheckoutStore } from '../src/server/stores/store.js';
 import { createLogger } from '../src/server/log.js';
 import { startRedisServer } from '../test/support/redis-server.js';
+import { createPostgresStore } from '../src/server/stores/postgres/postgres-store.js';
+import { createDatabase, startPostgresServer } from '../test/support/postgres-server.js';
 
 interface Figure {
   name: string;
@@ -148,6 +151,7 @@ async function measure(store: CheckoutStore): Promise<Record<Operation, number>>
 export async function benchStores(): Promise<Figure[]> {
   const dir = mkdtempSync(join(tmpdir(), 'momo-bench-stores-'));
   const redis = await startRedisServer();
+  const postgres = await startPostgresServer();
   const results: Array<[string, Record<Operation, number>]> = [];
   try {
     const memory = createMemoryStore();
@@ -158,8 +162,12 @@ export async function benchStores(): Promise<Figure[]> {
     const shared = await createRedisStore({ url: redis.url, log: createLogger({ level: 'error' }) });
     results.push(['redis (loopback)', await measure(shared)]);
     await shared.close?.();
+    const sql = await createPostgresStore({ url: postgres.urlOf(createDatabase(postgres)), log: createLogger({ level: 'error' }) });
+    results.push(['postgres (loopback)', await measure(sql)]);
+    await sql.close?.();
   } finally {
     await redis.stop();
+    await postgres.stop();
     rmSync(dir, { recursive: true, force: true });
   }
   return results.flatMap(([store, figures]) => operations.map((operation) => ({ name: `${store}: ${operation}`, value: Math.round(figures[operation]), unit: 'ops/s' })));

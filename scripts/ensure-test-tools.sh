@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Checks, before any suite runs, that the programs the test suites drive are here: Chromium (the
-# browser, story and end-to-end suites), redis-server (the Redis store's suite) and PHP with curl
-# (the PHP example), PHP's SQLite driver and Debian's Laravel (the Laravel shop), Debian's Django
+# browser, story and end-to-end suites), redis-server (the Redis store's suite), PostgreSQL (the
+# Postgres store's) and PHP with curl (the PHP example), PHP's SQLite driver and Debian's Laravel (the Laravel shop), Debian's Django
 # (the Django shop), and the font the visual baselines are drawn in (DejaVu Sans,
 # test/storybook/visual.test.ts), and Firefox ESR, WebKitGTK's WebDriver and Xvfb (the engines
 # suite, test/engines/). Run by `npm test` and by `.ci/run`.
@@ -29,6 +29,16 @@ fi
 if ! command -v redis-server >/dev/null 2>&1; then
   missing_packages+=(redis-server)
   advice+=("redis-server is missing: install Debian's redis-server package (apt-get install redis-server).")
+fi
+
+# PostgreSQL 15 (the Postgres store's suites, test/support/postgres-server.ts): the tests run
+# initdb and pg_ctl from Debian's folder themselves, on a free port in a temporary folder; the
+# package's own service is never used. The variable lets this script's own test play a machine
+# without it.
+postgres_bin="${ENSURE_TEST_TOOLS_POSTGRES_BIN:-${MOMO_TEST_POSTGRES_BIN:-/usr/lib/postgresql/15/bin}}"
+if [ ! -x "$postgres_bin/initdb" ] || [ ! -x "$postgres_bin/pg_ctl" ]; then
+  missing_packages+=(postgresql)
+  advice+=("PostgreSQL is missing ($postgres_bin/initdb): install Debian's postgresql package (apt-get install postgresql), or set MOMO_TEST_POSTGRES_BIN to the folder holding initdb and pg_ctl.")
 fi
 
 # PHP with curl (the PHP example), and with PDO SQLite and Debian's Laravel (the Laravel shop,

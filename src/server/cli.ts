@@ -31,7 +31,7 @@ import { refundCommand } from './commands/refund.js';
 const usage = `Usage:
   momo-checkout doctor    check the companion's configuration and store (reads MOMO_BASE_URL,
                           MOMO_API_KEY, MOMO_WEBHOOK_SECRETS, MOMO_PUBLIC_URL, MOMO_ALLOWED_ORIGINS,
-                          MOMO_ALLOW_INSECURE_LOCAL_URLS, MOMO_DATA_DIR, MOMO_REDIS_URL, and serve's
+                          MOMO_ALLOW_INSECURE_LOCAL_URLS, MOMO_DATA_DIR, MOMO_POSTGRES_URL, MOMO_REDIS_URL, and serve's
                           MOMO_SERVER_SECRET, MOMO_MERCHANT_WEBHOOK_URL, MOMO_MERCHANT_WEBHOOK_SECRET,
                           MOMO_MERCHANT_EVENTS)
   momo-checkout serve     run the companion as an HTTP server (the same variables, plus MOMO_SERVER_SECRET,

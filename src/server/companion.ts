@@ -125,10 +125,13 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
   // The default keeps state in a file: the service sends each notification once, so state that
   // dies with the process loses payments. The memory store is for tests and demos, by name.
   const store = options.store ?? createFileStore({ ...(options.dataDir ? { dataDir: options.dataDir } : {}), now });
-  const risk = storeRisk(store.kind === 'memory' || store.kind === 'file' || store.kind === 'redis' ? store.kind : 'custom', options.env ?? process.env);
+  const risk = storeRisk(store.kind === 'memory' || store.kind === 'file' || store.kind === 'redis' || store.kind === 'postgres' ? store.kind : 'custom', options.env ?? process.env);
   if (risk) log.warn(`momo-checkout store: ${risk}`);
   if (store.kind === 'redis' && !options.hub) {
     log.warn('momo-checkout store: Redis store without a Redis status hub: a page whose stream another process holds hears of its payment only when it re-checks. Pass hub: await createRedisStatusHub({ url }).');
+  }
+  if (store.kind === 'postgres' && !options.hub) {
+    log.warn('momo-checkout store: Postgres store without a Postgres status hub: a page whose stream another process holds hears of its payment only when it re-checks. Pass hub: await createPostgresStatusHub({ url }).');
   }
   const hub = options.hub ?? createMemoryStatusHub();
   // A shared store counts the limits for every process on it; otherwise each process counts its own.

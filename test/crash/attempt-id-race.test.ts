@@ -1,7 +1,7 @@
 /**
  * Two processes race for one order id at the service (issue 26): the merchant's server creates
- * order "X-a2" while a companion process sends order X's second attempt. On one file store and on
- * one Redis, whichever comes first holds the id, and the other moves on: the attempt goes out as
+ * order "X-a2" while a companion process sends order X's second attempt. On one file store, on
+ * one Redis and on one PostgreSQL database, whichever comes first holds the id, and the other moves on: the attempt goes out as
  * "X-a3", or the new order is refused with the reason. Never both under one id.
  */
 import assert from 'node:assert/strict';
@@ -11,6 +11,7 @@ import { createCheckoutRecord } from '../../src/server/payments/checkouts.js';
 import { openStoreFromEnv, type OpenedStore } from '../../src/server/stores/store-from-env.js';
 import { CheckoutError } from '../../src/server/index.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { createDatabase, startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
 import { createCheckoutIn, freePort, startChild, tempDir, until, type Child } from './support.js';
 
 const decline = '+2290196000002';
@@ -19,12 +20,15 @@ const rounds = 8;
 
 let sandbox: RunningSandbox;
 let redis: RedisServer;
+let postgres: PostgresServer;
 before(async () => {
   sandbox = await startSandbox({ port: 0, pushDelayMs: 10, log: () => {} });
   redis = await startRedisServer();
+  postgres = await startPostgresServer();
 });
 after(async () => {
   await redis?.stop();
+  await postgres?.stop();
   await sandbox?.close();
 });
 
@@ -97,3 +101,4 @@ function race(storeName: string, storeEnv: () => Record<string, string>) {
 
 race('file store', () => ({ MOMO_DATA_DIR: tempDir('momo-race-file-') }));
 race('Redis', () => ({ MOMO_REDIS_URL: redis.url }));
+race('PostgreSQL', () => ({ MOMO_POSTGRES_URL: postgres.urlOf(createDatabase(postgres)) }));

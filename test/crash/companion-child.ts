@@ -5,7 +5,7 @@
  * - MOMO_BASE_URL, MOMO_API_KEY, MOMO_WEBHOOK_SECRETS: the sandbox (run by the parent);
  * - PORT: the port to listen on (the same after a restart: the service posts to one URL);
  * - PUBLIC_URL: where the service and pages reach it, when a front stands before several processes;
- * - MOMO_DATA_DIR or MOMO_REDIS_URL: the durable store (store-from-env.ts);
+ * - MOMO_DATA_DIR, MOMO_REDIS_URL or MOMO_POSTGRES_URL: the durable store (store-from-env.ts);
  * - CHILD_UPDATES_FILE: each onPaymentUpdate call appended as a JSON line (what the merchant saw);
  * - CHILD_THROW_FILE: a file holding a number N: onPaymentUpdate throws while N > 0, decrementing it;
  * - CHILD_KILL_WHILE_APPLYING=1: after keeping a notification and answering 200, die before applying it.

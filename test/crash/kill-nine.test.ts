@@ -1,7 +1,8 @@
 /**
  * Crash tests with real processes and `kill -9`: the service sends each notification once, so a
  * payer's outcome must survive the companion dying at any point. The companion runs in a child
- * process on the default durable store (a file under MOMO_DATA_DIR); the sandbox runs here.
+ * process on a durable store: the default (a file under MOMO_DATA_DIR), and PostgreSQL (a database
+ * of its own per case); the sandbox runs here.
  */
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
@@ -10,31 +11,46 @@ import { after, before, describe, it } from 'node:test';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { openStoreFromEnv } from '../../src/server/stores/store-from-env.js';
 import type { CheckoutStore } from '../../src/server/index.js';
+import { silentLogger } from '../../src/server/log.js';
+import { createDatabase, startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
 import { createCheckoutIn, freePort, readUpdates, startChild, streamUntil, tempDir, until, type Child } from './support.js';
 
 const noAnswer = '+2290196000003';
 const shop = 'http://shop.test';
 
 let sandbox: RunningSandbox;
+let postgres: PostgresServer;
 before(async () => {
   sandbox = await startSandbox({ port: 0, pushDelayMs: 30, log: () => {} });
+  postgres = await startPostgresServer();
 });
-after(async () => sandbox.close());
+after(async () => {
+  await sandbox.close();
+  await postgres?.stop();
+});
 
-async function setup() {
+const stores = {
+  'the file store': (dataDir: string) => ({ MOMO_DATA_DIR: dataDir }),
+  PostgreSQL: () => ({ MOMO_POSTGRES_URL: postgres.urlOf(createDatabase(postgres)) }),
+};
+
+async function setup(storeEnv: (dataDir: string) => Record<string, string>) {
   const dataDir = tempDir('momo-crash-');
+  const store = storeEnv(dataDir);
   const port = await freePort();
   const updatesFile = join(dataDir, 'updates.jsonl');
   const env = {
     MOMO_BASE_URL: sandbox.url,
     MOMO_API_KEY: sandbox.apiKey,
     MOMO_WEBHOOK_SECRETS: sandbox.webhookSecret,
-    MOMO_DATA_DIR: dataDir,
+    ...store,
     PORT: String(port),
     CHILD_UPDATES_FILE: updatesFile,
   };
   // The merchant's server process: creates checkouts in the same store.
-  const merchant = await openStoreFromEnv({ MOMO_DATA_DIR: dataDir });
+  const merchant = await openStoreFromEnv(store, { log: silentLogger });
+  // The merchant's process needs no status stream: the hub (Postgres opens one) is closed at once.
+  await merchant.hub?.close();
   return { env, updatesFile, dataDir, merchantStore: merchant.store as CheckoutStore };
 }
 
@@ -47,9 +63,9 @@ async function pay(base: string, token: string) {
   return (await response.json()) as { state: string };
 }
 
-describe('kill -9 of the companion', () => {
+for (const [storeName, storeEnv] of Object.entries(stores)) describe(`kill -9 of the companion on ${storeName}`, () => {
   it('(a) pay-in accepted, companion killed and restarted, then the notification: the page and onPaymentUpdate get the outcome', async () => {
-    const { env, updatesFile, merchantStore } = await setup();
+    const { env, updatesFile, merchantStore } = await setup(storeEnv);
     const orderId = `crash-a-${Date.now()}`;
     const token = await createCheckoutIn(merchantStore, orderId);
     let child: Child = await startChild(env);
@@ -70,7 +86,7 @@ describe('kill -9 of the companion', () => {
   });
 
   it('(b) notification kept, companion killed before applying it: applied once after the restart', async () => {
-    const { env, updatesFile, merchantStore } = await setup();
+    const { env, updatesFile, merchantStore } = await setup(storeEnv);
     const orderId = `crash-b-${Date.now()}`;
     const token = await createCheckoutIn(merchantStore, orderId);
     let child: Child = await startChild({ ...env, CHILD_KILL_WHILE_APPLYING: '1' });
@@ -94,7 +110,7 @@ describe('kill -9 of the companion', () => {
   });
 
   it('(c) onPaymentUpdate throws three times, across a kill: called again until it succeeds, one success per transition', async () => {
-    const { env, updatesFile, merchantStore, dataDir } = await setup();
+    const { env, updatesFile, merchantStore, dataDir } = await setup(storeEnv);
     const throwFile = join(dataDir, 'throws');
     const orderId = `crash-c-${Date.now()}`;
     const token = await createCheckoutIn(merchantStore, orderId);

@@ -22,6 +22,8 @@ export interface Child {
   kill9(): Promise<void>;
   /** Resolves when the process exits by itself. */
   exited: Promise<number | null>;
+  /** What the process wrote on stderr (the last 20,000 characters), for a failure's message. */
+  stderr(): string;
 }
 
 export async function startChild(env: Record<string, string>): Promise<Child> {
@@ -30,7 +32,7 @@ export async function startChild(env: Record<string, string>): Promise<Child> {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-20_000)));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`companion child did not start in 20 s: ${stderr}`)), 20_000);
@@ -49,6 +51,7 @@ export async function startChild(env: Record<string, string>): Promise<Child> {
     process: child,
     base: `http://127.0.0.1:${env.PORT}/momo`,  // this process itself, not the front
     exited,
+    stderr: () => stderr,
     async kill9() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await exited;

@@ -1,6 +1,6 @@
 /**
  * `npx momo-checkout payments [--stale] [--state S] [--older-than MINUTES] [--json]`: the payments
- * in the companion's store (MOMO_DATA_DIR or MOMO_REDIS_URL, as the companion reads them), with
+ * in the companion's store (MOMO_DATA_DIR, MOMO_POSTGRES_URL or MOMO_REDIS_URL, as the companion reads them), with
  * what to do for each stuck one: the service re-emits a lost notification only through its support.
  */
 import { parseArgs } from 'node:util';
@@ -21,7 +21,7 @@ export async function paymentsCommand(args: string[], env: Record<string, string
   });
   const olderThan = values['older-than'] === undefined ? undefined : Number(values['older-than']);
   if (olderThan !== undefined && !(olderThan >= 0)) throw new UsageError('--older-than takes a number of minutes, e.g. --older-than 30.');
-  const { store, describe } = await openStoreFromEnv(env);
+  const { store, hub, describe } = await openStoreFromEnv(env);
   try {
     const state = values.stale ? 'stale' : (values.state as PaymentState | undefined);
     const list = await listPaymentSummaries(store, { ...(state ? { state } : {}), ...(olderThan !== undefined ? { olderThanMinutes: olderThan } : {}), limit: Number(values.limit) }, Date.now());
@@ -36,6 +36,8 @@ export async function paymentsCommand(args: string[], env: Record<string, string
     return 0;
   } finally {
     await store.close?.();
+    // A shared store's status hub holds a connection of its own (Postgres LISTEN, Redis SUBSCRIBE).
+    await hub?.close();
   }
 }
 

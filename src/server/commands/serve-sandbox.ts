@@ -43,7 +43,7 @@ async function sandboxEnv(env: Env, credentials: { apiKey: string; webhookSecret
     MOMO_ALLOW_INSECURE_LOCAL_URLS: '1',
     MOMO_SERVER_SECRET: env.MOMO_SERVER_SECRET?.trim() || randomId(32),
     // The sandbox forgets everything at a restart: so does the companion with it, unless told otherwise.
-    MOMO_STORE: env.MOMO_STORE?.trim() || (env.MOMO_REDIS_URL || env.MOMO_DATA_DIR ? '' : 'memory'),
+    MOMO_STORE: env.MOMO_STORE?.trim() || (env.MOMO_POSTGRES_URL || env.MOMO_REDIS_URL || env.MOMO_DATA_DIR ? '' : 'memory'),
   };
 }
 

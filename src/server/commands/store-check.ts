@@ -1,13 +1,30 @@
 /**
  * The doctor's store check: the store the companion would open from this environment opens and
- * answers, and would not lose payments here (a memory store in production, a file on a platform
+ * answers (for Postgres: the connection, the role's rights and the schema's version, see
+ * stores/postgres/postgres-check.ts), and would not lose payments here (a memory store in production, a file on a platform
  * whose disk does not last).
  */
 import type { SetupCheck } from '../setup/setup-checks.js';
 import { openStoreFromEnv, storeRisk } from '../stores/store-from-env.js';
+import { checkPostgres } from '../stores/postgres/postgres-check.js';
+import { postgresOptionsFromEnv } from '../stores/postgres/postgres-from-env.js';
+
+/** The Postgres store is the one chosen: its own checks (connection, rights, schema version), without migrating. */
+function choosesPostgres(env: Record<string, string | undefined>): boolean {
+  const kind = env.MOMO_STORE?.trim().toLowerCase();
+  return kind === 'postgres' || (!!env.MOMO_POSTGRES_URL?.trim() && !kind && !env.MOMO_REDIS_URL?.trim());
+}
 
 export async function storeCheck(env: Record<string, string | undefined>): Promise<SetupCheck> {
   const name = 'store';
+  if (choosesPostgres(env)) {
+    try {
+      const result = await checkPostgres(postgresOptionsFromEnv(env));
+      return { name, status: result.ok ? 'ok' : 'error', message: result.messages.join('; ') };
+    } catch (error) {
+      return { name, status: 'error', message: error instanceof Error ? error.message : String(error) };
+    }
+  }
   let opened;
   try {
     opened = await openStoreFromEnv(env);

@@ -2,6 +2,8 @@
  * Which store the companion keeps its state in, from the environment (`serve`, `payments`, the
  * demo's real-service mode) or from `createCompanion`'s options:
  *
+ * - `MOMO_POSTGRES_URL`: PostgreSQL, shared by every process (status streams over LISTEN/NOTIFY too;
+ *   the other `MOMO_POSTGRES_*` variables in postgres/postgres-from-env.ts);
  * - `MOMO_REDIS_URL`: Redis, shared by every process (status streams over Redis pub/sub too);
  * - `MOMO_STORE=memory`: one process's memory, for tests and demos only: a restart loses payments;
  * - otherwise the embedded file store (SQLite) in `MOMO_DATA_DIR` (default `./.momo-checkout`).
@@ -12,14 +14,19 @@ import { createMemoryStore } from './memory-store.js';
 import { CompanionConfigError } from '../config-error.js';
 import { createRedisStatusHub } from './redis/redis-status-hub.js';
 import { createRedisStore } from './redis/redis-store.js';
+import { postgresOptionsFromEnv } from './postgres/postgres-from-env.js';
+import { describePostgresUrl } from './postgres/postgres-connection.js';
+import { defaultSchema } from './postgres/postgres-schema.js';
+import { createPostgresStatusHub } from './postgres/postgres-status-hub.js';
+import { createPostgresStore } from './postgres/postgres-store.js';
 import type { StatusHub } from '../status/status-hub.js';
 import type { CheckoutStore } from './store.js';
 
-export type StoreKind = 'memory' | 'file' | 'redis' | 'custom';
+export type StoreKind = 'memory' | 'file' | 'redis' | 'postgres' | 'custom';
 
 export interface OpenedStore {
   store: CheckoutStore;
-  /** Set with Redis: status streams must hear transitions applied by other processes. */
+  /** Set with Redis and Postgres: status streams must hear transitions applied by other processes. */
   hub?: StatusHub & { close(): Promise<void> };
   kind?: StoreKind;
   /** For banners and logs, without credentials: `the file ./.momo-checkout/momo-checkout.sqlite`. */
@@ -28,11 +35,26 @@ export interface OpenedStore {
 
 export async function openStoreFromEnv(env: Record<string, string | undefined>, options: { now?: () => number; log?: Logger } = {}): Promise<OpenedStore> {
   const redisUrl = env.MOMO_REDIS_URL?.trim();
+  const postgresUrl = env.MOMO_POSTGRES_URL?.trim();
   const kind = env.MOMO_STORE?.trim().toLowerCase();
-  if (kind && !['memory', 'file', 'redis'].includes(kind)) {
-    throw new CompanionConfigError(`MOMO_STORE=${kind} is not a store: leave it unset (a file, or Redis when MOMO_REDIS_URL is set), or set memory for tests.`);
+  if (kind && !['memory', 'file', 'redis', 'postgres'].includes(kind)) {
+    throw new CompanionConfigError(`MOMO_STORE=${kind} is not a store: leave it unset (a file, Postgres when MOMO_POSTGRES_URL is set, Redis when MOMO_REDIS_URL is), or set memory for tests.`);
+  }
+  if (postgresUrl && redisUrl && !kind) {
+    throw new CompanionConfigError('Both MOMO_POSTGRES_URL and MOMO_REDIS_URL are set: keep the one store payments live in, or say which with MOMO_STORE=postgres or MOMO_STORE=redis.');
   }
   if (kind === 'memory') return { store: createMemoryStore(options.now ? { now: options.now } : {}), kind: 'memory', describe: 'memory (lost at every restart)' };
+  if (kind === 'postgres' || (postgresUrl && kind !== 'redis' && kind !== 'file')) {
+    const common = postgresOptionsFromEnv(env);
+    const store = await createPostgresStore({ ...common, ...(options.now ? { now: options.now } : {}), ...(options.log ? { log: options.log } : {}) });
+    try {
+      const hub = await createPostgresStatusHub({ ...common, ...(options.log ? { log: options.log } : {}) });
+      return { store, hub, kind: 'postgres', describe: `PostgreSQL at ${describePostgresUrl(common.url)} (schema ${common.schema ?? defaultSchema})` };
+    } catch (error) {
+      await store.close?.();
+      throw error;
+    }
+  }
   if (redisUrl || kind === 'redis') {
     if (!redisUrl) throw new CompanionConfigError('MOMO_STORE=redis needs MOMO_REDIS_URL, e.g. redis://127.0.0.1:6379.');
     const common = { url: redisUrl, ...(env.MOMO_REDIS_PREFIX ? { keyPrefix: env.MOMO_REDIS_PREFIX } : {}) };
@@ -55,14 +77,14 @@ const ephemeralDiskVariables = ['VERCEL', 'AWS_LAMBDA_FUNCTION_NAME', 'NETLIFY',
 export function storeRisk(kind: StoreKind, env: Record<string, string | undefined>): string | null {
   const production = env.NODE_ENV === 'production';
   if (kind === 'memory' && production) {
-    return 'NODE_ENV=production with a memory store: a restart or a deploy loses every payment in progress. Remove MOMO_STORE=memory (file store) or set MOMO_REDIS_URL.';
+    return 'NODE_ENV=production with a memory store: a restart or a deploy loses every payment in progress. Remove MOMO_STORE=memory (file store) or set MOMO_POSTGRES_URL (or MOMO_REDIS_URL).';
   }
   const platform = ephemeralDiskVariables.find((name) => env[name]);
   if (kind === 'file' && platform) {
-    return `a file store on a platform whose disk does not last (${platform} is set): payments are lost between instances. Set MOMO_REDIS_URL.`;
+    return `a file store on a platform whose disk does not last (${platform} is set): payments are lost between instances. Set MOMO_POSTGRES_URL (or MOMO_REDIS_URL).`;
   }
   if (kind === 'memory' && platform) {
-    return `a memory store on a serverless platform (${platform} is set): payments are lost between instances. Set MOMO_REDIS_URL.`;
+    return `a memory store on a serverless platform (${platform} is set): payments are lost between instances. Set MOMO_POSTGRES_URL (or MOMO_REDIS_URL).`;
   }
   return null;
 }

@@ -1,12 +1,12 @@
 /**
  * Part `stores/` (docs/architecture.md): the store interface, its contract suite, the memory store,
- * the store chosen from the environment, the limits a shared store counts; sqlite/ and redis/ are
- * the durable ones. May import status/ (the Redis hub implements it), model/ and the foundation;
+ * the store chosen from the environment, the limits a shared store counts; sqlite/, redis/ and
+ * postgres/ are the durable ones. May import status/ (the Redis hub implements it), model/ and the foundation;
  * never payments, routes or the composition root.
  *
  * The companion's storage interface. Every method is async and every write that races is atomic,
  * so the same interface fits the in-memory store (tests, demo), the embedded file store (the
- * default: SQLite) and a shared one (Redis) when a merchant runs several processes.
+ * default: SQLite) and the shared ones (PostgreSQL, Redis) when a merchant runs several processes.
  *
  * A store must pass the contract suite exported as `momo-checkout/store-contract`.
  */
@@ -28,7 +28,7 @@ export interface PaymentQuery {
 }
 
 export interface CheckoutStore {
-  /** `memory`, `file` or `redis` for the shipped stores (what the start-up and doctor checks read). */
+  /** `memory`, `file`, `redis` or `postgres` for the shipped stores (what the start-up and doctor checks read). */
   readonly kind?: string;
   /**
    * Set by a store that forgets everything when its process ends (the memory store): an id of this
@@ -38,7 +38,7 @@ export interface CheckoutStore {
   readonly volatileId?: string;
   /**
    * Where a store shared by several processes keeps the page routes' limits, so that they hold for
-   * all of them together (the Redis store has it). Absent: each process counts in its own memory.
+   * all of them together (the Redis and Postgres stores have it). Absent: each process counts in its own memory.
    */
   readonly limits?: LimitBackend;
   /**

@@ -5,7 +5,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { createFileStore, transitionCheckout } from '../../../src/server/index.js';
+import { createFileStore, createPostgresStore, transitionCheckout } from '../../../src/server/index.js';
+import { silentLogger } from '../../../src/server/log.js';
+import { createDatabase, startPostgresServer } from '../../support/postgres-server.js';
 import { createCheckoutRecord } from '../../../src/server/payments/checkouts.js';
 
 const cli = (args: string[], env: Record<string, string>) =>
@@ -42,6 +44,30 @@ describe('momo-checkout payments', () => {
 
     const none = cli(['payments', '--stale', '--older-than', '60'], { MOMO_DATA_DIR: dataDir });
     assert.match(none.stdout, /0 payment\(s\)/);
+  });
+
+  it('reads a PostgreSQL store (MOMO_POSTGRES_URL), and exits once done', async () => {
+    const server = await startPostgresServer();
+    try {
+      const url = server.urlOf(createDatabase(server));
+      const store = await createPostgresStore({ url, log: silentLogger });
+      await createCheckoutRecord(store, { orderId: 'order-cli-pg', amount: '7500', currencyCode: 'XOF' }, { ttlMs: 60_000, maxAttempts: 3, now: Date.now, defaultReturnUrl: null });
+      await transitionCheckout(store, 'order-cli-pg', (checkout) => ({
+        ...checkout,
+        payment: {
+          state: 'pending', attempt: 1, serviceOrderId: 'order-cli-pg', phoneNumber: '+2290196000003', useWallet: false, operator: null, workflow: 'provider_auth',
+          authorizationUrl: null, returned: false, amountMismatch: false, lastServiceStatus: null, transactionId: null, updatedAt: Date.now() - 40 * 60_000,
+        },
+      }));
+      await store.close?.();
+      // spawnSync with a timeout: a connection left open (the status hub's LISTEN) would hang the command.
+      const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/server/cli.ts', 'payments', '--stale'], { env: { ...process.env, MOMO_POSTGRES_URL: url }, encoding: 'utf8', timeout: 20_000 });
+      assert.equal(result.status, 0, `${result.error?.message ?? ''} ${result.stderr}`);
+      assert.match(result.stdout, /1 payment\(s\) in PostgreSQL at 127\.0\.0\.1:\d+\/\w+ \(schema momo_checkout\) that need attention/);
+      assert.match(result.stdout, /order-cli-pg\s+pending\s+7500 XOF/);
+    } finally {
+      await server.stop();
+    }
   });
 
   it('says how to use it when the arguments are wrong', () => {

@@ -27,7 +27,7 @@ export type SqliteDatabase = BetterSqlite3.Database;
 const nativeAdvice =
   'Its binary ships inside the package for Node 22 or newer on Linux, macOS and Windows (x64 and arm64): check `node --version`, ' +
   'then reinstall (delete node_modules and run `npm ci`); if a bundler moved the binary, pass the file store its `nativeBinding`. ' +
-  'Or set MOMO_REDIS_URL to keep state in Redis; or, for tests only, pass `store: createMemoryStore()` (nothing survives a restart).';
+  'Or set MOMO_POSTGRES_URL (or MOMO_REDIS_URL) to keep state in PostgreSQL (or Redis); or, for tests only, pass `store: createMemoryStore()` (nothing survives a restart).';
 
 /** The first line: Node's module errors go on with a require stack that helps nobody here. */
 function messageOf(error: unknown): string {

@@ -1,18 +1,33 @@
 /**
- * Two companion processes on one Redis store refund the same paid orders at the same moment, with
- * amounts that together exceed what was paid: for each order exactly one refund is written and
- * paid out, the other is refused, because the rule is checked inside the store's one atomic
- * compare-and-set (a Lua script), not by a read in each process.
+ * Two companion processes on one shared store (Redis, PostgreSQL) refund the same paid orders at the
+ * same moment, with amounts that together exceed what was paid: for each order exactly one refund is
+ * written and paid out, the other is refused, because the rule is checked inside the store's one
+ * atomic compare-and-set (a Lua script, an SQL transaction), not by a read in each process.
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.js';
-import { createRedisStore } from '../../../src/server/index.js';
+import { createPostgresStore, createRedisStore, type CheckoutStore } from '../../../src/server/index.js';
 import { silentLogger } from '../../../src/server/log.js';
 import { sampleRecord, withPayment } from '../../../src/server/stores/store-contract.js';
-import { startRedisServer, type RedisServer } from '../../support/redis-server.js';
+import { startRedisServer } from '../../support/redis-server.js';
+import { createDatabase, startPostgresServer } from '../../support/postgres-server.js';
+
+/** Each shared store: its server, and how a process opens it (`url`, and a key prefix or a schema). */
+const stores: Record<string, () => Promise<{ url: string; space: string; open: () => Promise<CheckoutStore>; stop: () => Promise<void> }>> = {
+  Redis: async () => {
+    const server = await startRedisServer();
+    const space = `race-${process.pid}:`;
+    return { url: server.url, space, open: () => createRedisStore({ url: server.url, keyPrefix: space, log: silentLogger }), stop: () => server.stop() };
+  },
+  PostgreSQL: async () => {
+    const server = await startPostgresServer();
+    const url = server.urlOf(createDatabase(server));
+    return { url, space: 'momo_race', open: () => createPostgresStore({ url, schema: 'momo_race', log: silentLogger }), stop: () => server.stop() };
+  },
+};
 
 const child = fileURLToPath(new URL('./fixtures/refund-process.ts', import.meta.url));
 
@@ -38,21 +53,20 @@ function startProcess(args: string[]): { process: ChildProcessWithoutNullStreams
   return { process: proc, ready, result };
 }
 
-describe('refunds racing on two processes over Redis', () => {
-  let redis: RedisServer;
+for (const [name, start] of Object.entries(stores)) describe(`refunds racing on two processes over ${name}`, () => {
+  let backend: Awaited<ReturnType<typeof start>>;
   let sandbox: RunningSandbox;
   before(async () => {
-    redis = await startRedisServer();
+    backend = await start();
     sandbox = await startSandbox({ port: 0, pushDelayMs: 30, log: () => {} });
   });
   after(async () => {
     await sandbox?.close();
-    await redis?.stop();
+    await backend?.stop();
   });
 
   it('writes and pays out one of two refunds that together exceed the paid amount, and refuses the other', async () => {
-    const keyPrefix = `race-${process.pid}:`;
-    const store = await createRedisStore({ url: redis.url, keyPrefix, log: silentLogger });
+    const store = await backend.open();
     const orderIds: string[] = [];
     for (let index = 0; index < 5; index++) {
       const record = sampleRecord({ decimalPlaces: 0 });
@@ -60,7 +74,7 @@ describe('refunds racing on two processes over Redis', () => {
       assert.equal(await store.compareAndSet(record.orderId, 0, withPayment(record, record.orderId, 1, 'completed')), true);
       orderIds.push(record.orderId);
     }
-    const common = [redis.url, keyPrefix, sandbox.url, sandbox.apiKey, sandbox.webhookSecret, 'http://127.0.0.1:9/momo'];
+    const common = [backend.url, backend.space, sandbox.url, sandbox.apiKey, sandbox.webhookSecret, 'http://127.0.0.1:9/momo'];
     // 3000 + 4000 > 5000 paid: together they exceed it, each alone does not.
     const processes = [startProcess([...common, 'rf-a', '3000', ...orderIds]), startProcess([...common, 'rf-b', '4000', ...orderIds])];
     await Promise.all(processes.map((item) => item.ready));

@@ -1,0 +1,42 @@
+/**
+ * How a CheckoutRecord maps to its row in `<schema>.checkouts`: the whole record as json, plus the
+ * few columns that are looked up, indexed or listed. The one place to change when a record gains a
+ * field that must be queried (a refund held for support, a payment marked for review): add it to
+ * `recordColumns` and a migration in postgres-schema.ts; the insert and the update follow.
+ */
+import { nextDeliveryAt, type CheckoutRecord } from '../../model/records.js';
+
+/** Column name → its value for `record`, in the order of the SQL built below. */
+export function recordColumns(record: CheckoutRecord): Record<string, string | number | null> {
+  return {
+    order_id: record.orderId,
+    revision: record.revision,
+    token_hash: record.tokenHash,
+    return_id: record.returnId,
+    retain_until: record.retainUntil,
+    next_delivery_at: nextDeliveryAt(record),
+    payment_state: record.payment?.state ?? null,
+    payment_updated_at: record.payment?.updatedAt ?? null,
+    record: JSON.stringify(record),
+  };
+}
+
+const columnNames = Object.keys(recordColumns({ payment: null, deliveries: [] } as unknown as CheckoutRecord));
+
+export function insertRecordSql(schema: string): string {
+  const placeholders = columnNames.map((name, index) => (name === 'record' ? `$${index + 1}::json` : `$${index + 1}`));
+  return `INSERT INTO ${schema}.checkouts (${columnNames.join(', ')}) VALUES (${placeholders.join(', ')})`;
+}
+
+export function updateRecordSql(schema: string): string {
+  const assignments = columnNames
+    .map((name, index) => ({ name, placeholder: name === 'record' ? `$${index + 1}::json` : `$${index + 1}` }))
+    .filter(({ name }) => name !== 'order_id')
+    .map(({ name, placeholder }) => `${name} = ${placeholder}`);
+  return `UPDATE ${schema}.checkouts SET ${assignments.join(', ')} WHERE order_id = $1`;
+}
+
+export function recordValues(record: CheckoutRecord): Array<string | number | null> {
+  return Object.values(recordColumns(record));
+}
+

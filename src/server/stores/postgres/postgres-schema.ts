@@ -1,0 +1,117 @@
+/**
+ * The Postgres store's tables, as numbered migrations, all in one Postgres schema of their own
+ * (default `momo_checkout`), so they live beside a shop's tables (Django's, Laravel's, Rails's in
+ * `public`) without touching them: every statement names its schema, none sets `search_path`.
+ *
+ * A migration is appended, never edited: version N's statements run once on every database that was
+ * at N-1. Adding a column to a record's row is a new migration (`ALTER TABLE … ADD COLUMN`) plus its
+ * entry in postgres-records.ts.
+ *
+ * Times are epoch milliseconds from the companion's clock (bigint), as in the other stores: a
+ * database server whose clock is off does not shorten a record's life, and tests inject a clock.
+ */
+
+/** Schema names this store accepts: plain lower-case identifiers, so they never need quoting rules in messages. */
+const schemaName = /^[a-z_][a-z0-9_]{0,62}$/;
+
+export const defaultSchema = 'momo_checkout';
+
+export function checkSchemaName(name: string): string {
+  if (!schemaName.test(name)) {
+    throw new TypeError(`Postgres schema name ${JSON.stringify(name)}: use lower-case letters, digits and _ (at most 63, not starting with a digit), e.g. momo_checkout.`);
+  }
+  return name;
+}
+
+export interface Migration {
+  version: number;
+  /** What it adds, for the log and the version table. */
+  summary: string;
+  sql: (schema: string) => string;
+}
+
+export const migrations: readonly Migration[] = [
+  {
+    version: 1,
+    summary: 'checkouts, service order ids, locks, inbox, ended console sessions, limits',
+    sql: (s) => `
+CREATE TABLE ${s}.checkouts (
+  order_id text PRIMARY KEY,
+  revision integer NOT NULL,
+  token_hash text NOT NULL,
+  return_id text NOT NULL,
+  retain_until bigint NOT NULL,
+  next_delivery_at bigint,          -- nextDeliveryAt(record): null when nothing is to be delivered
+  payment_state text,               -- null until the checkout has a payment
+  payment_updated_at bigint,
+  -- The CheckoutRecord as written (json, not jsonb: kept byte for byte, any string it holds is
+  -- accepted, and the shop can still read it: record->>'amount').
+  record json NOT NULL
+);
+-- Not UNIQUE: an expired row may still hold a value until the sweep; reads filter on retain_until.
+CREATE INDEX checkouts_token_hash ON ${s}.checkouts (token_hash);
+CREATE INDEX checkouts_return_id ON ${s}.checkouts (return_id);
+CREATE INDEX checkouts_retain_until ON ${s}.checkouts (retain_until);
+CREATE INDEX checkouts_next_delivery_at ON ${s}.checkouts (next_delivery_at) WHERE next_delivery_at IS NOT NULL;
+CREATE INDEX checkouts_payment_updated_at ON ${s}.checkouts (payment_updated_at, order_id) WHERE payment_state IS NOT NULL;
+CREATE INDEX checkouts_payment_state ON ${s}.checkouts (payment_state, payment_updated_at, order_id) WHERE payment_state IS NOT NULL;
+
+-- Every attempt's and refund pay-out's service order id, owned by its order for the order's lifetime.
+CREATE TABLE ${s}.service_order_ids (
+  service_order_id text PRIMARY KEY,
+  order_id text NOT NULL REFERENCES ${s}.checkouts (order_id) ON DELETE CASCADE
+);
+CREATE INDEX service_order_ids_order_id ON ${s}.service_order_ids (order_id);
+
+-- Named leases (pay:<orderId>, deliver:<orderId>): an owner until a time.
+CREATE TABLE ${s}.locks (
+  key text PRIMARY KEY,
+  owner text NOT NULL,
+  until bigint NOT NULL
+);
+
+CREATE TABLE ${s}.inbox (
+  id text PRIMARY KEY,
+  seq bigserial NOT NULL,           -- arrival order among equal received_at
+  raw_body text NOT NULL,
+  received_at bigint NOT NULL,
+  done boolean NOT NULL,
+  until bigint NOT NULL
+);
+CREATE INDEX inbox_pending ON ${s}.inbox (received_at, seq) WHERE NOT done;
+
+CREATE TABLE ${s}.ended_console_sessions (
+  session_id text PRIMARY KEY,
+  expires_at bigint NOT NULL
+);
+
+-- The page routes' limits (postgres-limits.ts).
+CREATE TABLE ${s}.limit_buckets (
+  name text NOT NULL,
+  key text NOT NULL,
+  tokens double precision NOT NULL,
+  at bigint NOT NULL,
+  until bigint NOT NULL,
+  PRIMARY KEY (name, key)
+);
+CREATE TABLE ${s}.limit_numbers (
+  order_id text NOT NULL,
+  e164 text NOT NULL,
+  until bigint NOT NULL,
+  PRIMARY KEY (order_id, e164)
+);
+CREATE TABLE ${s}.limit_streams (
+  order_id text NOT NULL,
+  stream_id text NOT NULL,
+  until bigint NOT NULL,
+  PRIMARY KEY (order_id, stream_id)
+);
+`,
+  },
+];
+
+/** The newest schema version this companion knows. */
+export const currentSchemaVersion = migrations[migrations.length - 1]!.version;
+
+/** The tables the store needs rights on (the doctor checks each). */
+export const storeTables = ['checkouts', 'service_order_ids', 'locks', 'inbox', 'ended_console_sessions', 'limit_buckets', 'limit_numbers', 'limit_streams', 'schema_version'] as const;

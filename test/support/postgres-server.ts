@@ -1,0 +1,146 @@
+/**
+ * A real, throwaway PostgreSQL for tests and the store benchmark, like redis-server.ts: Debian's
+ * `initdb` and `pg_ctl` (run as the `postgres` user when this process is root: PostgreSQL refuses
+ * to run as root) into a temporary folder, listening on a free port on 127.0.0.1 only, a superuser
+ * `momo` with trust authentication, removed by `stop()` or killed when the test process exits.
+ * Missing PostgreSQL is an error, never a silent skip: a test that did not run must not look like
+ * a test that passed.
+ *
+ * `halt()` and `restart()` stop and start the same cluster (same data, same port), for the fault
+ * runs: `halt('immediate')` is a crash of the server (no shutdown checkpoint; recovery replays the
+ * WAL at the next start), `halt('fast')` an orderly stop that still cuts every connection.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from './free-port.js';
+
+export interface PostgresServer {
+  /** `postgres://momo@127.0.0.1:<port>/postgres` (the superuser; tests make their own databases). */
+  url: string;
+  port: number;
+  /** The URL of database `name` on this server, as `user` (default the superuser). */
+  urlOf(name: string, user?: string): string;
+  /** Runs SQL as the superuser through psql (creating databases and roles, a shop's own tables). */
+  psql(sql: string, database?: string): string;
+  /** Stops the server, keeping its data: `immediate` is a crash, `fast` an orderly stop. */
+  halt(mode?: 'immediate' | 'fast'): Promise<void>;
+  /** Starts it again on the same port with the same data. */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export class PostgresMissingError extends Error {
+  override name = 'PostgresMissingError';
+}
+
+const bin = process.env.MOMO_TEST_POSTGRES_BIN ?? '/usr/lib/postgresql/15/bin';
+
+function assertInstalled(): void {
+  if (!existsSync(join(bin, 'initdb')) || !existsSync(join(bin, 'pg_ctl'))) {
+    throw new PostgresMissingError(
+      `PostgreSQL is not installed (no ${bin}/initdb): install it with \`apt-get install -y postgresql\`, or set MOMO_TEST_POSTGRES_BIN to the folder holding initdb and pg_ctl. ` +
+        'The Postgres store tests need a real server and are never skipped.',
+    );
+  }
+}
+
+/** The uid and gid to run PostgreSQL as: ours, or the `postgres` user's when we are root. */
+function runAs(): { uid?: number; gid?: number } {
+  if (process.getuid?.() !== 0) return {};
+  const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
+  const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
+  return { uid, gid };
+}
+
+function run(command: string, args: string[], cwd: string, user: { uid?: number; gid?: number }): void {
+  const result = spawnSync(join(bin, command), args, { cwd, encoding: 'utf8', ...user, env: { ...process.env, LC_ALL: 'C.UTF-8', LANG: 'C.UTF-8' } });
+  if (result.error || result.status !== 0) {
+    throw new Error(`${command} ${args.join(' ')} failed (${result.error?.message ?? `exit ${result.status}`}):\n${result.stdout}\n${result.stderr}`);
+  }
+}
+
+export interface PostgresServerOptions {
+  /** Serve TLS with this certificate and key (PEM); plain connections are still accepted. */
+  tls?: { cert: string; key: string };
+}
+
+/** Starts a PostgreSQL cluster of its own; retries on another port if the one picked was taken in between. */
+export async function startPostgresServer(options: PostgresServerOptions = {}): Promise<PostgresServer> {
+  assertInstalled();
+  const user = runAs();
+  const dir = mkdtempSync(join(tmpdir(), 'momo-postgres-'));
+  if (user.uid !== undefined) chownSync(dir, user.uid, user.gid!);
+  const data = join(dir, 'data');
+  const log = join(dir, 'postgres.log');
+  run('initdb', ['-D', data, '-A', 'trust', '-U', 'momo', '-E', 'UTF8', '--no-sync'], dir, user);
+  let tlsSettings = '';
+  if (options.tls) {
+    // PostgreSQL refuses a key that others can read, or that is not its own.
+    for (const [name, pem] of [['server.crt', options.tls.cert], ['server.key', options.tls.key]] as const) {
+      writeFileSync(join(dir, name), pem, { mode: 0o600 });
+      if (user.uid !== undefined) chownSync(join(dir, name), user.uid, user.gid!);
+    }
+    tlsSettings = ` -c ssl=on -c ssl_cert_file=${join(dir, 'server.crt')} -c ssl_key_file=${join(dir, 'server.key')}`;
+  }
+
+  let port = 0;
+  let running = false;
+  const start = () => {
+    run('pg_ctl', ['-D', data, '-l', log, '-w', '-t', '30', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1${tlsSettings}`, 'start'], dir, user);
+    running = true;
+  };
+  const halt = async (mode: 'immediate' | 'fast' = 'fast') => {
+    if (!running) return;
+    run('pg_ctl', ['-D', data, '-m', mode, '-w', 'stop'], dir, user);
+    running = false;
+  };
+  // A crashed test run must not leave a server behind (a synchronous stop: 'exit' allows no await).
+  const stopOnExit = () => {
+    if (running) spawnSync(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', 'stop'], { cwd: dir, ...user });
+  };
+  process.once('exit', stopOnExit);
+
+  let lastError: unknown;
+  for (let attempt = 0; attempt < 3 && !running; attempt++) {
+    port = await freePort();
+    try {
+      start();
+    } catch (error) {
+      lastError = error;
+    }
+  }
+  if (!running) {
+    rmSync(dir, { recursive: true, force: true });
+    const output = existsSync(log) ? readFileSync(log, 'utf8').slice(-4000) : '';
+    throw new Error(`PostgreSQL did not start: ${lastError instanceof Error ? lastError.message : String(lastError)}\n${output}`);
+  }
+
+  const urlOf = (name: string, role = 'momo') => `postgres://${role}@127.0.0.1:${port}/${name}`;
+  return {
+    url: urlOf('postgres'),
+    port,
+    urlOf,
+    psql(sql, database = 'postgres') {
+      return execFileSync('psql', ['-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-h', '127.0.0.1', '-p', String(port), '-U', 'momo', '-d', database, '-c', sql], { encoding: 'utf8' });
+    },
+    halt,
+    async restart() {
+      if (!running) start();
+    },
+    async stop() {
+      process.removeListener('exit', stopOnExit);
+      await halt('immediate');
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A fresh database on `server` for one test file or case (cheaper than a cluster each). */
+let databases = 0;
+export function createDatabase(server: PostgresServer, prefix = 'momo_test'): string {
+  const name = `${prefix}_${process.pid}_${++databases}`;
+  server.psql(`CREATE DATABASE ${name}`);
+  return name;
+}

@@ -1,0 +1,41 @@
+/**
+ * The stores several companion processes share, each started for real on a free port: the crash,
+ * race and fault suites run once per store from this list, instead of being copied per store.
+ * `env` is what a companion (store-from-env.ts) needs to open it; each call to `freshEnv` gives a
+ * space of its own on the same server (a key prefix, a database), so suites do not see each other.
+ */
+import { startPostgresServer, createDatabase, type PostgresServer } from './postgres-server.js';
+import { startRedisServer, type RedisServer } from './redis-server.js';
+
+export interface SharedStoreServer {
+  /** For test names: `Redis`, `PostgreSQL`. */
+  name: string;
+  /** The environment of a companion on a space of its own on this server. */
+  freshEnv(): Record<string, string>;
+  stop(): Promise<void>;
+}
+
+let spaces = 0;
+
+export async function startSharedRedis(): Promise<SharedStoreServer & { server: RedisServer }> {
+  const server = await startRedisServer();
+  return {
+    name: 'Redis',
+    server,
+    freshEnv: () => ({ MOMO_REDIS_URL: server.url, MOMO_REDIS_PREFIX: `space-${process.pid}-${++spaces}:` }),
+    stop: () => server.stop(),
+  };
+}
+
+export async function startSharedPostgres(): Promise<SharedStoreServer & { server: PostgresServer }> {
+  const server = await startPostgresServer();
+  return {
+    name: 'PostgreSQL',
+    server,
+    freshEnv: () => ({ MOMO_POSTGRES_URL: server.urlOf(createDatabase(server)) }),
+    stop: () => server.stop(),
+  };
+}
+
+/** Every shared store, by name, for the suites that run on each. */
+export const sharedStores = { Redis: startSharedRedis, PostgreSQL: startSharedPostgres } as const;
