@@ -65,6 +65,7 @@ import { styles } from './styles.js';
  * @cssprop --momo-font-family - Font. Component override: `--momo-checkout-font-family`.
  * @cssprop --momo-spacing - Base spacing.
  * @cssprop --momo-checkout-max-width - Widest the card grows. Default 28rem.
+ * @cssprop --momo-checkout-min-height - Height the element keeps from its first render, so the page below does not move while it loads (docs/embedding.md, "Keeping the page still"). Default 27rem.
  * @cssprop --momo-color-scheme - `light` or `dark`: how native controls (radios, the country list) are drawn. Unset, the page's `color-scheme` applies. Component override: `--momo-checkout-color-scheme`.
  *
  * @example
@@ -243,13 +244,24 @@ export class MomoCheckout extends LitElement {
     };
     const status = this.statusText(t);
     const checkout = this.checkout.state.checkout;
+    // Issue 32: the number step keeps the height the page reserved for the element (docs/embedding.md,
+    // "Keeping the page still") until the payer acts: its amount row is there before the amount is
+    // known, and its status line sits below the form, where showing or hiding it moves nothing.
+    const { status: step } = this.checkout.state;
+    const numberStep = numberStepStatuses.includes(step) && !this.checkout.otpSent;
+    // In the number step "Loading…" is shown in the amount's row and "Looking up…" in the operator's
+    // (views.ts), the live region only announces them; "Sending…" (after the payer's press) goes below.
+    const shownInPlace = numberStep && step !== 'submitting';
+    const statusClass = status.visible && !shownInPlace ? (numberStep ? 'muted status-line' : 'muted') : 'visually-hidden';
     // lang and dir of the texts shown (English while a language file is missing), not the page's:
     // an Arabic checkout on an English page is still right-to-left.
     return html`<section class="base" part="base" aria-label=${t.title} lang=${shown} dir=${t.dir}>
       ${checkout
-        ? html`<div class="amount"><span class="muted">${this.checkout.state.status === 'succeeded' ? t.amountPaidLabel : t.amountLabel}</span><bdi class="amount-value">${amountText(ctx)}</bdi></div>`
-        : nothing}
-      <div part="status" role="status" aria-live="polite" class=${status.visible ? 'muted' : 'visually-hidden'}>${status.text}</div>
+        ? html`<div class="amount"><span class="muted">${step === 'succeeded' ? t.amountPaidLabel : t.amountLabel}</span><bdi class="amount-value">${amountText(ctx)}</bdi></div>`
+        : numberStep
+          ? html`<div class="amount" aria-hidden="true"><span class="muted">${status.text}</span></div>`
+          : nothing}
+      <div part="status" role="status" aria-live="polite" class=${statusClass}>${status.text}</div>
       ${this.body(ctx)}
     </section>`;
   }
@@ -263,6 +275,9 @@ export class MomoCheckout extends LitElement {
     }
   }
 }
+
+/** The statuses that show the number step (and submitting from it, before any OTP was sent). */
+const numberStepStatuses: readonly Status[] = ['loading', 'entering', 'looking-up', 'previewing', 'ready', 'submitting'];
 
 const warnedLanguages = new Set<string>();
 
