@@ -4,6 +4,7 @@ import { property, state } from 'lit/decorators.js';
 import type { CompanionClient } from '../client/types.js';
 import { languageAddedEvent } from '../localize/added-languages.js';
 import { languageFor, languageTagOf, missingLanguageFile, stringsFor } from '../localize/index.js';
+import { requestLanguage } from '../localize/language-requests.js';
 import type { Strings } from '../localize/en.js';
 import type { Status } from '../machine/states.js';
 import { CheckoutController } from './internal/checkout-controller.js';
@@ -32,7 +33,7 @@ import { styles } from './styles.js';
  *
  * @attr endpoint - The companion's mount point, e.g. `https://shop.example/momo`.
  * @attr token - The checkout token created by the merchant's server for this order.
- * @attr lang - Language of the texts: `en`, and `fr`, `pt`, `sw`, `ar` once the page includes that language's file (docs/embedding.md); else the closest `[lang]` ancestor, else the document's. Arabic lays the element out right-to-left.
+ * @attr lang - Language of the texts: `en`, `fr`, `pt`, `sw`, `ar` (the element loads that language's file itself when the page did not include it: docs/embedding.md, "Languages"); else the closest `[lang]` ancestor, else the document's. Arabic lays the element out right-to-left.
  * @attr country - Default country of the number (ISO alpha-2), among the countries served.
  * @attr expiry-seconds - Seconds without an outcome before the "we haven't heard back" state. Default 180.
  * @attr remember - `off` turns off the payer's "remember this number on this device" option (opt-in, unticked by default; kept in this origin's localStorage only).
@@ -143,10 +144,12 @@ export class MomoCheckout extends LitElement {
   /** A language file ran after the element rendered (a `defer` script, an app's lazy import). */
   private readonly onLanguageAdded = (): void => this.requestUpdate();
 
-  private strings(): { t: Strings; locale: string; shown: string } {
+  private strings(): { t: Strings; locale: string; shown: string; waiting: boolean } {
     const tag = this.lang || languageTagOf(this);
-    warnMissingLanguageFile(tag);
-    return { t: stringsFor(tag), locale: tag, shown: languageFor(tag) };
+    // A language whose file the page did not include: the element loads it (issue 32), hidden meanwhile.
+    const missing = missingLanguageFile(tag);
+    const waiting = missing !== null && requestLanguage(missing, tag) === 'pending';
+    return { t: stringsFor(tag), locale: tag, shown: languageFor(tag), waiting };
   }
 
   private statusText(t: Strings): { text: string; visible: boolean } {
@@ -231,7 +234,7 @@ export class MomoCheckout extends LitElement {
   }
 
   protected override render(): TemplateResult {
-    const { t, locale, shown } = this.strings();
+    const { t, locale, shown, waiting } = this.strings();
     const ctx: ViewContext = {
       c: this.checkout,
       t,
@@ -255,7 +258,7 @@ export class MomoCheckout extends LitElement {
     const statusClass = status.visible && !shownInPlace ? (numberStep ? 'muted status-line' : 'muted') : 'visually-hidden';
     // lang and dir of the texts shown (English while a language file is missing), not the page's:
     // an Arabic checkout on an English page is still right-to-left.
-    return html`<section class="base" part="base" aria-label=${t.title} lang=${shown} dir=${t.dir}>
+    return html`<section class=${waiting ? 'base language-pending' : 'base'} part="base" aria-label=${t.title} lang=${shown} dir=${t.dir}>
       ${checkout
         ? html`<div class="amount"><span class="muted">${step === 'succeeded' ? t.amountPaidLabel : t.amountLabel}</span><bdi class="amount-value">${amountText(ctx)}</bdi></div>`
         : numberStep
@@ -278,18 +281,6 @@ export class MomoCheckout extends LitElement {
 
 /** The statuses that show the number step (and submitting from it, before any OTP was sent). */
 const numberStepStatuses: readonly Status[] = ['loading', 'entering', 'looking-up', 'previewing', 'ready', 'submitting'];
-
-const warnedLanguages = new Set<string>();
-
-/** Once per language: the page asked for a language whose file it did not include. */
-function warnMissingLanguageFile(tag: string): void {
-  const missing = missingLanguageFile(tag);
-  if (!missing || warnedLanguages.has(missing)) return;
-  warnedLanguages.add(missing);
-  console.warn(
-    `<momo-checkout>: lang="${tag}" needs the ${missing} language file (momo-checkout-<version>.${missing}.js, or the module @momo-checkout/element/languages/${missing} in an app); showing English until it runs. See docs/embedding.md, "Languages".`,
-  );
-}
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -54,6 +54,10 @@ export const styles = css`
     min-width: 0;
     overflow-wrap: anywhere;
   }
+  .language-pending {
+    /* Its language's file is on its way (issue 32): no flash of English, the space stays kept. */
+    visibility: hidden;
+  }
   .status-line {
     /* Below the form in the number step: "Loading…" or "Looking up…" coming and going moves nothing. */
     order: 1;
