@@ -22,6 +22,7 @@ import {
   waitingStep,
 } from './internal/views.js';
 import type { ViewContext } from './internal/views.js';
+import { numberLocale } from './digits.js';
 import { prefersPhoneHandoff } from './phone-handoff.js';
 import { styles } from './styles.js';
 
@@ -36,6 +37,7 @@ import { styles } from './styles.js';
  * @attr lang - Language of the texts: `en`, `fr`, `pt`, `sw`, `ar` (the element loads that language's file itself when the page did not include it: docs/embedding.md, "Languages"); else the closest `[lang]` ancestor, else the document's. Arabic lays the element out right-to-left.
  * @attr country - Default country of the number (ISO alpha-2), among the countries served.
  * @attr expiry-seconds - Seconds without an outcome before the "we haven't heard back" state. Default 180.
+ * @attr digits - The digits amounts are written in, as a CLDR numbering system: `latn` (0-9, the default in every language and every browser, as shop pages usually write their totals), `arab` (Arabic-Indic ٠-٩), `arabext`, ...
  * @attr remember - `off` turns off the payer's "remember this number on this device" option (opt-in, unticked by default; kept in this origin's localStorage only).
  * @attr checkout-view - Optional: the checkout's public view as JSON, exactly as the companion's `GET /checkout` answers it for this token, rendered into the page by the merchant's server. Saves the element that first round trip (the amount and countries show at once); ignored when malformed or expired.
  *
@@ -90,6 +92,7 @@ export class MomoCheckout extends LitElement {
   @property({ type: Number, attribute: 'expiry-seconds' }) expirySeconds = 180;
   @property({ attribute: 'checkout-view' }) checkoutView = '';
   @property() remember = '';
+  @property() digits = '';
   /** A companion client (property only): overrides endpoint/token. How tests and stories drive it. */
   @property({ attribute: false }) client: CompanionClient | undefined = undefined;
   /** Seconds of waiting for a push approval before the "didn't get the prompt?" help (property only). */
@@ -149,7 +152,7 @@ export class MomoCheckout extends LitElement {
     // A language whose file the page did not include: the element loads it (issue 32), hidden meanwhile.
     const missing = missingLanguageFile(tag);
     const waiting = missing !== null && requestLanguage(missing, tag) === 'pending';
-    return { t: stringsFor(tag), locale: tag, shown: languageFor(tag), waiting };
+    return { t: stringsFor(tag), locale: numberLocale(tag, this.digits), shown: languageFor(tag), waiting };
   }
 
   private statusText(t: Strings): { text: string; visible: boolean } {
