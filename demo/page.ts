@@ -46,9 +46,13 @@ interface PageParts {
   assetUrl?: AssetUrl | undefined;
   /** The checkout's language when it is not English: the page includes that language's file. */
   checkoutLang?: string;
+  /** The page's own address (an order's `/?order=…`), which demo.js puts in the address bar. */
+  address?: string;
 }
 
-function layout({ title, main, service, assetUrl = bareAssetUrl, checkoutLang }: PageParts): string {
+const description = 'Maison Adjoa, a demo store: pay your order by mobile money (MTN MoMo, Orange Money, Moov, Wave) with the momo-checkout element.';
+
+function layout({ title, main, service, assetUrl = bareAssetUrl, checkoutLang, address }: PageParts): string {
   const languageScript =
     // Before the element's file: its first render is already in the payer's language.
     checkoutLang && checkoutLang !== 'en' ? `<script src="${escapeHtml(assetUrl(`momo-checkout.${checkoutLang}.js`))}" defer></script>\n` : '';
@@ -62,11 +66,12 @@ function layout({ title, main, service, assetUrl = bareAssetUrl, checkoutLang }:
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)} · ${shopName}</title>
+<meta name="description" content="${escapeHtml(description)}">
 <link rel="stylesheet" href="${escapeHtml(assetUrl('demo.css'))}">
 ${languageScript}<script src="${escapeHtml(assetUrl('momo-checkout.js'))}" defer></script>
 <script src="${escapeHtml(assetUrl('demo.js'))}" defer></script>
 </head>
-<body>
+<body${address ? ` data-address="${escapeHtml(address)}"` : ''}>
 <header class="shop-bar">
 <a class="shop" href="/"><span class="shop-logo" aria-hidden="true">MA</span><span class="shop-name">${shopName}</span></a>
 <span class="demo-badge">Demo store</span>
@@ -118,6 +123,8 @@ export interface CheckoutPageInput {
   assetUrl?: AssetUrl;
   /** The companion's `GET /checkout` answer for this token (JSON), embedded for the element; null to let it ask. */
   checkoutView?: string | null;
+  /** The order's own address (`/?order=…`): where a reload must come back to. */
+  address?: string;
 }
 
 export function checkoutPage(input: CheckoutPageInput): string {
@@ -144,7 +151,7 @@ ${lines}
 </section>
 ${input.testNumbers ? testNumbersSection(input.testNumbers, input.otp, input.lang) : ''}
 </main>`;
-  return layout({ title: 'Checkout', main, service: input.service, assetUrl: input.assetUrl, checkoutLang: input.lang });
+  return layout({ title: 'Checkout', main, service: input.service, assetUrl: input.assetUrl, checkoutLang: input.lang, ...(input.address ? { address: input.address } : {}) });
 }
 
 /** A wrong query (amount, currency, order id): a clear message and a way out, never a crash. */

@@ -25,7 +25,7 @@ describe('e2e: the demo page under a strict CSP', () => {
     const placed = await fetch(`${env.demo.url}/`, { redirect: 'manual' });
     await placed.arrayBuffer();
     const cookie = (placed.headers.get('set-cookie') ?? '').split(';')[0]!;
-    const response = await fetch(new URL(placed.headers.get('location')!, env.demo.url), { headers: { cookie } });
+    const response = await fetch(new URL(placed.headers.get('content-location')!, env.demo.url), { headers: { cookie } });
     assert.equal(response.status, 200);
     const policy = response.headers.get('content-security-policy') ?? '';
     assert.equal(policy, demoCsp());
