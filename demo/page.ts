@@ -5,6 +5,7 @@
  */
 import { formatAmount } from '../src/contract/money.js';
 import type { TestNumber } from '../src/sandbox/index.js';
+import { demoStyle } from './inline-style.js';
 import type { DemoOrder } from './order.js';
 
 export const shopName = 'Maison Adjoa';
@@ -67,7 +68,7 @@ function layout({ title, main, service, assetUrl = bareAssetUrl, checkoutLang, a
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)} · ${shopName}</title>
 <meta name="description" content="${escapeHtml(description)}">
-<link rel="stylesheet" href="${escapeHtml(assetUrl('demo.css'))}">
+<style>${demoStyle}</style>
 ${languageScript}<script src="${escapeHtml(assetUrl('momo-checkout.js'))}" defer></script>
 <script src="${escapeHtml(assetUrl('demo.js'))}" defer></script>
 </head>
