@@ -6,37 +6,24 @@
  * so with the `digits` attribute.
  */
 
-let knownSystems: ReadonlySet<string> | null | undefined;
-
-function isKnownSystem(system: string): boolean {
-  // Intl.supportedValuesOf: every engine since 2022; without it, any well-formed name is tried.
-  knownSystems ??= typeof Intl.supportedValuesOf === 'function' ? new Set(Intl.supportedValuesOf('numberingSystem')) : null;
-  return knownSystems ? knownSystems.has(system) : /^[a-z0-9]{3,8}$/.test(system);
-}
-
-const warned = new Set<string>();
-
 /**
  * The locale the element formats numbers in: the payer's language tag with the digits asked for.
  * `digits` is a CLDR numbering system (`latn`, `arab`, `arabext`, ...), default `latn`; a `lang`
- * that already names one (`ar-u-nu-arab`) keeps it unless `digits` is set.
+ * that already names one (`ar-u-nu-arab`) keeps it unless `digits` is set. A name that is not
+ * well formed (Intl refuses it) gives Latin digits; one that is but that the engine does not know
+ * gives the language's own default (`Intl.NumberFormat` falls back by itself).
  */
 export function numberLocale(tag: string, digits: string): string {
   const asked = digits.trim().toLowerCase();
-  let locale: Intl.Locale;
   try {
-    locale = new Intl.Locale(tag);
+    if (!asked && new Intl.Locale(tag).numberingSystem) return tag;
+    return new Intl.Locale(tag, { numberingSystem: asked || 'latn' }).toString();
   } catch {
-    return tag;
-  }
-  if (!asked && locale.numberingSystem) return tag;
-  let system = asked || 'latn';
-  if (!isKnownSystem(system)) {
-    if (!warned.has(system)) {
-      warned.add(system);
-      console.warn(`<momo-checkout>: digits="${digits}" is not a numbering system this browser knows (latn, arab, arabext, ...): writing Latin digits.`);
+    try {
+      return new Intl.Locale(tag, { numberingSystem: 'latn' }).toString();
+    } catch {
+      // Not a language tag Intl reads: formatters fall back to the browser's language.
+      return tag;
     }
-    system = 'latn';
   }
-  return new Intl.Locale(tag, { numberingSystem: system }).toString();
 }

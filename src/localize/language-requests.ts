@@ -20,9 +20,8 @@ export function requestLanguage(code: string, tag: string): LanguageRequest {
     (error: unknown) => {
       requests.set(code, 'failed');
       console.warn(
-        `<momo-checkout>: lang="${tag}" needs the ${code} language file, which could not be loaded from ${languageFileUrl(code)} ` +
-          `(${error instanceof Error ? error.message : String(error)}); showing English. Include it with its own <script> tag and integrity ` +
-          `(docs/embedding.md, "Languages"); in an app, add the module @momo-checkout/element/languages/${code} to your bundle.`,
+        `<momo-checkout>: lang="${tag}": could not load ${languageFileUrl(code)} (${error instanceof Error ? error.message : String(error)}); showing English. ` +
+          `Include it with its own <script> and integrity (docs/embedding.md, "Languages").`,
       );
       // Elements waiting for it show English now (a file that arrives later still switches them).
       window.dispatchEvent(new Event(languageAddedEvent));

@@ -41,7 +41,7 @@ export function loadLanguageFile(code: string): Promise<void> {
     // A network failure, a 404, or bytes that do not match the hash (the browser refuses to run them).
     script.addEventListener('error', () => {
       clearTimeout(timer);
-      reject(new Error('it was missing or refused by its integrity hash'));
+      reject(new Error('missing, or refused by its integrity hash'));
     });
     script.integrity = entry.integrity;
     // CORS, which `integrity` needs for a file from another origin (a CDN); harmless on the page's own.
