@@ -10,7 +10,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { defineConfig, type UserConfig } from 'vite';
+import { defineConfig, type Plugin, type UserConfig } from 'vite';
 import { libphonenumberModern } from './scripts/libphonenumber-modern.js';
 import { minifyLitCss } from './scripts/minify-lit-css.js';
 
@@ -27,6 +27,29 @@ export function languageFileName(code: string, packageVersion = version): string
   return `momo-checkout-${packageVersion}.${code}.js`;
 }
 
+/** A language file the script-tag file loads by itself (issue 32): its name beside it, and its hash. */
+export interface LanguageFileRef {
+  file: string;
+  integrity: string;
+}
+
+/**
+ * The script-tag file cannot split a chunk per language (one IIFE), so it loads a language's file as a
+ * `<script>` with the hash the build gives it: src/localize/load-language-file.ts is swapped for its
+ * `.script-tag.ts` twin, and `__MOMO_LANGUAGE_FILES__` carries the names and hashes.
+ */
+function scriptTagLanguageLoader(languageFiles: Readonly<Record<string, LanguageFileRef>>): Plugin {
+  const twin = fileURLToPath(new URL('./src/localize/load-language-file.script-tag.ts', import.meta.url));
+  return {
+    name: 'momo-script-tag-language-loader',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      return importer && /[\\/]src[\\/](element|localize)[\\/]/.test(importer) && /\/load-language-file\.js$/.test(source) ? twin : null;
+    },
+    config: () => ({ define: { __MOMO_LANGUAGE_FILES__: JSON.stringify(languageFiles) } }),
+  };
+}
+
 export interface ScriptTagBuild {
   outDir: string;
   /** Defaults to src/define.ts (the element); a language file's entry is src/languages/<code>.ts. */
@@ -35,6 +58,8 @@ export interface ScriptTagBuild {
   emptyOutDir?: boolean;
   formats: Array<'iife' | 'es'>;
   fileName: (format: 'iife' | 'es') => string;
+  /** The element's build: the language files it may load, built (and hashed) before it. */
+  languageFiles?: Readonly<Record<string, LanguageFileRef>>;
 }
 
 /**
@@ -46,7 +71,7 @@ export function scriptTagConfig(build: ScriptTagBuild): UserConfig {
     root,
     mode: 'production',
     logLevel: 'warn',
-    plugins: [minifyLitCss(), libphonenumberModern()],
+    plugins: [minifyLitCss(), libphonenumberModern(), scriptTagLanguageLoader(build.languageFiles ?? {})],
     // Lit and friends pick their production builds from NODE_ENV; library mode does not set it.
     define: { 'process.env.NODE_ENV': JSON.stringify('production') },
     build: {
@@ -57,7 +82,14 @@ export function scriptTagConfig(build: ScriptTagBuild): UserConfig {
       sourcemap: false,
       // The payer's browsers: what Lit 3 supports (native custom elements, ES2021).
       // target: 'es2021',
-      rolldownOptions: { output: { minify: true } },
+      rolldownOptions: {
+        output: { minify: true },
+        // load-language-file.script-tag.ts reads import.meta.url for the ES module and falls back to
+        // document.currentScript in the IIFE, where the bundler leaves it empty on purpose.
+        onLog(level, log, handler) {
+          if (log.code !== 'EMPTY_IMPORT_META') handler(level, log);
+        },
+      },
       lib: {
         entry: build.entry ?? fileURLToPath(new URL('./src/define.ts', import.meta.url)),
         formats: build.formats,

@@ -19,6 +19,7 @@ const benches: Array<[string, () => Promise<Bench>]> = [
   ['console list over 10,000 payments (memory, file, Redis, PostgreSQL)', async () => (await import('./console-list.js')).benchConsoleList],
   ['script-tag parts', async () => (await import('./ship-parts.js')).benchShipParts],
   ['demo page on slow networks', async () => (await import('./page-load.js')).benchPageLoad],
+  ['Lighthouse on the demo page (mobile and desktop, median of 3)', async () => (await import('./lighthouse.js')).benchLighthouse],
   ['soak (momo-checkout serve, default store)', async () => (await import('./soak.js')).benchSoak],
 ];
 

@@ -49,7 +49,12 @@ export interface DemoAppDeps {
 const pageHeaders = (): Record<string, string> => ({
   'content-type': 'text/html; charset=utf-8',
   'content-security-policy': demoCsp(),
-  'cache-control': 'no-store',
+  // Issue 32: not `no-store`, which keeps the page out of the back/forward cache (a payer who
+  // follows a link and comes back would reload the checkout). The page carries its order's checkout
+  // token, a bearer for that one order that expires with it: `private` keeps it out of every shared
+  // cache (proxies, CDNs), and `no-cache` makes the browser ask again before it reuses a copy for
+  // a new visit or a reload; only back/forward restores the live page it already had in memory.
+  'cache-control': 'private, no-cache',
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
 });
@@ -81,42 +86,51 @@ export function createDemoApp(deps: DemoAppDeps): (request: Request, context?: R
     return token;
   }
 
+  async function orderPage(order: DemoOrder, token: string, lang: DemoLanguage, url: URL): Promise<Response> {
+    const address = `/?${orderQuery(order)}${langQuery(lang)}`;
+    const response = html(
+      checkoutPage({
+        order,
+        token,
+        address,
+        checkoutView: await embeddedView(deps, url, token),
+        endpoint: deps.mountPath,
+        lang,
+        service: deps.service,
+        testNumbers: deps.sandbox ? deps.sandbox.control.testNumbers() : null,
+        otp: deps.sandboxOtp,
+        assetUrl: (name) => assetUrl(deps.assets, name),
+      }),
+    );
+    response.headers.set('content-location', address);
+    return response;
+  }
+
   async function checkout(request: Request, url: URL): Promise<Response> {
     const lang = demoLanguage(url.searchParams.get('lang'));
     const visitor = visitorFrom(request.headers.get('cookie'));
     const orderId = url.searchParams.get('order')?.trim();
     try {
       if (orderId === undefined) {
-        // A new order, as a shop's "place order" does: kept on the server for this visitor, then
-        // shown at its own address, so that a reload shows it again (and its outcome) instead of
-        // offering to pay a second time.
+        // A new order, as a shop's "place order" does: kept on the server for this visitor and
+        // shown at once, with its own address in Content-Location, which the page's script puts in
+        // the address bar (history.replaceState): a reload shows the same order (and its outcome)
+        // instead of offering to pay a second time. Not a redirect: that would cost a payer on a
+        // slow network a round trip before the page starts (issue 32).
         const parsed = orderFromQuery(url.searchParams);
         if (!parsed.ok) return html(problemPage(parsed.message, deps.service), 400);
-        await checkoutToken(parsed.order, lang); // refused orders are never placed
+        const token = await checkoutToken(parsed.order, lang); // refused orders are never placed
         const owner = visitor ?? newVisitorId();
         orders.add(owner, parsed.order);
-        const headers = new Headers({ location: `/?${orderQuery(parsed.order)}${langQuery(lang)}`, 'cache-control': 'no-store' });
+        const response = await orderPage(parsed.order, token, lang, url);
         const secure = url.protocol === 'https:' || request.headers.get('x-forwarded-proto') === 'https';
-        if (visitor === null) headers.set('set-cookie', visitorSetCookie(owner, secure));
-        return new Response(null, { status: 303, headers });
+        if (visitor === null) response.headers.set('set-cookie', visitorSetCookie(owner, secure));
+        return response;
       }
       // Only the visitor who placed the order sees it: its page carries the checkout's token.
       const order = orders.get(visitor, orderId);
       if (!order) return html(orderNotFoundPage(deps.service), 404);
-      const token = await checkoutToken(order, lang);
-      return html(
-        checkoutPage({
-          order,
-          token,
-          checkoutView: await embeddedView(deps, url, token),
-          endpoint: deps.mountPath,
-          lang,
-          service: deps.service,
-          testNumbers: deps.sandbox ? deps.sandbox.control.testNumbers() : null,
-          otp: deps.sandboxOtp,
-          assetUrl: (name) => assetUrl(deps.assets, name),
-        }),
-      );
+      return await orderPage(order, await checkoutToken(order, lang), lang, url);
     } catch (error) {
       if (!(error instanceof CheckoutError)) throw error;
       return html(problemPage(error.message.replace(/^createCheckout: /, ''), deps.service), 400);

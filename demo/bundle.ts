@@ -6,10 +6,9 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'vite';
-import { languagesInFiles } from '../src/localize/index.js';
+import { buildLanguageFiles, languageFileRefs } from '../scripts/build-browser.js';
 import { scriptTagConfig } from '../vite.browser.config.js';
 
 
@@ -34,14 +33,11 @@ export async function buildDemoBundle(): Promise<DemoBundle> {
   const outDir = await mkdtemp(join(tmpdir(), 'momo-demo-bundle-'));
   try {
     // An IIFE: a plain `<script src defer>` under `script-src 'self'`, no module loader.
-    await build({ ...scriptTagConfig({ outDir, formats: ['iife'], fileName: () => bundleFileName }), configFile: false });
+    // The languages first: the element's file loads them by these names and hashes (issue 32).
+    const built = await buildLanguageFiles(outDir, languageFileName);
+    await build({ ...scriptTagConfig({ outDir, emptyOutDir: false, formats: ['iife'], fileName: () => bundleFileName, languageFiles: languageFileRefs(built) }), configFile: false });
     const languages = new Map<string, Buffer>();
-    for (const code of languagesInFiles) {
-      const entry = fileURLToPath(new URL(`../src/languages/${code}.ts`, import.meta.url));
-      const fileName = languageFileName(code);
-      await build({ ...scriptTagConfig({ outDir, entry, emptyOutDir: false, formats: ['iife'], fileName: () => fileName }), configFile: false });
-      languages.set(code, await readFile(join(outDir, fileName)));
-    }
+    for (const { language, file } of built) languages.set(language, await readFile(join(outDir, file)));
     const code = await readFile(join(outDir, bundleFileName));
     return { code, gzipBytes: gzipSync(code, { level: 9 }).byteLength, buildMs: Math.round(performance.now() - started), languages };
   } finally {

@@ -4,11 +4,14 @@
  * `<sandbox origin>` in `img-src` and `form-action` is `'self'` here; against the real service the
  * logos come from its https origin, which `https:` covers.
  */
+import { demoStyleSource } from './inline-style.js';
+
 export function demoCsp(): string {
   return [
     "default-src 'self'",
     "script-src 'self'",
-    "style-src 'self'",
+    // The shop's own stylesheet is inline (no render-blocking request): only that text, by its hash.
+    `style-src 'self' ${demoStyleSource}`,
     "img-src 'self' https:",
     "connect-src 'self'",
     "base-uri 'none'",

@@ -5,6 +5,7 @@
  */
 import { formatAmount } from '../src/contract/money.js';
 import type { TestNumber } from '../src/sandbox/index.js';
+import { demoStyle } from './inline-style.js';
 import type { DemoOrder } from './order.js';
 
 export const shopName = 'Maison Adjoa';
@@ -46,12 +47,20 @@ interface PageParts {
   assetUrl?: AssetUrl | undefined;
   /** The checkout's language when it is not English: the page includes that language's file. */
   checkoutLang?: string;
+  /** The page's own address (an order's `/?order=…`), which demo.js puts in the address bar. */
+  address?: string;
 }
 
-function layout({ title, main, service, assetUrl = bareAssetUrl, checkoutLang }: PageParts): string {
+const description = 'Maison Adjoa, a demo store: pay your order by mobile money (MTN MoMo, Orange Money, Moov, Wave) with the momo-checkout element.';
+
+function layout({ title, main, service, assetUrl = bareAssetUrl, checkoutLang, address }: PageParts): string {
   const languageScript =
     // Before the element's file: its first render is already in the payer's language.
     checkoutLang && checkoutLang !== 'en' ? `<script src="${escapeHtml(assetUrl(`momo-checkout.${checkoutLang}.js`))}" defer></script>\n` : '';
+  // The checkout's file first in the head, at high priority (Chromium fetches a deferred script at
+  // low priority, behind the page's other requests): on Slow 3G its 25 KB are most of the time to a
+  // usable field (issue 32, bench/page-load.ts). defer: it runs once the page, element included, is parsed.
+  const checkoutScript = `<script src="${escapeHtml(assetUrl('momo-checkout.js'))}" defer fetchpriority="high"></script>\n`;
   const serviceLine =
     service.kind === 'sandbox'
       ? 'Payments go to the <strong>local sandbox</strong>: no real money moves and no phone is contacted.'
@@ -62,11 +71,12 @@ function layout({ title, main, service, assetUrl = bareAssetUrl, checkoutLang }:
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)} · ${shopName}</title>
-<link rel="stylesheet" href="${escapeHtml(assetUrl('demo.css'))}">
-${languageScript}<script src="${escapeHtml(assetUrl('momo-checkout.js'))}" defer></script>
+${languageScript}${checkoutScript}
+<meta name="description" content="${escapeHtml(description)}">
+<style>${demoStyle}</style>
 <script src="${escapeHtml(assetUrl('demo.js'))}" defer></script>
 </head>
-<body>
+<body${address ? ` data-address="${escapeHtml(address)}"` : ''}>
 <header class="shop-bar">
 <a class="shop" href="/"><span class="shop-logo" aria-hidden="true">MA</span><span class="shop-name">${shopName}</span></a>
 <span class="demo-badge">Demo store</span>
@@ -119,6 +129,8 @@ export interface CheckoutPageInput {
   assetUrl?: AssetUrl;
   /** The companion's `GET /checkout` answer for this token (JSON), embedded for the element; null to let it ask. */
   checkoutView?: string | null;
+  /** The order's own address (`/?order=…`): where a reload must come back to. */
+  address?: string;
 }
 
 export function checkoutPage(input: CheckoutPageInput): string {
@@ -145,7 +157,7 @@ ${lines}
 </section>
 ${input.testNumbers ? testNumbersSection(input.testNumbers, input.otp, input.lang) : ''}
 </main>`;
-  return layout({ title: 'Checkout', main, service: input.service, assetUrl: input.assetUrl, checkoutLang: input.lang });
+  return layout({ title: 'Checkout', main, service: input.service, assetUrl: input.assetUrl, checkoutLang: input.lang, ...(input.address ? { address: input.address } : {}) });
 }
 
 /** A wrong query (amount, currency, order id): a clear message and a way out, never a crash. */

@@ -33,6 +33,7 @@ export const consoleEn = {
     apply: 'Show',
     caption: (count: number) => (count === 1 ? '1 payment, most recent change first' : `${count} payments, most recent change first`),
     none: 'No payment matches.',
+    unpaid: (orderId: string, amount: string, created: string, expires: string) => `Order ${orderId} (${amount}): checkout created at ${created}, not paid yet, expires at ${expires}.`,
     order: 'Order',
     amount: 'Amount',
     number: 'Number',

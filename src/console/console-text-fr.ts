@@ -33,6 +33,7 @@ export const consoleFr: ConsoleText = {
     apply: 'Afficher',
     caption: (count) => (count === 1 ? '1 paiement, le plus récent d’abord' : `${count} paiements, les plus récents d’abord`),
     none: 'Aucun paiement ne correspond.',
+    unpaid: (orderId, amount, created, expires) => `Commande ${orderId} (${amount})${nbsp}: paiement ouvert le ${created}, pas encore payé, expire le ${expires}.`,
     order: 'Commande',
     amount: 'Montant',
     number: 'Numéro',

@@ -10,7 +10,8 @@ import { hourText } from './format.js';
 
 const width = 480;
 const height = 180;
-const axis = 20;
+/** Room under the bars: the axis line only (the hour labels are below the picture). */
+const axis = 4;
 const outcomes = ['completed', 'failed', 'open'] as const;
 
 export function hourlyChart(hours: readonly ConsoleHour[], text: ConsoleText): TemplateResult {
@@ -34,10 +35,13 @@ export function hourlyChart(hours: readonly ConsoleHour[], text: ConsoleText): T
           return svg`<g><title>${label}</title>${parts}</g>`;
         })}
         <line x1="0" x2=${width} y1=${height - axis} y2=${height - axis} class="axis"></line>
-        ${hours
-          .filter((_, index) => index % 6 === 0)
-          .map((hour, index) => svg`<text x=${index * 6 * slot + 2} y=${height - 5} class="tick">${hourText(hour.start, text.locale)}</text>`)}
       </svg>
+      <!-- The hour labels are HTML, not SVG text: SVG text scales with the picture, larger than the
+           page's text on a wide screen and too small to read at 320 px (issue 32). Every sixth hour,
+           each label over its six bars (a four-column grid for the usual 24). -->
+      <div class="ticks" aria-hidden="true">
+        ${hours.filter((_, index) => index % 6 === 0).map((hour) => html`<span class="tick">${hourText(hour.start, text.locale)}</span>`)}
+      </div>
       <p id="per-hour-summary">${summary}</p>
       <ul class="legend">
         ${outcomes.map((outcome) => html`<li><span class="swatch ${outcome}" aria-hidden="true"></span>${text.overview.legend[outcome]}</li>`)}

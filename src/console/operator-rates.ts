@@ -24,7 +24,7 @@ export function operatorRatesTable(operators: readonly ConsoleOperatorRate[], te
   if (operators.length === 0) return html`<p>${words.noOperator}</p>`;
   return html`
     <div class="scroll">
-      <table aria-labelledby=${labelledBy}>
+      <table class="operators" aria-labelledby=${labelledBy}>
         <thead>
           <tr>
             <th scope="col">${text.list.operator}</th>

@@ -40,9 +40,15 @@ export class ConsoleOverviewSection extends LitElement {
       .axis {
         stroke: var(--momo-console-text, #1b1f1d);
       }
+      .ticks {
+        display: grid;
+        grid-auto-flow: column;
+        grid-auto-columns: 1fr;
+        font-size: 0.875rem;
+        font-variant-numeric: tabular-nums;
+      }
       .tick {
-        font-size: 11px;
-        fill: var(--momo-console-text, #1b1f1d);
+        padding-inline-start: 2px;
       }
       .legend {
         display: flex;
@@ -59,9 +65,18 @@ export class ConsoleOverviewSection extends LitElement {
         vertical-align: middle;
       }
       svg.rate {
-        width: 5rem;
+        /* Shrinks with its column: at 320 px the four columns fit, "Usual (last week)" included (issue 32). */
+        width: 100%;
+        max-width: 5rem;
         height: 0.7rem;
         display: block;
+      }
+      .operators {
+        font-size: 0.875rem;
+      }
+      .operators th,
+      .operators td {
+        padding-inline: 0.25rem;
       }
       .rate-track {
         fill: #e3e7e5;

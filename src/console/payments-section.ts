@@ -4,7 +4,7 @@
  */
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import { consolePaymentStates, type ConsolePaymentRow } from '../contract/console.js';
+import { consolePaymentStates, type ConsolePaymentList, type ConsolePaymentRow, type ConsoleUnpaidCheckout } from '../contract/console.js';
 import type { ConsoleClient } from './console-client.js';
 import { consoleStyles } from './console-styles.js';
 import type { ConsoleText } from './console-text-en.js';
@@ -19,6 +19,7 @@ export class ConsolePaymentsSection extends LitElement {
   @property({ attribute: false }) text!: ConsoleText;
   @property({ attribute: false }) params = new URLSearchParams();
   @state() private payments: ConsolePaymentRow[] | null = null;
+  @state() private unpaid: ConsoleUnpaidCheckout | null = null;
   @state() private problem: string | null = null;
   // null until the first load: an empty query ('') is a query too.
   private loaded: string | null = null;
@@ -28,9 +29,13 @@ export class ConsolePaymentsSection extends LitElement {
     if (query === this.loaded) return;
     this.loaded = query;
     this.payments = null;
+    this.unpaid = null;
     this.problem = null;
-    this.client.get<{ payments: ConsolePaymentRow[] }>(`/api/payments?${query}`).then(
-      (body) => (this.payments = body.payments),
+    this.client.get<ConsolePaymentList>(`/api/payments?${query}`).then(
+      (body) => {
+        this.unpaid = body.unpaidCheckout ?? null;
+        this.payments = body.payments;
+      },
       (error: Error) => (this.problem = error.message),
     );
   }
@@ -79,6 +84,10 @@ export class ConsolePaymentsSection extends LitElement {
     const language = this.text.locale;
     if (this.problem) return html`<p class="bad" role="alert">${this.text.failed(this.problem)}</p>`;
     if (!this.payments) return html`<p role="status">${this.text.loading}</p>`;
+    if (this.payments.length === 0 && this.unpaid) {
+      const { orderId, amount, currencyCode, createdAt, expiresAt } = this.unpaid;
+      return html`<p role="status" class="unpaid">${text.unpaid(orderId, amountText(amount, currencyCode, language), timeText(createdAt, language), timeText(expiresAt, language))}</p>`;
+    }
     if (this.payments.length === 0) return html`<p role="status">${text.none}</p>`;
     return html`
       <p role="status" class="muted">${text.caption(this.payments.length)}</p>

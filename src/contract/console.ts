@@ -45,6 +45,24 @@ export interface ConsolePaymentRow {
   ageMinutes: number;
 }
 
+/**
+ * An order searched by id whose checkout exists but has no payment yet (issue 32): the operator
+ * reads "checkout created at …, not paid yet, expires at …", not "no payment matches".
+ */
+export interface ConsoleUnpaidCheckout {
+  orderId: string;
+  amount: string;
+  currencyCode: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+/** `GET /api/payments`: the list, and for an order id with a checkout but no payment, that checkout. */
+export interface ConsolePaymentList {
+  payments: ConsolePaymentRow[];
+  unpaidCheckout?: ConsoleUnpaidCheckout;
+}
+
 export type ConsoleTimelineItem =
   | { kind: 'state'; at: string; state: PaymentState; attempt: number }
   | { kind: 'notification'; at: string; status: string; serviceOrderId: string }

@@ -4,6 +4,7 @@ import { property, state } from 'lit/decorators.js';
 import type { CompanionClient } from '../client/types.js';
 import { languageAddedEvent } from '../localize/added-languages.js';
 import { languageFor, languageTagOf, missingLanguageFile, stringsFor } from '../localize/index.js';
+import { requestLanguage } from '../localize/language-requests.js';
 import type { Strings } from '../localize/en.js';
 import type { Status } from '../machine/states.js';
 import { CheckoutController } from './internal/checkout-controller.js';
@@ -21,6 +22,7 @@ import {
   waitingStep,
 } from './internal/views.js';
 import type { ViewContext } from './internal/views.js';
+import { numberLocale } from './digits.js';
 import { prefersPhoneHandoff } from './phone-handoff.js';
 import { olderEngineStyles } from './older-engine-styles.js';
 import { styles } from './styles.js';
@@ -33,9 +35,10 @@ import { styles } from './styles.js';
  *
  * @attr endpoint - The companion's mount point, e.g. `https://shop.example/momo`.
  * @attr token - The checkout token created by the merchant's server for this order.
- * @attr lang - Language of the texts: `en`, and `fr`, `pt`, `sw`, `ar` once the page includes that language's file (docs/embedding.md); else the closest `[lang]` ancestor, else the document's. Arabic lays the element out right-to-left.
+ * @attr lang - Language of the texts: `en`, `fr`, `pt`, `sw`, `ar` (the element loads that language's file itself when the page did not include it: docs/embedding.md, "Languages"); else the closest `[lang]` ancestor, else the document's. Arabic lays the element out right-to-left.
  * @attr country - Default country of the number (ISO alpha-2), among the countries served.
  * @attr expiry-seconds - Seconds without an outcome before the "we haven't heard back" state. Default 180.
+ * @attr digits - The digits amounts are written in, as a CLDR numbering system: `latn` (0-9, the default in every language and every browser, as shop pages usually write their totals), `arab` (Arabic-Indic ٠-٩), `arabext`, ...
  * @attr remember - `off` turns off the payer's "remember this number on this device" option (opt-in, unticked by default; kept in this origin's localStorage only).
  * @attr checkout-view - Optional: the checkout's public view as JSON, exactly as the companion's `GET /checkout` answers it for this token, rendered into the page by the merchant's server. Saves the element that first round trip (the amount and countries show at once); ignored when malformed or expired.
  *
@@ -66,6 +69,7 @@ import { styles } from './styles.js';
  * @cssprop --momo-font-family - Font. Component override: `--momo-checkout-font-family`.
  * @cssprop --momo-spacing - Base spacing.
  * @cssprop --momo-checkout-max-width - Widest the card grows. Default 28rem.
+ * @cssprop --momo-checkout-min-height - Height the element keeps from its first render, so the page below does not move while it loads (docs/embedding.md, "Keeping the page still"). Default 27rem.
  * @cssprop --momo-color-scheme - `light` or `dark`: how native controls (radios, the country list) are drawn. Unset, the page's `color-scheme` applies. Component override: `--momo-checkout-color-scheme`.
  *
  * @example
@@ -89,6 +93,7 @@ export class MomoCheckout extends LitElement {
   @property({ type: Number, attribute: 'expiry-seconds' }) expirySeconds = 180;
   @property({ attribute: 'checkout-view' }) checkoutView = '';
   @property() remember = '';
+  @property() digits = '';
   /** A companion client (property only): overrides endpoint/token. How tests and stories drive it. */
   @property({ attribute: false }) client: CompanionClient | undefined = undefined;
   /** Seconds of waiting for a push approval before the "didn't get the prompt?" help (property only). */
@@ -143,10 +148,12 @@ export class MomoCheckout extends LitElement {
   /** A language file ran after the element rendered (a `defer` script, an app's lazy import). */
   private readonly onLanguageAdded = (): void => this.requestUpdate();
 
-  private strings(): { t: Strings; locale: string; shown: string } {
+  private strings(): { t: Strings; locale: string; shown: string; waiting: boolean } {
     const tag = this.lang || languageTagOf(this);
-    warnMissingLanguageFile(tag);
-    return { t: stringsFor(tag), locale: tag, shown: languageFor(tag) };
+    // A language whose file the page did not include: the element loads it (issue 32), hidden meanwhile.
+    const missing = missingLanguageFile(tag);
+    const waiting = missing !== null && requestLanguage(missing, tag) === 'pending';
+    return { t: stringsFor(tag), locale: numberLocale(tag, this.digits), shown: languageFor(tag), waiting };
   }
 
   private statusText(t: Strings): { text: string; visible: boolean } {
@@ -231,7 +238,7 @@ export class MomoCheckout extends LitElement {
   }
 
   protected override render(): TemplateResult {
-    const { t, locale, shown } = this.strings();
+    const { t, locale, shown, waiting } = this.strings();
     const ctx: ViewContext = {
       c: this.checkout,
       t,
@@ -244,13 +251,24 @@ export class MomoCheckout extends LitElement {
     };
     const status = this.statusText(t);
     const checkout = this.checkout.state.checkout;
+    // Issue 32: the number step keeps the height the page reserved for the element (docs/embedding.md,
+    // "Keeping the page still") until the payer acts: its amount row is there before the amount is
+    // known, and its status line sits below the form, where showing or hiding it moves nothing.
+    const { status: step } = this.checkout.state;
+    const numberStep = numberStepStatuses.includes(step) && !this.checkout.otpSent;
+    // In the number step "Loading…" is shown in the amount's row and "Looking up…" in the operator's
+    // (views.ts), the live region only announces them; "Sending…" (after the payer's press) goes below.
+    const shownInPlace = numberStep && step !== 'submitting';
+    const statusClass = status.visible && !shownInPlace ? (numberStep ? 'muted status-line' : 'muted') : 'visually-hidden';
     // lang and dir of the texts shown (English while a language file is missing), not the page's:
     // an Arabic checkout on an English page is still right-to-left.
-    return html`<section class="base" part="base" aria-label=${t.title} lang=${shown} dir=${t.dir}>
+    return html`<section class=${waiting ? 'base language-pending' : 'base'} part="base" aria-label=${t.title} lang=${shown} dir=${t.dir}>
       ${checkout
-        ? html`<div class="amount"><span class="muted">${this.checkout.state.status === 'succeeded' ? t.amountPaidLabel : t.amountLabel}</span><bdi class="amount-value">${amountText(ctx)}</bdi></div>`
-        : nothing}
-      <div part="status" role="status" aria-live="polite" class=${status.visible ? 'muted' : 'visually-hidden'}>${status.text}</div>
+        ? html`<div class="amount"><span class="muted">${step === 'succeeded' ? t.amountPaidLabel : t.amountLabel}</span><bdi class="amount-value">${amountText(ctx)}</bdi></div>`
+        : numberStep
+          ? html`<div class="amount" aria-hidden="true"><span class="muted">${status.text}</span></div>`
+          : nothing}
+      <div part="status" role="status" aria-live="polite" class=${statusClass}>${status.text}</div>
       ${this.body(ctx)}
     </section>`;
   }
@@ -265,17 +283,8 @@ export class MomoCheckout extends LitElement {
   }
 }
 
-const warnedLanguages = new Set<string>();
-
-/** Once per language: the page asked for a language whose file it did not include. */
-function warnMissingLanguageFile(tag: string): void {
-  const missing = missingLanguageFile(tag);
-  if (!missing || warnedLanguages.has(missing)) return;
-  warnedLanguages.add(missing);
-  console.warn(
-    `<momo-checkout>: lang="${tag}" needs the ${missing} language file (momo-checkout-<version>.${missing}.js, or the module @momo-checkout/element/languages/${missing} in an app); showing English until it runs. See docs/embedding.md, "Languages".`,
-  );
-}
+/** The statuses that show the number step (and submitting from it, before any OTP was sent). */
+const numberStepStatuses: readonly Status[] = ['loading', 'entering', 'looking-up', 'previewing', 'ready', 'submitting'];
 
 declare global {
   interface HTMLElementTagNameMap {

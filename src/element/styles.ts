@@ -23,6 +23,10 @@ export const styles = css`
     color-scheme: var(--momo-checkout-color-scheme, var(--momo-color-scheme));
     accent-color: var(--_primary);
     display: block;
+    /* The height docs/embedding.md's momo-checkout:not(:defined) rule reserves (issue 32): the
+       element keeps it from its first paint, so the merchant's page below never moves while it
+       upgrades and loads. The number step fits in it (320 px, every language); the card sits at the top. */
+    min-height: var(--momo-checkout-min-height, 27rem);
     width: 100%;
     max-width: var(--momo-checkout-max-width, 28rem);
     /* The layout follows the element's own width, not the window's: a merchant's narrow column at
@@ -50,7 +54,16 @@ export const styles = css`
     min-width: 0;
     overflow-wrap: anywhere;
   }
+  .language-pending {
+    /* Its language's file is on its way (issue 32): no flash of English, the space stays kept. */
+    visibility: hidden;
+  }
+  .status-line {
+    /* Below the form in the number step: "Loading…" or "Looking up…" coming and going moves nothing. */
+    order: 1;
+  }
   .amount {
+    min-height: calc(1.5rem * 1.45);
     display: flex;
     justify-content: space-between;
     align-items: baseline;
@@ -96,7 +109,9 @@ export const styles = css`
   }
   .phone-row {
     display: grid;
-    grid-template-columns: fit-content(12rem) minmax(0, 1fr);
+    /* A fixed share, not the widest country's name: the field must not move when the checkout's
+       countries replace the first guess (a layout shift, issue 32). */
+    grid-template-columns: minmax(0, min(12rem, 40%)) minmax(0, 1fr);
     gap: 0.5rem;
   }
   input,
@@ -174,6 +189,9 @@ export const styles = css`
     object-fit: contain;
     background: var(--_surface);
     border: 1px solid var(--_border);
+  }
+  .operator-pending .logo-placeholder {
+    border-style: dashed;
   }
   .logo-placeholder {
     display: grid;

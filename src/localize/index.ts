@@ -6,8 +6,9 @@
  * different languages. A table per element is also tree-shakable and has no runtime loader.
  *
  * English is in the script-tag file; French, Portuguese, Swahili and Arabic each come in a file of
- * their own that the page includes (src/languages/, added-languages.ts): a payer downloads only
- * their language, and the script-tag file keeps within its 25 KB budget (issue 23).
+ * their own (src/languages/, added-languages.ts), which the page includes or the element loads by
+ * itself (language-requests.ts, issue 32): a payer downloads only their language, and the
+ * script-tag file keeps within its 25 KB budget (issue 23).
  */
 import { addedLanguage } from './added-languages.js';
 import { en } from './en.js';
@@ -42,7 +43,7 @@ export function stringsFor(tag: string | null | undefined): Strings {
 
 /**
  * The language file a tag needs and the page has not loaded (`pt` for `pt-MZ`), else null: the
- * element says so in the console, for the page's developer, and shows English meanwhile.
+ * element loads it (language-requests.ts).
  */
 export function missingLanguageFile(tag: string | null | undefined): string | null {
   const primary = primaryOf(tag);

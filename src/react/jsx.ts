@@ -17,6 +17,8 @@ export interface MomoCheckoutAttributes {
   endpoint?: string;
   token?: string;
   country?: string;
+  /** The digits amounts are written in (a CLDR numbering system): `latn` by default, `arab`, ... */
+  digits?: string;
   'expiry-seconds'?: number | string;
   'checkout-view'?: string;
   expirySeconds?: number;

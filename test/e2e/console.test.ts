@@ -32,6 +32,7 @@ describe('operations console in Chromium', () => {
   let endpointAnswers = 500;
   const paidOrder = newOrderId();
   const stuckOrder = newOrderId();
+  const unpaidOrder = newOrderId();
 
   const pay = async (orderId: string, phoneNumber: string) => {
     const created = await fetch(`${harness.base}/server/checkouts`, {
@@ -65,6 +66,13 @@ describe('operations console in Chromium', () => {
     await pay(paidOrder, push.approve);
     await harness.waitFor(paidOrder, (view) => view.state === 'completed');
     await pay(stuckOrder, push.noAnswer);
+    // A checkout the payer has not paid (yet): the search says so rather than "no payment matches".
+    const unpaid = await fetch(`${harness.base}/server/checkouts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${serverSecret}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ orderId: unpaidOrder, amount: '2500', currencyCode: 'XOF' }),
+    });
+    assert.equal(unpaid.status, 200, await unpaid.text());
     const until = Date.now() + 5_000;
     // Its first notification (pending) is refused; the completed one waits behind it (each order's in order).
     while (!receiver.received.some((item) => item.answered === 500 && item.body.includes(paidOrder))) {
@@ -200,6 +208,44 @@ describe('operations console in Chromium', () => {
     const rows = await page.getByRole('row').allInnerTexts();
     assert.ok(rows.findIndex((row) => row.includes(stuckOrder)) < rows.findIndex((row) => row.includes(paidOrder)), rows.join('\n'));
     await page.screenshot({ path: join(screenshotDir, 'console-payments-320.png'), fullPage: true });
+  });
+
+  it('at 320 px the operator table shows every column and the chart\'s hour labels are no larger than the page text (issue 32)', async () => {
+    await page.setViewportSize({ width: 320, height: 800 });
+    await page.evaluate(() => (location.hash = '#/'));
+    const table = page.locator('momo-console-overview table.operators');
+    await table.waitFor();
+    const fit = await table.evaluate((element) => {
+      const box = element.closest('.scroll')!;
+      const usual = [...element.querySelectorAll('thead th')].at(-1)!;
+      return { table: element.scrollWidth, box: box.clientWidth, usualRight: usual.getBoundingClientRect().right, boxRight: box.getBoundingClientRect().right, usual: usual.textContent };
+    });
+    assert.equal(fit.usual, 'Usual (last week)');
+    assert.ok(fit.table <= fit.box, `the table is ${fit.table} px wide in a ${fit.box} px box: its last column is cut off`);
+    assert.ok(fit.usualRight <= fit.boxRight + 0.5, `"Usual (last week)" ends at ${fit.usualRight} px, past its box (${fit.boxRight} px)`);
+    const sizes = await page.locator('momo-console-overview #per-hour-summary').evaluate((summary) => {
+      const tick = summary.closest('figure')!.querySelector('.tick')!;
+      return { tick: parseFloat(getComputedStyle(tick).fontSize), text: parseFloat(getComputedStyle(summary).fontSize), visible: tick.getBoundingClientRect().height > 0 };
+    });
+    assert.ok(sizes.visible, 'the hour labels are shown');
+    assert.ok(sizes.tick <= sizes.text && sizes.tick >= 12, `hour labels at ${sizes.tick} px beside ${sizes.text} px text`);
+    for (const width of [1100]) {
+      await page.setViewportSize({ width, height: 900 });
+      const tick = await page.locator('momo-console-overview .tick').first().evaluate((element) => parseFloat(getComputedStyle(element).fontSize));
+      assert.ok(tick <= sizes.text, `hour labels at ${tick} px at ${width} px wide`);
+    }
+    await page.setViewportSize({ width: 320, height: 800 });
+    await page.screenshot({ path: join(screenshotDir, 'console-overview-320.png'), fullPage: true });
+  });
+
+  it('an order whose checkout exists but is not paid: "checkout created at …, not paid yet, expires at …"', async () => {
+    await page.evaluate((orderId) => (location.hash = `#/payments?orderId=${orderId}`), unpaidOrder);
+    const said = page.locator('momo-console-payments p.unpaid');
+    await said.waitFor();
+    const text = await said.innerText();
+    assert.match(text, new RegExp(`^Order ${unpaidOrder} \\(F\\s?CFA\\s2,500\\): checkout created at .+, not paid yet, expires at .+\\.$`));
+    assert.doesNotMatch(await page.locator('momo-console-payments').innerText(), /No payment matches/);
+    await page.setViewportSize({ width: 1100, height: 900 });
   });
 
   it('shows the endpoint\'s last deliveries and sends a test notification', async () => {

@@ -79,18 +79,21 @@ describe('demo order page: kept across reloads, shown only to its visitor', () =
 
   async function placeOrder(query = '', cookie?: string): Promise<{ location: string; cookie: string; orderId: string }> {
     const placed = await get(`/${query}`, cookie);
-    assert.equal(placed.status, 303, 'a new order is shown at its own address');
+    assert.equal(placed.status, 200, 'a new order is shown at once (no redirect), its own address in Content-Location');
     await placed.arrayBuffer();
-    const location = placed.headers.get('location')!;
+    const location = placed.headers.get('content-location')!;
     const orderId = new URL(location, demo.url).searchParams.get('order')!;
     const setCookie = placed.headers.get('set-cookie');
     return { location, orderId, cookie: cookie ?? setCookie!.split(';')[0]! };
   }
 
-  it('places a new order, sets an HttpOnly SameSite=Lax visitor cookie, and redirects to ?order=<id>', async () => {
+  it('places a new order, sets an HttpOnly SameSite=Lax visitor cookie, and shows it at once with its address ?order=<id> (no redirect)', async () => {
     const placed = await get('/?amount=12500&currency=XOF&lang=fr');
-    assert.equal(placed.status, 303);
-    const location = new URL(placed.headers.get('location')!, demo.url);
+    assert.equal(placed.status, 200);
+    const first = await placed.text();
+    assert.match(first, /12,500/);
+    const location = new URL(placed.headers.get('content-location')!, demo.url);
+    assert.match(first, new RegExp(`<body data-address="${(location.pathname + location.search).replace(/[?&]/g, (c) => (c === '?' ? '\\?' : '&amp;'))}">`), 'demo.js puts the address in the address bar');
     assert.deepEqual([...location.searchParams.keys()], ['order', 'lang']);
     const cookie = placed.headers.get('set-cookie') ?? '';
     assert.match(cookie, /^momo_demo_visitor=[\w-]{16,}; Path=\/; HttpOnly; SameSite=Lax$/);
@@ -127,10 +130,10 @@ describe('demo order page: kept across reloads, shown only to its visitor', () =
   it('a visitor keeps its cookie for its next orders, each with its own address', async () => {
     const first = await placeOrder();
     const second = await get('/', first.cookie);
-    assert.equal(second.status, 303);
+    assert.equal(second.status, 200);
     assert.equal(second.headers.get('set-cookie'), null, 'the visitor is known');
     await second.arrayBuffer();
-    assert.notEqual(second.headers.get('location'), first.location);
+    assert.notEqual(second.headers.get('content-location'), first.location);
   });
 
   it('an order the service could never pay is not placed: the message says why', async () => {

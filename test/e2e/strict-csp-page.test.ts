@@ -5,6 +5,7 @@
  * clear message for a wrong query.
  */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { demoCsp } from '../../demo/csp.js';
 import { assertCleanPage, enterNumber, openCheckout, screenshot, startE2e, type E2eEnv } from './harness.js';
@@ -25,7 +26,7 @@ describe('e2e: the demo page under a strict CSP', () => {
     const placed = await fetch(`${env.demo.url}/`, { redirect: 'manual' });
     await placed.arrayBuffer();
     const cookie = (placed.headers.get('set-cookie') ?? '').split(';')[0]!;
-    const response = await fetch(new URL(placed.headers.get('location')!, env.demo.url), { headers: { cookie } });
+    const response = await fetch(new URL(placed.headers.get('content-location')!, env.demo.url), { headers: { cookie } });
     assert.equal(response.status, 200);
     const policy = response.headers.get('content-security-policy') ?? '';
     assert.equal(policy, demoCsp());
@@ -35,7 +36,11 @@ describe('e2e: the demo page under a strict CSP', () => {
     assert.doesNotMatch(policy, /unsafe-inline|unsafe-eval/);
     const html = await response.text();
     assert.match(html, /<momo-checkout /, 'the checkout page itself');
-    assert.doesNotMatch(html, /<script>|<script [^>]*>[^<]|<style|style=/, 'no inline script or style in the page');
+    assert.doesNotMatch(html, /<script>|<script [^>]*>[^<]|style=/, 'no inline script or style attribute in the page');
+    // One inline <style>, the shop's stylesheet (no render-blocking request, issue 32), allowed by its hash alone.
+    const styles = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((match) => match[1]!);
+    assert.equal(styles.length, 1, 'one <style> element');
+    assert.ok(policy.includes(`'sha256-${createHash('sha256').update(styles[0]!).digest('base64')}'`), 'the policy names its hash');
   });
 
   it('runs a whole payment (logo, fallback OTP text, code, outcome) with no violation and no console error', async () => {

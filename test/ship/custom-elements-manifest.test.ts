@@ -43,7 +43,7 @@ describe('custom-elements.json', () => {
     const manifest = JSON.parse(await readFile(new URL('custom-elements.json', `file://${root}/`), 'utf8')) as Manifest;
     const element = manifest.modules.flatMap((m) => m.declarations ?? []).find((d) => d.tagName === 'momo-checkout');
     assert.ok(element, 'no declaration with tagName momo-checkout');
-    assert.deepEqual(element.attributes?.map((a) => a.name), ['endpoint', 'token', 'lang', 'country', 'expiry-seconds', 'remember', 'checkout-view']);
+    assert.deepEqual(element.attributes?.map((a) => a.name), ['endpoint', 'token', 'lang', 'country', 'expiry-seconds', 'digits', 'remember', 'checkout-view']);
     assert.deepEqual(element.events?.map((e) => e.name), ['momo-state-change', 'momo-submit', 'momo-succeeded', 'momo-failed', 'momo-error']);
     assert.ok((element.cssParts ?? []).some((p) => p.name === 'submit-button'));
     assert.ok((element.cssProperties ?? []).some((p) => p.name === '--momo-color-primary'));

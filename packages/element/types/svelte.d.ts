@@ -9,6 +9,8 @@ export interface MomoCheckoutSvelteProps {
   endpoint?: string | null;
   token?: string | null;
   country?: string | null;
+  /** The digits amounts are written in (a CLDR numbering system): `latn` by default, `arab`, ... */
+  digits?: string | null;
   'expiry-seconds'?: number | string | null;
   'checkout-view'?: string | null;
   client?: MomoCheckout['client'];

@@ -10,6 +10,8 @@ export interface MomoCheckoutVueProps {
   token?: string;
   lang?: string;
   country?: string;
+  /** The digits amounts are written in (a CLDR numbering system): `latn` by default, `arab`, ... */
+  digits?: string;
   expirySeconds?: number | string;
   checkoutView?: string;
   client?: MomoCheckout['client'];

@@ -1,4 +1,5 @@
 import { html, nothing, svg } from 'lit';
+import { keyed } from 'lit/directives/keyed.js';
 import type { TemplateResult } from 'lit';
 import type { OperatorView } from '../../contract/companion.js';
 import { formatAmount } from '../../contract/money.js';
@@ -124,7 +125,14 @@ export function numberStep(ctx: ViewContext): TemplateResult {
           </p>`
         : nothing}
     </div>
-    ${choices.length === 1 && choices[0] ? operatorRow(ctx, choices[0].operator) : nothing}
+    ${choices.length === 1 && choices[0]
+      ? operatorRow(ctx, choices[0].operator)
+      : choices.length === 0 && (c.remember.showsKept || state.status === 'looking-up')
+        ? // A number filled in from this device is looked up with no payer action: its operator's
+          // row is kept from the first render, so its arrival moves nothing (issue 32). "Looking up…"
+          // is shown here (the live region announces it).
+          html`<div class="operator operator-pending" aria-hidden="true"><span class="logo logo-placeholder"></span><span class="muted">${state.status === 'looking-up' ? t.lookingUp : ''}</span></div>`
+        : nothing}
     ${choices.length > 1
       ? html`<fieldset>
           <legend>${t.chooseHow}</legend>
@@ -140,7 +148,11 @@ export function numberStep(ctx: ViewContext): TemplateResult {
     ${otherProblem ? html`<p class="error" part="error" role="alert">${problemText(t, otherProblem)}${boundsText(ctx, otherProblem)}</p>` : nothing}
     ${rememberBox(ctx, busy)}
     <button class="primary" part="submit-button" type="submit" ?disabled=${!typing && !canPay}
-      aria-busy=${busy ? 'true' : 'false'}>${state.workflow === 'pre_authorized' ? t.continueButton : t.payButton(isolated(t, amountText(ctx)))}</button>
+      aria-busy=${busy ? 'true' : 'false'}>${
+      // keyed: a new text node when the amount arrives. The same node rewritten "Pay" → "Pay F CFA 5,000"
+      // would count as a layout shift (its centred start moves) with no payer action (issue 32).
+      keyed(amountText(ctx), state.workflow === 'pre_authorized' ? t.continueButton : t.payButton(isolated(t, amountText(ctx))))
+    }</button>
   </form>`;
 }
 

@@ -24,7 +24,7 @@ import type { RefundRequest } from '../refunds/refund-rules.js';
 import type { CheckoutStore } from '../stores/store.js';
 import { lastEndpointDeliveries } from './endpoint-health.js';
 import { chartHours, operatorRates, paymentsPerHour, usualWindowMs } from './overview-charts.js';
-import { findOrder, findPayments, paymentDetail } from './payment-queries.js';
+import { findOrder, findPayments, findUnpaidCheckout, paymentDetail } from './payment-queries.js';
 import type { ConsoleSessions, SignedSession } from './console-session.js';
 
 export interface ConsoleApiDeps {
@@ -60,7 +60,9 @@ export function registerConsoleApi(app: Hono<{ Variables: { session: SignedSessi
   app.get('/api/payments', async (c) => {
     const filter = paymentFilter(new URL(c.req.url).searchParams);
     if (filter === null) return c.json(refused('BAD_REQUEST', `state must be one of ${[...consolePaymentStates, 'open'].join(', ')}; withinHours a number of hours.`), 400);
-    return c.json({ payments: await findPayments(deps.store, filter, deps.now()) });
+    const payments = await findPayments(deps.store, filter, deps.now());
+    const unpaidCheckout = payments.length === 0 ? await findUnpaidCheckout(deps.store, filter) : undefined;
+    return c.json(unpaidCheckout ? { payments, unpaidCheckout } : { payments });
   });
 
   app.get('/api/payments/:orderId', async (c) => {

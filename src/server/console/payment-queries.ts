@@ -4,7 +4,7 @@
  * last change (`listPayments`), an order id from its own index (`getByOrderId`, or the registry of
  * service order ids for an attempt's id), never from reading every record.
  */
-import type { ConsolePaymentDetail, ConsolePaymentFilter, ConsolePaymentRow, ConsoleTimelineItem } from '../../contract/console.js';
+import type { ConsolePaymentDetail, ConsolePaymentFilter, ConsolePaymentRow, ConsoleTimelineItem, ConsoleUnpaidCheckout } from '../../contract/console.js';
 import { redactPhone } from '../../contract/phone.js';
 import type { CheckoutRecord } from '../model/records.js';
 import { openPaymentStates } from '../payments/payments-list.js';
@@ -24,6 +24,14 @@ export async function findPayments(store: CheckoutStore, filter: ConsolePaymentF
   else if (filter.state && filter.state !== 'stale') query.states = [filter.state];
   if (filter.withinHours !== undefined) query.updatedAfter = now - filter.withinHours * 3_600_000;
   return (await store.listPayments(query)).map((record) => paymentRow(record, now));
+}
+
+/** A search by order id that finds the checkout but no payment: when it was created and until when it can be paid. */
+export async function findUnpaidCheckout(store: CheckoutStore, filter: ConsolePaymentFilter): Promise<ConsoleUnpaidCheckout | undefined> {
+  if (!filter.orderId) return undefined;
+  const record = await findOrder(store, filter.orderId);
+  if (!record || record.payment) return undefined;
+  return { orderId: record.orderId, amount: record.amount, currencyCode: record.currencyCode, createdAt: iso(record.createdAt), expiresAt: iso(record.expiresAt) };
 }
 
 /** The order by the merchant's id, or by the id the service knows one of its attempts by. */

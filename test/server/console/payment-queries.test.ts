@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { findPayments, paymentDetail } from '../../../src/server/console/payment-queries.js';
+import { findPayments, findUnpaidCheckout, paymentDetail } from '../../../src/server/console/payment-queries.js';
 import { createLogger } from '../../../src/server/log.js';
 import { createMemoryStore } from '../../../src/server/stores/memory-store.js';
 import { createRedisStore } from '../../../src/server/stores/redis/redis-store.js';
@@ -70,6 +70,16 @@ describe('console queries on every store', () => {
       );
       assert.deepEqual(detail.timeline[3], { kind: 'delivery', at: new Date(now - 4 * minute).toISOString(), deliveryId: 'd1', sink: 'webhook', ok: false, status: 500, durationMs: 12, error: 'HTTP 500' });
       assert.equal(detail.refundable, '0', 'a failed payment has nothing to refund');
+
+      // Issue 32: a checkout with no payment yet, found by its order id, says when it was created and expires.
+      const unpaid = sampleRecord({ orderId: `${tag}-unpaid`, payment: null, createdAt: now - 3 * minute, expiresAt: now + 27 * minute });
+      await store.createIfAbsent(unpaid);
+      assert.deepEqual(await findPayments(store, { orderId: unpaid.orderId }, now), []);
+      assert.deepEqual(await findUnpaidCheckout(store, { orderId: unpaid.orderId }), {
+        orderId: unpaid.orderId, amount: '5000', currencyCode: 'XOF', createdAt: new Date(now - 3 * minute).toISOString(), expiresAt: new Date(now + 27 * minute).toISOString(),
+      });
+      assert.equal(await findUnpaidCheckout(store, { orderId: failed.orderId }), undefined, 'a paid order is in the list, not here');
+      assert.equal(await findUnpaidCheckout(store, { orderId: `${tag}-nothing` }), undefined);
       await store.close?.();
     });
   }

@@ -1,0 +1,59 @@
+/**
+ * Loads a language's file for the script-tag build (issue 32): a `<script>` beside the script-tag
+ * file, from the same folder it came from, with the `integrity` hash the build wrote into this file
+ * (`__MOMO_LANGUAGE_FILES__`, vite.browser.config.ts). A `<script>` element and not fetch + eval:
+ * the page's CSP needs nothing new (its `script-src` already allows the script-tag file's origin; no
+ * `connect-src`, no `'unsafe-eval'`), and the browser itself refuses bytes that do not match the hash.
+ */
+import { addedLanguage } from './added-languages.js';
+
+declare const __MOMO_LANGUAGE_FILES__: Record<string, { file: string; integrity: string }>;
+
+const files = __MOMO_LANGUAGE_FILES__;
+
+/**
+ * Where this file was loaded from, read while it runs: the IIFE's `document.currentScript` (gone
+ * once it has run), the ES module's own URL (an IIFE has no `import.meta`: the bundler leaves it
+ * undefined there), else the page's base.
+ */
+const current = document.currentScript;
+const scriptUrl: string = (current instanceof HTMLScriptElement && current.src) || (import.meta.url as string | undefined) || document.baseURI;
+
+/** How long a language file may take before the element shows English (a few KB, one round trip). */
+const giveUpAfterMs = 6000;
+
+export function languageFileUrl(code: string): string {
+  const entry = files[code];
+  return entry ? new URL(entry.file, scriptUrl).href : code;
+}
+
+export function loadLanguageFile(code: string): Promise<void> {
+  const entry = files[code];
+  if (!entry) return Promise.reject(new Error(`no language file for "${code}"`));
+  return new Promise((resolve, reject) => {
+    const script = document.createElement('script');
+    const timer = setTimeout(() => reject(new Error('it took too long')), giveUpAfterMs);
+    script.addEventListener('load', () => {
+      clearTimeout(timer);
+      if (addedLanguage(code)) resolve();
+      else reject(new Error('the file ran but added no language'));
+    });
+    // A network failure, a 404, or bytes that do not match the hash (the browser refuses to run them).
+    script.addEventListener('error', () => {
+      clearTimeout(timer);
+      reject(new Error('missing, or refused by its integrity hash'));
+    });
+    script.integrity = entry.integrity;
+    // CORS, which `integrity` needs for a file from another origin (a CDN); harmless on the page's own.
+    script.crossOrigin = 'anonymous';
+    try {
+      // Throws on a page that enforces Trusted Types for scripts: English then, and the warning says why.
+      script.src = languageFileUrl(code);
+    } catch (error) {
+      clearTimeout(timer);
+      reject(error instanceof Error ? error : new Error(String(error)));
+      return;
+    }
+    document.head.append(script);
+  });
+}
