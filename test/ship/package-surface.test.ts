@@ -56,6 +56,11 @@ before(async () => {
     await symlink(join(root, 'node_modules', entry), join(modules, entry));
   }
   await symlink(join(root, 'node_modules', '@types', 'node'), join(modules, '@types', 'node'));
+  // The type packages the package depends on come with it (@types/pg: the PostgreSQL store's declarations name pg's types).
+  const manifest = JSON.parse(readFileText(join(root, 'package.json'))) as { dependencies: Record<string, string> };
+  for (const name of Object.keys(manifest.dependencies).filter((dependency) => dependency.startsWith('@types/'))) {
+    await symlink(join(root, 'node_modules', name), join(modules, name));
+  }
 });
 after(async () => {
   if (work) await rm(work, { recursive: true, force: true });
