@@ -41,6 +41,7 @@ import { refundPayment, type RefundDeps } from './refunds/refund-flow.js';
 import { createRefundResumer } from './refunds/resume-refunds.js';
 import type { RefundRequest } from './refunds/refund-rules.js';
 import type { RefundView } from './model/refund.js';
+import { createCompanionMetrics } from './metrics/create-metrics.js';
 
 export interface Companion {
   /**
@@ -145,7 +146,10 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
     total: limits.streams ?? 4_000,
     lifetimeMs: streamLifetimeMs,
   });
+  // GET <publicUrl>/metrics, and the recorder the parts below count through (docs/metrics.md).
+  const metrics = createCompanionMetrics({ metricsToken: options.metricsToken, serverSecret: options.serverSecret, mountPath, store: guardStore(store, options.storeTimeoutMs ?? 4_000), now, staleAfterMinutes: options.staleAfterMinutes ?? defaultStaleMinutes, openStreams: () => streams.size(), log });
   const service = createServiceClient({
+    metrics: metrics.recorder,
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
     timeoutMs: options.serviceTimeoutMs ?? 15_000,
@@ -160,6 +164,7 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
     log,
     now,
     sinks,
+    metrics: metrics.recorder,
     ...(options.deliveryTimeoutMs !== undefined ? { timeoutMs: options.deliveryTimeoutMs } : {}),
     ...(options.deliveryRetryDelaysMs !== undefined ? { retryDelaysMs: options.deliveryRetryDelaysMs } : {}),
   });
@@ -168,8 +173,9 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
   if (options.refunds === true && sinks.webhook && !sinkNames.refund.includes('webhook')) {
     log.warn('refunds are on but merchantEvents (MOMO_MERCHANT_EVENTS) leaves out refund.updated: your endpoint does not hear how a refund ends. Add refund.updated once its handler reads refunds, or read GET /server/payments/{orderId}.');
   }
-  const transitions = createTransitions({ store, hub, now, sinks: sinkNames.payment, onQueued: deliveries.kick });
+  const transitions = createTransitions({ store, hub, now, sinks: sinkNames.payment, onQueued: deliveries.kick, metrics: metrics.recorder });
   const webhook = {
+    metrics: metrics.recorder,
     store,
     transitions,
     refundSinks: sinkNames.refund,
@@ -213,6 +219,7 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
       log,
       webhookUrl: `${base}/webhook`,
       returnBase: (checkout) => `${base}/return/${checkout.returnId}`,
+      metrics: metrics.recorder,
     },
     acceptWebhook,
     log,
@@ -307,6 +314,7 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
     fetch: (request, context) => {
       const pathname = new URL(request.url).pathname;
       if (serverApi?.handles(pathname)) return serverApi.fetch(request);
+      if (metrics.route.handles(pathname)) return metrics.route.fetch(request);
       if (operationsConsole?.handles(pathname)) {
         const address = resolveClientAddress({ clientAddress: options.clientAddress, trustProxy: options.trustProxy }, request, context);
         return operationsConsole.fetch(request, address);

@@ -8,7 +8,7 @@ import type { CompanionOptions } from './options.js';
 import { parseTrustedEntry, type TrustProxy } from './page-routes/client-address.js';
 
 /** What `companionOptionsFromEnv` reads: the companion's options plus where to listen. */
-export type CompanionEnvConfig = Pick<CompanionOptions, 'baseUrl' | 'apiKey' | 'webhookSecrets' | 'publicUrl' | 'allowedOrigins' | 'allowInsecureLocalUrls' | 'refunds' | 'consolePassword' | 'consoleAssetsDir' | 'trustProxy'> & {
+export type CompanionEnvConfig = Pick<CompanionOptions, 'baseUrl' | 'apiKey' | 'webhookSecrets' | 'publicUrl' | 'allowedOrigins' | 'allowInsecureLocalUrls' | 'refunds' | 'consolePassword' | 'consoleAssetsDir' | 'trustProxy' | 'metricsToken'> & {
   /** `PORT`, default 3000. */
   port: number;
   /** `HOST`, default `127.0.0.1` (put a TLS-terminating proxy in front: the service only posts to https). */
@@ -24,7 +24,8 @@ const no = new Set(['', '0', 'false', 'no']);
  * `MOMO_PUBLIC_URL`, `MOMO_ALLOWED_ORIGINS` (comma-separated; default: the public URL's origin),
  * `MOMO_ALLOW_INSECURE_LOCAL_URLS` (`1` for a local stand-in of the service on loopback http),
  * `MOMO_REFUNDS` (`on` or `off`), `MOMO_CONSOLE_PASSWORD` and `MOMO_CONSOLE_ASSETS_DIR` (the console),
- * `MOMO_TRUST_PROXY` (proxies in front: a count, or their addresses and ranges),
+ * `MOMO_TRUST_PROXY` (proxies in front: a count, or their addresses and ranges), `MOMO_METRICS_TOKEN`
+ * (opens `<publicUrl>/metrics`, docs/metrics.md),
  * `PORT` (default 3000) and `HOST` (default 127.0.0.1).
  * Throws one `CompanionConfigError` (code `ENVIRONMENT`) naming every missing or malformed
  * variable at once, each with what to write instead (also in `error.problems`).
@@ -103,6 +104,8 @@ export function companionOptionsFromEnv(env: Record<string, string | undefined> 
   const consolePassword = value('MOMO_CONSOLE_PASSWORD');
   if (consolePassword && consolePassword.length < 16) problem('MOMO_CONSOLE_PASSWORD', 'MOMO_CONSOLE_PASSWORD is shorter than 16 characters: generate one with openssl rand -base64 18.');
   const consoleAssetsDir = value('MOMO_CONSOLE_ASSETS_DIR');
+  const metricsToken = value('MOMO_METRICS_TOKEN');
+  if (metricsToken && metricsToken.length < 32) problem('MOMO_METRICS_TOKEN', 'MOMO_METRICS_TOKEN is shorter than 32 characters: generate one with openssl rand -hex 32.');
   const trustProxy = trustProxyFrom(value('MOMO_TRUST_PROXY'), (message) => problem('MOMO_TRUST_PROXY', message));
 
   const portText = value('PORT') || '3000';
@@ -129,6 +132,7 @@ export function companionOptionsFromEnv(env: Record<string, string | undefined> 
     ...(consolePassword ? { consolePassword } : {}),
     ...(consoleAssetsDir ? { consoleAssetsDir } : {}),
     ...(trustProxy !== undefined ? { trustProxy } : {}),
+    ...(metricsToken ? { metricsToken } : {}),
     port,
     host: value('HOST') || '127.0.0.1',
   };

@@ -187,6 +187,12 @@ export interface CompanionOptions {
    * `dist/browser/` (built by `npm run build`).
    */
   consoleAssetsDir?: string;
+  /**
+   * Opens `GET <publicUrl>/metrics` (Prometheus text format, docs/metrics.md) to
+   * `Authorization: Bearer <metricsToken>`, so the monitoring need not hold the server secret. At
+   * least 32 characters. The server secret is accepted too; with neither, metrics are off.
+   */
+  metricsToken?: string;
 }
 
 /**

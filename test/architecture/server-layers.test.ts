@@ -15,13 +15,14 @@ const server = join(root, 'src/server');
 
 /** Bottom (0) to top. Parts of one rank do not import each other, but for the foundation's. */
 export const serverLayers: ReadonlyArray<readonly string[]> = [
-  ['log.ts', 'config-error.ts', 'background-work.ts', 'tokens.ts', 'model/', 'webhook/', 'service-client/'],
+  ['log.ts', 'config-error.ts', 'background-work.ts', 'tokens.ts', 'metrics-recorder.ts', 'model/', 'webhook/', 'service-client/'],
   ['status/'],
   ['stores/'],
   ['payments/', 'setup/'],
   ['refunds/'],
   ['notifications/', 'deliveries/'],
   ['page-routes/', 'server-api/', 'console/'],
+  ['metrics/'],
   ['companion.ts', 'options.ts', 'options-from-env.ts', 'options-schema.ts', 'public-address.ts', 'maintenance.ts'],
   ['commands/'],
   ['cli.ts', 'index.ts'],

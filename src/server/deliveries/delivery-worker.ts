@@ -15,6 +15,7 @@ import type { Logger } from '../log.js';
 import { deliveryHeads, reportedBy, type CheckoutRecord, type DeliveryAttempt, type DeliveryRecord, type DeliverySink, type SettledDelivery } from '../model/records.js';
 import { updateCheckoutRecord, type CheckoutStore } from '../stores/store.js';
 import { randomId } from '../tokens.js';
+import { deliveryOutcome, type MetricsRecorder } from '../metrics-recorder.js';
 
 /** What a sink answers: ok, or why not (an HTTP status when there was one). */
 export type DeliveryResult = { ok: true; status?: number } | { ok: false; status?: number; error: string };
@@ -37,6 +38,7 @@ export interface DeliveryOptions {
    * what a restart left queued). Default 1 s.
    */
   pollMs?: number;
+  metrics?: MetricsRecorder;
 }
 
 export interface DeliveryWorker {
@@ -107,6 +109,7 @@ export function createDeliveryWorker(options: DeliveryOptions): DeliveryWorker {
     };
     const attempts = delivery.attempts + 1;
     const givingUp = !result.ok && at - (delivery.requeuedAt ?? delivery.createdAt) >= giveUpAfterMs;
+    options.metrics?.deliveryAttempted(delivery.sink, deliveryOutcome(result, givingUp));
     if (!result.ok) {
       const log_ = givingUp ? log.error : log.warn;
       log_(givingUp ? 'payment update not delivered: gave up' : 'payment update not delivered: will retry', {

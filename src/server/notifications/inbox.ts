@@ -20,6 +20,7 @@ import type { BackgroundWork } from '../background-work.js';
 import type { Logger } from '../log.js';
 import { DEFAULT_MAX_BYTES, readVerifiedWebhook } from '../webhook/index.js';
 import type { InboxEntry } from '../model/records.js';
+import { noMetrics, refusalResult, type MetricsRecorder } from '../metrics-recorder.js';
 import { applyNotification, verifyNotification, type NotificationDeps, type WebhookResult } from './apply-notification.js';
 
 /**
@@ -49,19 +50,24 @@ export interface NotificationInbox {
 const received: NotificationAnswer = { status: 200, body: '{"received":true}' };
 const decoder = new TextDecoder();
 
-export function createNotificationInbox(deps: NotificationDeps & { log: Logger; background: BackgroundWork }): NotificationInbox {
+export function createNotificationInbox(deps: NotificationDeps & { log: Logger; background: BackgroundWork; metrics?: MetricsRecorder }): NotificationInbox {
+  const metrics = deps.metrics ?? noMetrics;
   // An id is remembered twice the timestamp tolerance: a replay older than that is refused as old.
   const seenTtlMs = deps.toleranceMs * 2;
 
   const apply = async (entry: InboxEntry, notification: Parameters<typeof applyNotification>[1]) => {
     const result = await applyNotification(deps, notification);
     await deps.store.markInboxDone(entry.id);
+    metrics.notificationReceived(result.outcome === 'applied' ? 'applied' : 'ignored');
     return result;
   };
 
   const keep = async (raw: Uint8Array | string) => {
     const verified = await verifyNotification(deps, raw);
-    if (!verified.ok) return { kind: 'refused' as const, result: verified.result };
+    if (!verified.ok) {
+      metrics.notificationReceived(refusalResult(verified.result));
+      return { kind: 'refused' as const, result: verified.result };
+    }
     const notification = verified.notification;
     const entry: InboxEntry = { id: notification._nonce, rawBody: typeof raw === 'string' ? raw : decoder.decode(raw), receivedAt: deps.now() };
     let first: boolean;
@@ -71,10 +77,12 @@ export function createNotificationInbox(deps: NotificationDeps & { log: Logger; 
       // Not kept: answering 200 would lose it for good. A non-2xx at least leaves the service's
       // record showing the miss (support can re-emit it).
       deps.log.error('service notification could not be stored: answered 503', { orderId: notification.orderId, status: notification.status, error });
+      metrics.notificationReceived('unavailable');
       return { kind: 'unavailable' as const };
     }
     if (!first) {
       deps.log.info('service notification duplicate dropped', { orderId: notification.orderId });
+      metrics.notificationReceived('duplicate');
       return { kind: 'duplicate' as const, orderId: notification.orderId };
     }
     return { kind: 'kept' as const, entry, notification };
@@ -85,7 +93,10 @@ export function createNotificationInbox(deps: NotificationDeps & { log: Logger; 
   return {
     async accept(raw) {
       const size = typeof raw === 'string' ? raw.length : raw.byteLength;
-      if (size > maxNotificationBytes) return tooLargeAnswer;
+      if (size > maxNotificationBytes) {
+        metrics.notificationReceived('too_large');
+        return tooLargeAnswer;
+      }
       const kept = await keep(raw);
       if (kept.kind === 'refused') return { status: kept.result.status as 400 | 401, body: JSON.stringify({ error: kept.result.outcome }) };
       if (kept.kind === 'unavailable') return { status: 503, body: '{"error":"storage unavailable"}' };

@@ -38,6 +38,7 @@ import { nextAttemptOrderIds } from './attempt-ids.js';
 import { isFinal, movesForward, type Transitions } from './transitions.js';
 import { paymentView } from '../model/payment-view.js';
 import { randomId } from '../tokens.js';
+import type { MetricsRecorder } from '../metrics-recorder.js';
 import { redactPhone } from '../../contract/phone.js';
 
 export interface PayFlowDeps {
@@ -50,6 +51,7 @@ export interface PayFlowDeps {
   webhookUrl: string;
   /** `<publicUrl>/return/<returnId>` */
   returnBase: (checkout: CheckoutRecord) => string;
+  metrics?: MetricsRecorder;
 }
 
 type Outcome =
@@ -171,6 +173,7 @@ export async function payCheckout(deps: PayFlowDeps, checkoutAtStart: CheckoutRe
       const postedRequest = outcome.kind === 'needs-otp' && !outcome.lostBefore ? null : payment.postedRequest ?? null;
       return { ...payment, state, workflow, transactionId, postedRequest };
     });
+    if (current?.attempt !== attempt) deps.metrics?.paymentStarted(operator.name);
     return paymentView(after ?? checkout)!;
   } finally {
     await deps.store.releaseLock(lockKey, lockOwner);

@@ -10,6 +10,7 @@ import type { StatusHub } from '../status/status-hub.js';
 import { updateCheckoutRecord, type CheckoutStore } from '../stores/store.js';
 import { heldForSupport, paymentView } from '../model/payment-view.js';
 import { checkoutRetentionMs } from './checkouts.js';
+import type { MetricsRecorder } from '../metrics-recorder.js';
 
 /** Progress order: a change may only move up (or keep the rank and add information). */
 const rank: Record<PaymentState, number> = {
@@ -60,6 +61,7 @@ export function createTransitions(deps: {
   sinks: readonly DeliverySink[];
   /** Called after a write that queued deliveries, so they go out at once. */
   onQueued?: (orderId: string) => void;
+  metrics?: MetricsRecorder;
 }): Transitions {
   return {
     async update(orderId, change, options = {}) {
@@ -92,6 +94,7 @@ export function createTransitions(deps: {
       if (!changed || !checkout || options.silent) return { changed, checkout };
       const view = paymentView(checkout);
       if (view) deps.hub.publish(orderId, view);
+      deps.metrics?.paymentChanged(result.previous?.payment, checkout.payment);
       if ((checkout.deliveries?.length ?? 0) > (result.previous?.deliveries?.length ?? 0)) deps.onQueued?.(orderId);
       return { changed: true, checkout };
     },

@@ -38,6 +38,7 @@ import {
   UpstreamStatusError,
 } from './errors.js';
 import { mapErrorAnswer } from './map-error.js';
+import type { MetricsRecorder } from '../metrics-recorder.js';
 
 export interface ServiceClientOptions {
   /** The service's base URL, e.g. `https://api.example.com` (paths carry `/v1`). */
@@ -49,6 +50,8 @@ export interface ServiceClientOptions {
   log?: Logger;
   /** Retries of GET calls on a lost answer (network, timeout, 5xx). Default 2 retries from 200 ms. */
   retries?: { attempts?: number; baseDelayMs?: number };
+  /** Each call's endpoint, answer and duration (metrics/). */
+  metrics?: MetricsRecorder;
 }
 
 export interface CallOptions {
@@ -147,9 +150,11 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     } catch (error) {
       const failure = lost(error);
       log.warn('service call lost', { endpoint: call.endpoint, kind: failure.kind, ms: Date.now() - started });
+      options.metrics?.upstreamCall(call.endpoint, failure.kind, (Date.now() - started) / 1000);
       throw failure;
     }
     log.info('service call', { endpoint: call.endpoint, method: call.method, status: response.status, ms: Date.now() - started });
+    options.metrics?.upstreamCall(call.endpoint, String(response.status), (Date.now() - started) / 1000);
 
     let body: unknown;
     try {
