@@ -28,8 +28,8 @@ export interface Harness {
 let counter = 0;
 export const newOrderId = () => `order-${process.pid}-${Date.now()}-${++counter}`;
 
-export async function startHarness(overrides: Partial<CompanionOptions> = {}, sandboxOptions: { pushDelayMs?: number } = {}): Promise<Harness> {
-  const sandbox = await startSandbox({ port: 0, pushDelayMs: sandboxOptions.pushDelayMs ?? 30, log: () => {} });
+export async function startHarness(overrides: Partial<CompanionOptions> = {}, sandboxOptions: { pushDelayMs?: number; now?: () => number } = {}): Promise<Harness> {
+  const sandbox = await startSandbox({ port: 0, pushDelayMs: sandboxOptions.pushDelayMs ?? 30, log: () => {}, ...(sandboxOptions.now ? { now: sandboxOptions.now } : {}) });
   let handler: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.end();
   const server = createServer((req, res) => handler(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
