@@ -3,7 +3,7 @@
 # browser, story and end-to-end suites), redis-server (the Redis store's suite), PostgreSQL (the
 # Postgres store's) and PHP with curl (the PHP example), PHP's SQLite driver and Debian's Laravel (the Laravel shop), Debian's Django
 # (the Django shop), and the font the visual baselines are drawn in (DejaVu Sans,
-# test/storybook/visual.test.ts), and Firefox ESR, WebKitGTK's WebDriver and Xvfb (the engines
+# test/storybook/visual.test.ts), promtool (Debian's prometheus: the metrics' alert rules), and Firefox ESR, WebKitGTK's WebDriver and Xvfb (the engines
 # suite, test/engines/). Run by `npm test` and by `.ci/run`.
 #
 # As root with apt-get (a CI machine, a fresh container), it installs what is missing from
@@ -79,6 +79,14 @@ font_list="$(fc-list 2>/dev/null || true)"
 if ! grep -q 'DejaVuSans.ttf' <<<"$font_list"; then
   missing_packages+=(fonts-dejavu-core)
   advice+=("The DejaVu Sans font is missing (visual baselines): install Debian's fonts-dejavu-core package (apt-get install fonts-dejavu-core).")
+fi
+
+# promtool, from Debian's prometheus package: the metrics' alert rules are tested with
+# `promtool test rules` (test/server/metrics/alert-rules.test.ts, issue 34). Only the tool is used;
+# the package's own service is never started by the tests.
+if ! command -v promtool >/dev/null 2>&1; then
+  missing_packages+=(prometheus)
+  advice+=("promtool is missing (the metrics alert rules' test): install Debian's prometheus package (apt-get install prometheus).")
 fi
 
 # The engines suite (test/engines/, issue 33): Firefox ESR over WebDriver BiDi, and WebKitGTK

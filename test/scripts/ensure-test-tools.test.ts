@@ -1,6 +1,6 @@
 /**
  * Issue 11 §6: `npm test` on a machine without Chromium (or redis-server, PostgreSQL, PHP with curl,
- * the baselines' font, or issue 33's Firefox ESR, WebKitGTK and Xvfb) stops
+ * the baselines' font, issue 33's Firefox ESR, WebKitGTK and Xvfb, or issue 34's promtool) stops
  * before any suite, with one line per missing program saying what to do, instead of a stack of
  * launch errors from four suites.
  */
@@ -30,13 +30,14 @@ describe('scripts/ensure-test-tools.sh', () => {
     const result = run({ PATH: bareBin, ENSURE_TEST_TOOLS_DEBIAN_CHROMIUM: '/nonexistent/chromium', ENSURE_TEST_TOOLS_DJANGO_PYTHON: '/nonexistent/python3', ENSURE_TEST_TOOLS_POSTGRES_BIN: '/nonexistent/postgresql/bin', ...noEngines });
     assert.equal(result.status, 1);
     const lines = result.stderr.trim().split('\n').filter((line) => !engineLine.test(line));
-    assert.equal(lines.length, 6, result.stderr);
+    assert.equal(lines.length, 7, result.stderr);
     assert.match(lines[0]!, /^npm test: Chromium is missing: install Debian's chromium package .*or set CHROME_PATH/);
     assert.match(lines[1]!, /^npm test: redis-server is missing: .*redis-server/);
     assert.match(lines[2]!, /^npm test: PostgreSQL is missing \(\/nonexistent\/postgresql\/bin\/initdb\): install Debian's postgresql package/);
     assert.match(lines[3]!, /^npm test: php is missing: .*php-cli and php-curl.*php-sqlite3 and php-laravel-framework/);
     assert.match(lines[4]!, /^npm test: Django is missing for \/nonexistent\/python3: install Debian's python3-django package/);
     assert.match(lines[5]!, /^npm test: The DejaVu Sans font is missing \(visual baselines\): .*fonts-dejavu-core/);
+    assert.match(lines[6]!, /^npm test: promtool is missing \(the metrics alert rules' test\): install Debian's prometheus package \(apt-get install prometheus\)/);
   });
 
   it('with PHP but not its SQLite driver or Laravel, names the two packages the Laravel shop needs', () => {
