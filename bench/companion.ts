@@ -22,7 +22,7 @@ import { Agent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-interface Figure {
+export interface Figure {
   name: string;
   value: number;
   unit: string;
@@ -67,6 +67,8 @@ async function runServer(): Promise<void> {
     limits: { streams: OPEN_STREAMS },
     store,
     ...(opened.hub ? { hub: opened.hub } : {}),
+    // Metrics on for this run (bench/metrics-cost.ts); off otherwise, as with no token nor server secret.
+    ...(process.env.MOMO_BENCH_METRICS_TOKEN ? { metricsToken: process.env.MOMO_BENCH_METRICS_TOKEN } : {}),
     log: silentLogger,
     onPaymentUpdate: () => {
       applied += 1;
@@ -125,13 +127,13 @@ async function runBareServer(): Promise<void> {
 }
 
 // ---------------------------------------------------------------- parent: the load
-interface ServerHandle {
+export interface ServerHandle {
   port: number;
   ask<T>(message: Ask): Promise<T>;
   stop(): void;
 }
 
-async function startServerProcess(role: 'server' | 'bare-server' = 'server', storeEnv: Record<string, string> = { MOMO_STORE: 'memory' }): Promise<ServerHandle> {
+export async function startServerProcess(role: 'server' | 'bare-server' = 'server', storeEnv: Record<string, string> = { MOMO_STORE: 'memory' }): Promise<ServerHandle> {
   const child: ChildProcess = fork(fileURLToPath(import.meta.url), [], {
     env: { ...process.env, ...storeEnv, MOMO_BENCH_ROLE: role },
     execArgv: ['--import', 'tsx', '--expose-gc'],
@@ -233,7 +235,7 @@ async function hammer(port: number, bodies: string[], maxMs: number): Promise<{ 
   return { latencies, failures, elapsed: performance.now() - start };
 }
 
-async function measureThroughput(server: ServerHandle, label = 'memory store', count = THROUGHPUT_COUNT): Promise<Figure[]> {
+export async function measureThroughput(server: ServerHandle, label = 'memory store', count = THROUGHPUT_COUNT): Promise<Figure[]> {
   const orders = await server.ask<Array<{ orderId: string }>>({ type: 'seed', count, prefix: 'tp' });
   const bodies = await Promise.all(orders.map((order, index) => signedCompleted(order.orderId, index)));
   // Warm-up (JIT, sockets) on bodies that are then spent.

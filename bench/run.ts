@@ -13,6 +13,7 @@ type Bench = () => Promise<Figure[]>;
 const benches: Array<[string, () => Promise<Bench>]> = [
   ['webhook verification', async () => (await import('./webhook-verify.js')).benchWebhookVerify],
   ['companion', async () => (await import('./companion.js')).benchCompanion],
+  ['webhook route with metrics on and off', async () => (await import('./metrics-cost.js')).benchMetricsCost],
   ['service (momo-checkout serve)', async () => (await import('./service.js')).benchService],
   ['script-tag and React sizes', async () => (await import('./ship-size.js')).benchShipSize],
   ['stores (memory, file, Redis, PostgreSQL), one call at a time', async () => (await import('./stores.js')).benchStores],
