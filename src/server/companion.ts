@@ -147,7 +147,7 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
     lifetimeMs: streamLifetimeMs,
   });
   // GET <publicUrl>/metrics, and the recorder the parts below count through (docs/metrics.md).
-  const metrics = createCompanionMetrics({ metricsToken: options.metricsToken, serverSecret: options.serverSecret, mountPath, store: guardStore(store, options.storeTimeoutMs ?? 4_000), now, staleAfterMinutes: options.staleAfterMinutes ?? defaultStaleMinutes, openStreams: () => streams.size(), log });
+  const metrics = createCompanionMetrics({ metricsToken: options.metricsToken, serverSecret: options.serverSecret, mountPath, store: guardStore(store, options.storeTimeoutMs ?? 4_000), now, staleAfterMinutes: options.staleAfterMinutes ?? defaultStaleMinutes, openStreams: () => streams.size(), log, storeGaugesEveryMs: options.metricsStoreGaugesEveryMs });
   const service = createServiceClient({
     metrics: metrics.recorder,
     baseUrl: options.baseUrl,

@@ -193,6 +193,12 @@ export interface CompanionOptions {
    * least 32 characters. The server secret is accepted too; with neither, metrics are off.
    */
   metricsToken?: string;
+  /**
+   * How often, at most, a scrape reads the store-wide gauges (stuck payments, operator rates,
+   * backlogs: a read of the week's finished payments); scrapes in between get the last values.
+   * Default 30,000 ms.
+   */
+  metricsStoreGaugesEveryMs?: number;
 }
 
 /**

@@ -14,7 +14,7 @@ const push = { approve: '+2290196000001', decline: '+2290196000002', noAnswer: '
 describe('metrics after a paid, a failed and a refused-notification payment', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness({ metricsToken });
+    h = await startHarness({ metricsToken, metricsStoreGaugesEveryMs: 0 });
   });
   after(async () => h.close());
 
@@ -106,6 +106,23 @@ describe('metrics credentials', () => {
       const response = await fetch(`${h.base}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } });
       assert.equal(response.status, 404);
       assert.match(await response.text(), /Metrics are off on this companion: set MOMO_METRICS_TOKEN/);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('reads the store-wide gauges at most every metricsStoreGaugesEveryMs (30 s by default) of the companion clock', async () => {
+    const clock = { shift: 0, now: () => Date.now() + clock.shift };
+    const h = await startHarness({ metricsToken, now: clock.now }, { now: clock.now });
+    try {
+      assert.equal((await scrape(h.base)).value('momo_payments_open'), 0);
+      const token = await h.checkout();
+      assert.equal((await h.json('/checkout/pay', { token, body: { phoneNumber: push.noAnswer, useWallet: false } })).status, 200);
+      const soon = await scrape(h.base);
+      assert.equal(soon.value('momo_payments_open'), 0, 'the last read, not a new one');
+      assert.equal(soon.value('momo_payments_total', { state: 'started' }), 1, 'counters are always current');
+      clock.shift = 30_000;
+      assert.equal((await scrape(h.base)).value('momo_payments_open'), 1);
     } finally {
       await h.close();
     }

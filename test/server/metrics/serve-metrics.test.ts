@@ -20,7 +20,7 @@ describe('serve: /metrics', () => {
   before(async () => {
     sandbox = await startSandbox({ port: 0, pushDelayMs: 30, log: () => {} });
     const port = await freePort();
-    const env = { ...sandboxEnv(sandbox, port), MOMO_SERVER_SECRET: serverSecret, MOMO_METRICS_TOKEN: metricsToken, MOMO_STORE: 'memory' };
+    const env: Record<string, string> = { ...sandboxEnv(sandbox, port), MOMO_SERVER_SECRET: serverSecret, MOMO_METRICS_TOKEN: metricsToken, MOMO_STORE: 'memory' };
     service = await startService({ env, log: silentLogger });
     base = env.MOMO_PUBLIC_URL!;
   });

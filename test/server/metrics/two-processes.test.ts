@@ -20,8 +20,8 @@ describe('metrics of two companions on one store', () => {
   let a: Harness;
   let b: Harness;
   before(async () => {
-    a = await startHarness({ metricsToken, store: createFileStore({ dataDir }) });
-    b = await startHarness({ metricsToken, store: createFileStore({ dataDir }) });
+    a = await startHarness({ metricsToken, metricsStoreGaugesEveryMs: 0, store: createFileStore({ dataDir }) });
+    b = await startHarness({ metricsToken, metricsStoreGaugesEveryMs: 0, store: createFileStore({ dataDir }) });
   });
   after(async () => {
     await a.close();
