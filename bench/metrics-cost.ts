@@ -4,13 +4,16 @@
  * metrics off (no metrics token nor server secret: the no-op recorder) and on (`metricsToken`: every
  * notification, transition and delivery counted by prom-client), in alternating rounds of one run so
  * that the machine's load falls on both alike. Then the time of one scrape of `/metrics` on the
- * process that took the load (its store holds every payment of the round).
+ * process that took the load (its store holds every payment of the round), and what the recorder
+ * itself costs per notification, in this process (no HTTP, no load: the figure the rounds blur).
  *
  * Run alone: `npm run bench -- metrics`.
  */
+import { defineMetrics } from '../src/server/metrics/metric-definitions.js';
+import { prometheusRecorder } from '../src/server/metrics/prometheus-recorder.js';
 import { measureThroughput, startServerProcess, type Figure } from './companion.js';
 
-const ROUNDS = 3;
+const ROUNDS = 5;
 const COUNT = 10_000;
 const token = 'bench-metrics-token-0123456789abcdef0123';
 
@@ -36,9 +39,28 @@ export async function benchMetricsCost(): Promise<Figure[]> {
     { name: `webhook route, metrics off: verified notifications (median of ${ROUNDS})`, value: median(rates.off), unit: 'notifications/s' },
     { name: `webhook route, metrics on: verified notifications (median of ${ROUNDS})`, value: median(rates.on), unit: 'notifications/s' },
     { name: 'webhook route: metrics on / off', value: median(rates.on) / median(rates.off), unit: 'x' },
+    // Each round's figure: on a shared machine the spread between rounds says how far to trust the ratio.
+    { name: 'webhook route, metrics off: every round', value: rates.off.length, unit: `rounds: ${rates.off.join(', ')} /s` },
+    { name: 'webhook route, metrics on: every round', value: rates.on.length, unit: `rounds: ${rates.on.join(', ')} /s` },
     { name: 'webhook route, metrics off / on: latency p99', value: median(p99s.off), unit: `ms / ${median(p99s.on).toFixed(1)} ms` },
+    { name: 'recorder calls per notification (received, finished, delivered), in process', value: recorderMicroseconds(), unit: 'µs' },
     { name: `one scrape of /metrics after a round (${COUNT.toLocaleString('en')} payments in the store)`, value: median(scrapes), unit: 'ms' },
   ];
+}
+
+/** The three calls a notification makes on prom-client's counters, timed a million times. */
+function recorderMicroseconds(): number {
+  const recorder = prometheusRecorder(defineMetrics());
+  const before = { state: 'pending', attempt: 1, operator: { code: 'mtn', name: 'MTN MoMo', logoUrl: null, instructions: null } } as const;
+  const after = { ...before, state: 'completed' } as const;
+  const count = 1_000_000;
+  const started = performance.now();
+  for (let index = 0; index < count; index++) {
+    recorder.notificationReceived('applied');
+    recorder.paymentChanged(before as never, after as never);
+    recorder.deliveryAttempted('callback', 'delivered');
+  }
+  return ((performance.now() - started) * 1000) / count;
 }
 
 async function timeScrape(port: number): Promise<number> {
