@@ -75,6 +75,21 @@ describe('metrics after a paid, a failed and a refused-notification payment', ()
     assert.equal(metrics.types.get('momo_upstream_request_duration_seconds'), 'histogram');
   });
 
+  it('counts a replay as duplicate and a notification an hour old as refused_timestamp', async () => {
+    const before = await scrape(h.base);
+    const orderId = newOrderId();
+    const token = await h.checkout(orderId);
+    assert.equal((await h.json('/checkout/pay', { token, body: { phoneNumber: push.approve, useWallet: false } })).status, 200);
+    await h.waitFor(orderId, (view) => view.state === 'completed');
+    assert.equal((await h.sandbox.control.reemit(orderId, 'duplicate')).httpStatus, 200);
+    assert.equal((await h.sandbox.control.reemit(orderId, 'stale')).httpStatus, 400);
+    await eventually(async () => {
+      const metrics = await scrape(h.base);
+      const grew = (result: string) => metrics.value('momo_notifications_received_total', { result }) - before.value('momo_notifications_received_total', { result });
+      assert.deepEqual([grew('applied'), grew('duplicate'), grew('refused_timestamp'), grew('refused_signature')], [1, 1, 1, 0]);
+    });
+  });
+
   it('refuses a scrape without the token, or with another one, with 401 and WWW-Authenticate', async () => {
     const none = await fetch(`${h.base}/metrics`);
     assert.equal(none.status, 401);
