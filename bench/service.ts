@@ -226,7 +226,7 @@ function postRequest(port: number, path: string, body: string, headers: Record<s
 }
 
 async function signedCompleted(orderId: string): Promise<string> {
-  const { signWebhook } = await import('../src/server/webhook/index.js');
+  const { signWebhook } = await import('../src/contract/webhook-signature/index.js');
   return signWebhook({ phoneNumber: '+2290196000001', amount: 5000, orderId, status: 'completed' }, SERVICE_SECRET, { nonce: `bench-${orderId}` });
 }
 

@@ -9,7 +9,7 @@ import { redactPhone } from '../../contract/phone.js';
 import type { PaymentState } from '../../contract/companion.js';
 import type { WebhookNotification } from '../../contract/upstream/index.js';
 import type { Logger } from '../log.js';
-import { verifyWebhook, WebhookVerificationError } from '../webhook/index.js';
+import { verifyWebhook, WebhookVerificationError } from '../../contract/webhook-signature/index.js';
 import { updateCheckoutRecord, type CheckoutStore } from '../stores/store.js';
 import { isFinal, movesForward, type Transitions } from '../payments/transitions.js';
 import { applyPayoutNotification, refundOfPayout } from '../refunds/apply-payout-notification.js';

@@ -18,7 +18,7 @@
  */
 import type { BackgroundWork } from '../background-work.js';
 import type { Logger } from '../log.js';
-import { DEFAULT_MAX_BYTES, readVerifiedWebhook } from '../webhook/index.js';
+import { DEFAULT_MAX_BYTES, readVerifiedWebhook } from '../../contract/webhook-signature/index.js';
 import type { InboxEntry } from '../model/records.js';
 import { applyNotification, verifyNotification, type NotificationDeps, type WebhookResult } from './apply-notification.js';
 

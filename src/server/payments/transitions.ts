@@ -6,7 +6,7 @@
 import { finalPaymentStates, type PaymentState } from '../../contract/companion.js';
 import type { PaymentUpdate } from '../model/payment-update.js';
 import { withTimelineEntry, type CheckoutRecord, type DeliveryRecord, type DeliverySink, type PaymentRecord } from '../model/records.js';
-import type { StatusHub } from '../status/status-hub.js';
+import type { StatusHub } from '../stores/status-hub.js';
 import { updateCheckoutRecord, type CheckoutStore } from '../stores/store.js';
 import { heldForSupport, paymentView } from '../model/payment-view.js';
 import { checkoutRetentionMs } from './checkouts.js';

@@ -4,8 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createMemoryStore, StoreFullError, transitionCheckout } from '../../../src/server/index.js';
-import { samplePayment, sampleRecord } from '../../../src/server/stores/store-contract.js';
+import { createMemoryStore, StoreFullError, transitionCheckout } from '../../../../src/server/index.js';
+import { samplePayment, sampleRecord } from '../../../../src/server/stores/store-contract.js';
 
 const paid = (orderId: string) => samplePayment(orderId);
 

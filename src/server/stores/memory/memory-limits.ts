@@ -13,7 +13,7 @@
  * Hand-written rather than a library: the installed dependencies have no limiter, and a bucket is
  * a few lines with no timer (refilled from the elapsed time at each take).
  */
-import { waitSeconds, type Limiter, type LimitBackend, type NumberGuard, type RateLimit, type StreamSlots } from './limit-backend.js';
+import { waitSeconds, type Limiter, type LimitBackend, type NumberGuard, type RateLimit, type StreamSlots } from '../limit-backend.js';
 
 export type { Limiter, LimitBackend, NumberGuard, StreamSlots };
 

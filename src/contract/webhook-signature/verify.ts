@@ -3,8 +3,8 @@
  * returns it typed. Modelled on stripe-node's Webhooks: Web Crypto, constant-time comparison, an
  * injectable clock, one error class whose messages diagnose.
  */
-import { describeSchemaError } from '../../contract/upstream/describe-issue.js';
-import { webhookBodySchema, type WebhookNotification } from '../../contract/upstream/webhook.js';
+import { describeSchemaError } from '../upstream/describe-issue.js';
+import { webhookBodySchema, type WebhookNotification } from '../upstream/webhook.js';
 import { RawJsonError, WebhookVerificationError, type RawJsonErrorCode, type WebhookRefusalReason } from './errors.js';
 import { hmacSha512Hex, timingSafeEqualText } from './hmac.js';
 import { DEFAULT_MAX_BYTES, parseRawJsonObject, type RawEntry } from './raw-json.js';

@@ -5,7 +5,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { signWebhook, verifyWebhook } from '../../../src/server/webhook/index.js';
+import { signWebhook, verifyWebhook } from '../../../src/contract/webhook-signature/index.js';
 import { now, SECRET } from './helpers.js';
 
 const options = { secrets: [SECRET], now };

@@ -4,8 +4,8 @@
  * `await` between its read and its write, which is what makes it atomic in one JavaScript process.
  * Records are copied in and out so a caller cannot change the stored state by mutating a result.
  */
-import { nextDeliveryAt, serviceOrderIdsOf, type CheckoutRecord, type InboxEntry } from '../model/records.js';
-import { serviceOrderIdTaken, type CheckoutStore } from './store.js';
+import { nextDeliveryAt, serviceOrderIdsOf, type CheckoutRecord, type InboxEntry } from '../../model/records.js';
+import { serviceOrderIdTaken, type CheckoutStore } from '../store.js';
 
 export interface MemoryStoreOptions {
   now?: () => number;

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { rawNumber, signWebhook } from '../../../src/server/webhook/index.js';
+import { rawNumber, signWebhook } from '../../../src/contract/webhook-signature/index.js';
 import { now, oracleSignature, SECRET } from './helpers.js';
 
 function withoutSignature(body: string): { unsigned: string; signature: string } {

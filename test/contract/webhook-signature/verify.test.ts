@@ -6,7 +6,7 @@ import {
   WebhookVerificationError,
   webhookRefusalReasons,
   type WebhookRefusalReason,
-} from '../../../src/server/webhook/index.js';
+} from '../../../src/contract/webhook-signature/index.js';
 import { bodyWithSignature, NOW, now, SECRET } from './helpers.js';
 
 const FIELDS = { phoneNumber: '+22990000001', amount: 5000, orderId: 'ord-1', status: 'completed' };

@@ -5,7 +5,7 @@ import {
   nodeHmacSha512Hex,
   timingSafeEqualText,
   webCryptoHmacSha512Hex,
-} from '../../../src/server/webhook/hmac.js';
+} from '../../../src/contract/webhook-signature/hmac.js';
 import { oracleSignature } from './helpers.js';
 
 describe('HMAC-SHA512 (§6.3.4)', () => {

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseRawJsonObject, RawJsonError, type RawJsonErrorCode } from '../../../src/server/webhook/index.js';
+import { parseRawJsonObject, RawJsonError, type RawJsonErrorCode } from '../../../src/contract/webhook-signature/index.js';
 
 function paths(text: string): string[] {
   return parseRawJsonObject(text).map((entry) => entry.path);

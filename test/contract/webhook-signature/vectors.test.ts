@@ -9,7 +9,7 @@ import {
   parseRawJsonObject,
   verifyWebhook,
   WebhookVerificationError,
-} from '../../../src/server/webhook/index.js';
+} from '../../../src/contract/webhook-signature/index.js';
 import { bodyWithSignature, now, oracleSignature, OTHER_SECRET, SECRET } from './helpers.js';
 
 const options = { secrets: [SECRET], now };
