@@ -6,7 +6,8 @@ import type { PaymentView } from '../contract/companion.js';
 import { createLogger } from './log.js';
 import { createServiceClient, type ServiceClient } from './service-client/index.js';
 import { createDeliveryWorker } from './deliveries/delivery-worker.js';
-import { createNotificationInbox, type NotificationAnswer } from './notifications/inbox.js';
+import { createNotificationReceiver } from './notifications/receive-notification.js';
+import { answerToService, webhookBodyLimit, webhookResultOf, type NotificationAnswer, type WebhookResult } from './http-answers/notification-answers.js';
 import { defaultStaleMinutes, listPaymentSummaries, type PaymentListQuery, type PaymentSummary } from './payments/payments-list.js';
 import { createApp } from './page-routes/page-routes.js';
 import { createCheckoutRecord, type CheckoutOrder, type CreatedCheckout } from './payments/checkouts.js';
@@ -30,7 +31,6 @@ import { paymentView } from './model/payment-view.js';
 import { createBackgroundWork } from './background-work.js';
 import { createMaintenance } from './maintenance.js';
 import { reportStale } from './payments/stale-report.js';
-import type { WebhookResult } from './notifications/apply-notification.js';
 import { createDeliverySinks, merchantEndpointActions, sinksByEvent } from './deliveries/delivery-sinks.js';
 import { createConsole } from './console/create-console.js';
 import { signInLimits } from './console/console-routes.js';
@@ -56,6 +56,11 @@ export interface Companion {
    * the notification after the answer. The node:http adapter calls it directly (the hot path).
    */
   acceptWebhook(rawBody: Uint8Array | string): Promise<NotificationAnswer>;
+  /**
+   * The webhook route's body limit and the answer to a larger body, for an adapter that reads the
+   * body itself: it refuses a larger one unread, as the route does.
+   */
+  readonly webhookBodyLimit: { readonly maxBytes: number; readonly tooLarge: NotificationAnswer };
   /** Called by the merchant's server for an order; gives the token the page passes to the element. */
   createCheckout(order: CheckoutOrder): Promise<CreatedCheckout>;
   /**
@@ -183,15 +188,15 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
     isAllowedAuthorizationUrl: (url: string) =>
       isAllowedAuthorizationUrl(url, { allowInsecureLocal: insecureLocal, allowIdnHosts: options.allowIdnAuthorizationUrls === true }),
   };
-  const inbox = createNotificationInbox({ ...webhook, background });
-  const acceptWebhook = inbox.accept;
+  const notifications = createNotificationReceiver({ ...webhook, background });
+  const acceptWebhook = async (raw: Uint8Array | string) => answerToService(await notifications.receive(raw));
   const staleAfterMinutes = options.staleAfterMinutes ?? defaultStaleMinutes;
   const maintenance = createMaintenance({
     log,
     intervalMs: options.maintenanceIntervalMs ?? 30_000,
     tasks: {
       inbox: async () => {
-        const resumed = await inbox.resume();
+        const resumed = await notifications.resume();
         if (resumed > 0) log.warn('notifications kept before a restart were applied now', { count: resumed });
       },
       ...(options.onStale ? { stale: () => reportStale(store, options.onStale!, staleAfterMinutes, now) } : {}),
@@ -259,7 +264,7 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
           secret: options.serverSecret,
           store: apiStore,
           createCheckout: checkoutsIn(apiStore),
-          handleWebhook: createNotificationInbox({ ...webhook, store: apiStore, background }).handle,
+          relayNotification: createNotificationReceiver({ ...webhook, store: apiStore, background }).receiveAndApply,
           listPayments: paymentsIn(apiStore),
           refund: refundsIn(apiStore),
           log,
@@ -318,7 +323,8 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
     webhookPath: `${mountPath}/webhook`,
     acceptWebhook,
     createCheckout,
-    handleWebhook: inbox.handle,
+    webhookBodyLimit,
+    handleWebhook: async (raw) => webhookResultOf(await notifications.receiveAndApply(raw)),
     async getPayment(orderId) {
       const checkout = await store.getByOrderId(orderId);
       return checkout ? paymentView(checkout) : null;

@@ -20,7 +20,7 @@ export type { RefundRequest } from './refunds/refund-rules.js';
 export type { PaymentSummary, PaymentListQuery } from './payments/payments-list.js';
 export { openStoreFromEnv, storeRisk } from './stores/store-from-env.js';
 export type { OpenedStore, StoreKind } from './stores/store-from-env.js';
-export type { WebhookResult } from './notifications/apply-notification.js';
+export type { WebhookResult, NotificationAnswer } from './http-answers/notification-answers.js';
 export type { CheckoutStore, PaymentQuery } from './stores/store.js';
 export type { LimitBackend, Limiter, NumberGuard, StreamSlots } from './stores/limit-backend.js';
 export { transitionCheckout, StoreConflictError, serviceOrderIdTaken } from './stores/store.js';

@@ -20,6 +20,7 @@ export const serverLayers: ReadonlyArray<readonly string[]> = [
   ['payments/', 'setup/'],
   ['refunds/'],
   ['notifications/', 'deliveries/'],
+  ['http-answers/'],
   ['page-routes/', 'server-api/', 'console/'],
   ['companion.ts', 'options.ts', 'options-from-env.ts', 'options-schema.ts', 'public-address.ts', 'maintenance.ts'],
   ['commands/'],

@@ -29,7 +29,7 @@ import { updateCheckoutRecord, type CheckoutStore } from '../stores/store.js';
 import { sha256Base64url } from '../tokens.js';
 import { checkoutView, paymentView } from '../model/payment-view.js';
 import { approvalQrView } from './approval-qr.js';
-import { maxNotificationBytes, tooLargeAnswer, type NotificationAnswer } from '../notifications/inbox.js';
+import { webhookBodyLimit, type NotificationAnswer } from '../http-answers/notification-answers.js';
 
 export interface AppDeps {
   mountPath: string;
@@ -121,12 +121,13 @@ export function createApp(deps: AppDeps): Hono<Env> {
   app.use(`${companionRoutes.checkout}/*`, browserLimit);
   // The webhook route is the hot path (issue 3: thousands per second): a declared length is
   // checked without wrapping the body stream; only a body of unknown length is counted as it comes.
+  const { maxBytes, tooLarge: tooLargeAnswer } = webhookBodyLimit;
   const tooLarge = (c: Context<Env>) => c.body(tooLargeAnswer.body, tooLargeAnswer.status, { 'content-type': 'application/json', connection: 'close' });
-  const webhookLimit = bodyLimit({ maxSize: maxNotificationBytes, onError: tooLarge });
+  const webhookLimit = bodyLimit({ maxSize: maxBytes, onError: tooLarge });
   app.use(companionRoutes.webhook, async (c, next) => {
     const declared = c.req.header('content-length');
     if (declared === undefined) return webhookLimit(c, next);
-    if (Number(declared) > maxNotificationBytes) return tooLarge(c);
+    if (Number(declared) > maxBytes) return tooLarge(c);
     await next();
     return undefined;
   });
