@@ -272,7 +272,7 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
           merchantEndpoint: endpoint,
         })
       : undefined;
-  // The operations console: with a server secret (service mode, or library mode that set one) or its own password.
+  // The operations console: with a server secret (standalone mode, or library mode that set one) or its own password.
   const operationsConsole = createConsole(options, {
     mountPath,
     publicOrigin: new URL(base).origin,

@@ -1,10 +1,10 @@
 /**
  * Part `deliveries/` (docs/architecture.md): what we tell the merchant: the delivery worker (queue,
- * retries, order) and the merchant notifications (Standard Webhooks) it sends in service mode. May
+ * retries, order) and the merchant notifications (Standard Webhooks) it sends in standalone mode (`serve`). May
  * import stores/, model/ and the foundation.
  *
  * Delivers queued transitions to the merchant (its `onPaymentUpdate`, or its HTTP endpoint in
- * service mode): at least once, in order per order and sink, retried with backoff while the
+ * standalone mode): at least once, in order per order and sink, retried with backoff while the
  * merchant's code throws, times out or answers non-2xx, also across restarts (the queue lives in
  * the checkout record, written with the transition itself).
  *

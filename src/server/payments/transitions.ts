@@ -1,7 +1,7 @@
 /**
  * Payment state changes: monotone (§3: statuses never go back, whatever the arrival order), atomic
  * through the store's compare-and-set, published to the status streams, and queued for the
- * merchant in the same write (deliveries.ts delivers them, at least once, in order).
+ * merchant in the same write (deliveries/delivery-worker.ts delivers them, at least once, in order).
  */
 import { finalPaymentStates, type PaymentState } from '../../contract/companion.js';
 import type { PaymentUpdate } from '../model/payment-update.js';

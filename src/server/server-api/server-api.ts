@@ -28,56 +28,11 @@ import { paymentView } from '../model/payment-view.js';
 import type { RelayOutcome } from '../notifications/notification-types.js';
 import { StoreUnavailableError } from '../stores/store-guard.js';
 import { registerRedeliveryRoutes, type RedeliveryDeps } from './redelivery-routes.js';
+import { ServerApiError } from './server-api-error.js';
 import { refundView, type RefundView } from '../model/refund.js';
 import type { RefundRequest } from '../refunds/refund-rules.js';
 import { registerRefundRoute } from './refund-route.js';
 import { withDeprecatedAttemptNames, withDeprecatedPendingNames } from './deprecated-fields.js';
-
-export type ServerApiErrorCode =
-  | 'BAD_REQUEST'
-  | 'UNAUTHORIZED'
-  | 'BROWSER_NOT_ALLOWED'
-  | 'NOT_FOUND'
-  | 'CONFLICT'
-  | 'PAYLOAD_TOO_LARGE'
-  | 'UNSUPPORTED_MEDIA_TYPE'
-  | 'NOTIFICATION_REFUSED'
-  | 'STORE_UNAVAILABLE'
-  | 'NO_MERCHANT_ENDPOINT'
-  | 'INTERNAL';
-
-const statusOf: Record<ServerApiErrorCode, 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 500 | 503> = {
-  BAD_REQUEST: 400,
-  UNAUTHORIZED: 401,
-  BROWSER_NOT_ALLOWED: 403,
-  NOT_FOUND: 404,
-  CONFLICT: 409,
-  PAYLOAD_TOO_LARGE: 413,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  NOTIFICATION_REFUSED: 422,
-  STORE_UNAVAILABLE: 503,
-  NO_MERCHANT_ENDPOINT: 409,
-  INTERNAL: 500,
-};
-
-/** Every refusal of the server API: `{ error: { code, message } }`, the message says what to fix. */
-export class ServerApiError extends Error {
-  override name = 'ServerApiError';
-  constructor(
-    readonly code: ServerApiErrorCode,
-    message: string,
-    /**
-     * The body was refused unread or unparsed: answered with `Connection: close`, because the
-     * adapter then closes the socket, and a pooled client must not send its next request on it.
-     */
-    readonly refusesBody = false,
-  ) {
-    super(message);
-  }
-  get status() {
-    return statusOf[this.code];
-  }
-}
 
 export interface ServerApiDeps {
   /** The companion's mount path (`/momo`); the API lives under `<mountPath>/server`. */

@@ -12,7 +12,7 @@ import type { SetupCheck } from '../setup/setup-checks.js';
 
 type Env = Record<string, string | undefined>;
 
-export function serviceModeChecks(env: Env): SetupCheck[] {
+export function standaloneChecks(env: Env): SetupCheck[] {
   return [originCheck(env), serverSecretCheck(env), merchantEndpointCheck(env)];
 }
 

@@ -1,6 +1,6 @@
 /**
  * What `npx momo-checkout serve` reads from the environment: the companion's usual `MOMO_*`
- * variables (companionOptionsFromEnv) plus the service mode's own.
+ * variables (companionOptionsFromEnv) plus the standalone mode's own.
  */
 import { checkMerchantWebhookOptions } from '../deliveries/merchant-notifications.js';
 import { merchantEventsFromEnv } from '../deliveries/merchant-events.js';
@@ -9,7 +9,7 @@ import { CompanionConfigError } from '../config-error.js';
 import { type CompanionOptions } from '../options.js';
 import { checkServerSecret } from '../server-api/server-secret.js';
 
-export interface ServiceEnvConfig {
+export interface StandaloneEnvConfig {
   options: CompanionOptions;
   port: number;
   host: string;
@@ -24,7 +24,7 @@ const required = ['MOMO_BASE_URL', 'MOMO_API_KEY', 'MOMO_WEBHOOK_SECRETS', 'MOMO
  * receives, default `payment.updated`; merchant-events.ts).
  * Throws a CompanionConfigError naming what to set.
  */
-export function serviceOptionsFromEnv(env: Record<string, string | undefined>): ServiceEnvConfig {
+export function standaloneOptionsFromEnv(env: Record<string, string | undefined>): StandaloneEnvConfig {
   const missing = required.filter((name) => !env[name]?.trim());
   if (missing.length > 0) {
     throw new CompanionConfigError(
