@@ -22,7 +22,7 @@ export const serverLayers: ReadonlyArray<readonly string[]> = [
   ['notifications/', 'deliveries/'],
   ['http-answers/'],
   ['page-routes/', 'server-api/', 'console/'],
-  ['companion.ts', 'options.ts', 'options-from-env.ts', 'options-schema.ts', 'public-address.ts', 'maintenance.ts'],
+  ['companion.ts', 'companion-storage.ts', 'companion-actions.ts', 'payer-routes.ts', 'operator-routes.ts', 'options.ts', 'options-from-env.ts', 'options-schema.ts', 'public-address.ts', 'maintenance.ts'],
   ['commands/'],
   ['cli.ts', 'index.ts'],
 ];
