@@ -38,7 +38,7 @@ export { PostgresStoreUnavailableError } from './stores/postgres/postgres-connec
 export type { PostgresConnectionOptions, SslMode } from './stores/postgres/postgres-connection.js';
 export { createPostgresStatusHub } from './stores/postgres/postgres-status-hub.js';
 export type { PostgresStatusHub, PostgresStatusHubOptions } from './stores/postgres/postgres-status-hub.js';
-export { serverApiDocument } from './server-api/server-api-schemas.js';
+export { serverApiDocument } from './server-api/server-api-routes.js';
 export { merchantWebhookBody, paymentUpdatedEvent, refundUpdatedEvent } from './deliveries/merchant-notifications.js';
 export type { MerchantWebhookEvent } from './deliveries/merchant-notifications.js';
 export type { StatusHub } from './stores/status-hub.js';

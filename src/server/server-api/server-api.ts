@@ -22,7 +22,8 @@ import { answerToRelay, webhookBodyLimit } from '../http-answers/notification-an
 import { summarise, type PaymentListQuery, type PaymentSummary } from '../payments/payments-list.js';
 import { reportedBy, type CheckoutRecord } from '../model/records.js';
 import { createSecretCheck } from './server-secret.js';
-import { createCheckoutRoute, getPaymentRoute, listPaymentsRoute, serverApiDocument, serverApiPrefix } from './server-api-schemas.js';
+import { serverApiPrefix } from './server-api-schemas.js';
+import { createCheckoutRoute, getPaymentRoute, listPaymentsRoute, serverApiDocument } from './server-api-routes.js';
 import type { CheckoutStore } from '../stores/store.js';
 import { paymentView } from '../model/payment-view.js';
 import type { RelayOutcome } from '../notifications/notification-types.js';
