@@ -42,6 +42,7 @@ import { refundPayment, type RefundDeps } from './refunds/refund-flow.js';
 import { createRefundResumer } from './refunds/resume-refunds.js';
 import type { RefundRequest } from './refunds/refund-rules.js';
 import type { RefundView } from './model/refund.js';
+import { defaultHeartbeatMs } from './model/heartbeat.js';
 
 export interface Companion {
   /**
@@ -142,7 +143,7 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
   const hub = options.hub ?? createMemoryStatusHub();
   // A shared store counts the limits for every process on it; otherwise each process counts its own.
   const counted = store.limits ?? createMemoryLimits(now);
-  const heartbeatMs = options.heartbeatMs ?? 15_000;
+  const heartbeatMs = options.heartbeatMs ?? defaultHeartbeatMs;
   const streamLifetimeMs = limits.streamLifetimeMs ?? 5 * 60_000;
   const streams = createEventStreams(hub, {
     heartbeatMs,

@@ -3,7 +3,7 @@
  * `momo-checkout serve` and a merchant's own server), every problem said at once.
  */
 import { CompanionConfigError, type EnvironmentProblem } from './config-error.js';
-import { heartbeatFrom } from './heartbeat-from-env.js';
+import { heartbeatFrom } from './model/heartbeat.js';
 import { isLoopbackUrl } from './model/urls.js';
 import type { CompanionOptions } from './options.js';
 import { parseTrustedEntry, type TrustProxy } from './page-routes/client-address.js';
