@@ -62,6 +62,7 @@ describe("docs/deploy.md: momo-checkout serve behind Debian's Caddy (TLS, HTTP/2
     await provesPaymentInChromium(stack, browser);
   });
 
+  // Before the client-address test, which spends 127.0.0.1's sign-in attempts for a minute.
   it('serves the console: sign-in page, sign-in, overview', async () => {
     await provesConsole(stack, browser);
   });

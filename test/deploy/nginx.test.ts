@@ -53,6 +53,7 @@ describe("docs/deploy.md: momo-checkout serve behind Debian's nginx (TLS, HTTP/2
     assert.ok(log.some((line) => /^HTTP\/1\.1 POST \/momo\/webhook 200/.test(line)), `the service's notifications came through nginx over https:\n${log.join('\n')}`);
   });
 
+  // Before the client-address test, which spends 127.0.0.1's sign-in attempts for a minute.
   it('serves the console: sign-in page, sign-in, overview', async () => {
     await provesConsole(stack, browser);
   });
