@@ -7,11 +7,22 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import type { Browser } from 'playwright-core';
+import { chromium, type Browser } from 'playwright-core';
+import { chromiumArgs, chromiumPath } from '../../scripts/chromium.mjs';
 import { H2Client } from './h2-client.js';
 import type { Stack } from './stack.js';
 
 const approve = '+2290196000001';
+
+/** The two clients of the proxy: node:http2 (trusting the test's certificate) and Chromium. */
+export async function openClients(stack: Stack): Promise<{ client: H2Client; browser: Browser; close(): Promise<void> }> {
+  const client = await H2Client.connect(stack.origin, stack.cert);
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs }).catch(async (error: unknown) => {
+    await client.close();
+    throw error;
+  });
+  return { client, browser, close: async () => void (await Promise.all([client.close(), browser.close()])) };
+}
 
 export function newOrderId(): string {
   return `deploy-${randomBytes(6).toString('hex')}`;
@@ -136,8 +147,11 @@ export async function provesClientAddressFromProxy(stack: Stack, client: H2Clien
     limited = answer.status === 429;
   }
   assert.ok(limited, 'the per-address sign-in limit was met: every attempt counted against one address');
+  // The answer can come before the companion's log line has come through its pipe.
+  const limitLine = (line: Record<string, unknown>) => line.msg === 'console sign-in refused: too many attempts from this address';
+  await stack.until('the sign-in limit in the companion log', async () => stack.companionLines().some(limitLine), 5_000);
   const refusals = stack.companionLines().filter((line) => String(line.msg).startsWith('console sign-in refused'));
-  assert.ok(refusals.some((line) => line.msg === 'console sign-in refused: too many attempts from this address' && line.address === '127.0.0.1'), JSON.stringify(refusals));
+  assert.ok(refusals.some((line) => limitLine(line) && line.address === '127.0.0.1'), JSON.stringify(refusals));
   assert.deepEqual([...new Set(refusals.map((line) => line.address))], ['127.0.0.1'], 'the companion saw the address the proxy saw, never a forged one');
   return forged;
 }

@@ -9,11 +9,10 @@ import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser } from 'playwright-core';
-import { chromiumArgs, chromiumPath } from '../../scripts/chromium.mjs';
-import { provesClientAddressFromProxy, provesConsole, provesPaymentInChromium, provesServerApiClosedAndReadyz, provesStreamUnbuffered } from './behind-proxy.js';
+import type { Browser } from 'playwright-core';
+import { openClients, provesClientAddressFromProxy, provesConsole, provesPaymentInChromium, provesServerApiClosedAndReadyz, provesStreamUnbuffered } from './behind-proxy.js';
 import { guideBlock, requireProgram, substitute } from './guide.js';
-import { H2Client } from './h2-client.js';
+import type { H2Client } from './h2-client.js';
 import { listening } from './nginx-runner.js';
 import { startStack, type Stack } from './stack.js';
 
@@ -23,6 +22,7 @@ describe("docs/deploy.md: momo-checkout serve behind Debian's Caddy (TLS, HTTP/2
   let stack: Stack;
   let client: H2Client;
   let browser: Browser;
+  let clients: Awaited<ReturnType<typeof openClients>>;
   let site: string;
 
   before(async () => {
@@ -39,13 +39,12 @@ describe("docs/deploy.md: momo-checkout serve behind Debian's Caddy (TLS, HTTP/2
     await writeFile(caddyfile, `{\n\tadmin off\n\tauto_https disable_redirects\n\tstorage file_system ${join(stack.dir, 'caddy-data')}\n\tskip_install_trust\n}\n\n${site}\n`);
     stack.spawnChild('caddy', caddyBinary, ['run', '--config', caddyfile, '--adapter', 'caddyfile'], { XDG_DATA_HOME: stack.dir, XDG_CONFIG_HOME: stack.dir });
     await stack.until('Caddy to listen', () => listening(stack.proxyPort));
-    client = await H2Client.connect(stack.origin, stack.cert);
-    browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+    clients = await openClients(stack);
+    ({ client, browser } = clients);
   });
 
   after(async () => {
-    await client?.close();
-    await browser?.close();
+    await clients?.close();
     await stack?.close();
   });
 

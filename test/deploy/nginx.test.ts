@@ -9,10 +9,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser } from 'playwright-core';
-import { chromiumArgs, chromiumPath } from '../../scripts/chromium.mjs';
+import type { Browser } from 'playwright-core';
 import { freePort } from '../support/free-port.js';
-import { createCheckout, newOrderId, provesClientAddressFromProxy, provesConsole, provesPaymentInChromium, provesServerApiClosedAndReadyz, provesStreamUnbuffered } from './behind-proxy.js';
+import { createCheckout, newOrderId, openClients, provesClientAddressFromProxy, provesConsole, provesPaymentInChromium, provesServerApiClosedAndReadyz, provesStreamUnbuffered } from './behind-proxy.js';
 import { H2Client } from './h2-client.js';
 import { startNginx, type RunningNginx } from './nginx-runner.js';
 import { startStack, type Stack } from './stack.js';
@@ -22,17 +21,17 @@ describe("docs/deploy.md: momo-checkout serve behind Debian's nginx (TLS, HTTP/2
   let nginx: RunningNginx;
   let client: H2Client;
   let browser: Browser;
+  let clients: Awaited<ReturnType<typeof openClients>>;
 
   before(async () => {
     stack = await startStack({ heartbeatMs: 1000 });
     nginx = await startNginx(stack, 'nginx', { port: stack.proxyPort, httpPort: await freePort() });
-    client = await H2Client.connect(stack.origin, stack.cert);
-    browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+    clients = await openClients(stack);
+    ({ client, browser } = clients);
   });
 
   after(async () => {
-    await client?.close();
-    await browser?.close();
+    await clients?.close();
     await stack?.close();
   });
 

@@ -169,9 +169,10 @@ export async function startStack(options: { heartbeatMs: number }): Promise<Stac
       shopPort,
       serverSecret,
       logs,
+      // Whole lines only: the last one may still be arriving through the pipe.
       companionLines: () =>
         [companionOut.stdout, companionOut.stderr]
-          .flatMap((chunks) => chunks.join('').split('\n'))
+          .flatMap((chunks) => chunks.join('').split('\n').slice(0, -1))
           .filter((line) => line.startsWith('{'))
           .map((line) => JSON.parse(line) as Record<string, unknown>),
       spawnChild,
