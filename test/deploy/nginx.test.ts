@@ -3,7 +3,8 @@
  * made at the start) and HTTP/2, in front of `momo-checkout serve` and the sandbox. Through it: a
  * status stream written as it happens, a payment in Chromium through the element (the service's
  * notifications coming through nginx too), the console, the client's address from nginx and never
- * from a forged header, the server API closed, /readyz; and the same file with a 3 s
+ * from a forged header (and, as a counter-example, the forged one believed when the file appends to
+ * the header instead of replacing it), the server API closed, /readyz; and the same file with a 3 s
  * `proxy_read_timeout`, whose stream outlives the timeout on a 1 s heartbeat. nginx missing fails
  * the test with the package to install.
  */
@@ -61,6 +62,24 @@ describe("docs/deploy.md: momo-checkout serve behind Debian's nginx (TLS, HTTP/2
     const forged = await provesClientAddressFromProxy(stack, client);
     const log = await nginx.accessLog();
     assert.ok(forged.every((address) => log.some((line) => line.includes(`/momo/console/sign-in 4`) && line.endsWith(`"${address}"`))), 'the forged headers did reach nginx');
+  });
+
+  it('would take a forged address were X-Forwarded-For appended to (the guide, section 4, says why it is replaced)', async () => {
+    const appended = await startNginx(stack, 'nginx-appended', { port: await freePort(), httpPort: await freePort() }, [
+      ['proxy_set_header X-Forwarded-For $remote_addr;', 'proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;'],
+    ]);
+    const appendedClient = await H2Client.connect(`https://127.0.0.1:${appended.port}`, stack.cert);
+    try {
+      const answer = await appendedClient.fetch('/momo/console/sign-in', {
+        method: 'POST',
+        headers: { origin: stack.origin, 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': '203.0.113.9' },
+        body: 'secret=not-the-secret',
+      });
+      assert.equal(answer.status, 401, 'a fresh address: not limited, unlike 127.0.0.1 by now');
+      await stack.until('the forged address in the companion log', async () => stack.companionLines().some((line) => line.address === '203.0.113.9'), 5_000);
+    } finally {
+      await appendedClient.close();
+    }
   });
 
   it('answers /readyz for the load balancer, refuses the server API and a body over 64 KB', async () => {
