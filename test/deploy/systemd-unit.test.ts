@@ -2,7 +2,8 @@
  * Issue 34: docs/deploy.md's systemd unit, verified by Debian's `systemd-analyze verify` as the
  * guide writes it (only `/srv/shop` replaced by a folder holding an executable
  * `node_modules/.bin/momo-checkout`, which verify requires). verify exits 0 on an unknown or
- * malformed setting and only prints it, so its output must be empty. The unit is not started:
+ * malformed setting and only prints it, so its output must be empty; `systemd-analyze security`
+ * rates its hardening offline. The unit is not started:
  * this machine's systemd is not PID 1. systemd-analyze missing fails with the package to install.
  */
 import assert from 'node:assert/strict';
@@ -43,6 +44,15 @@ describe("docs/deploy.md: the systemd unit", () => {
     const result = await verify(substitute(unit, [['/srv/shop', dir]]));
     assert.equal(result.status, 0, result.stderr);
     assert.equal(`${result.stdout}${result.stderr}`.trim(), '');
+  });
+
+  it("is rated under 3.0 of 10 by systemd-analyze security (1.9, \"OK\", with systemd 252)", async () => {
+    const file = join(dir, 'momo-checkout.service');
+    await writeFile(file, substitute(unit, [['/srv/shop', dir]]));
+    // --threshold is on the 0-100 scale behind the printed 0.0-10.0 one; above it, the exit code is 1.
+    const result = spawnSync(systemdAnalyze, ['security', '--offline=true', '--threshold=30', '--no-pager', file], { encoding: 'utf8' });
+    assert.equal(result.status, 0, `${result.stdout}${result.stderr}`);
+    assert.match(result.stdout, /Overall exposure level for momo-checkout\.service: [0-2]\.\d/);
   });
 
   it('would be caught with a setting systemd does not know, or a missing program', async () => {
