@@ -12,7 +12,7 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { serviceOptionsFromEnv } from '../../src/server/commands/serve-options.js';
+import { standaloneOptionsFromEnv } from '../../src/server/commands/standalone-options.js';
 import { guideBlock, requireProgram, substitute } from './guide.js';
 
 const systemdAnalyze = process.env.SYSTEMD_ANALYZE_PATH || '/usr/bin/systemd-analyze';
@@ -78,7 +78,7 @@ describe("docs/deploy.md: the systemd unit", () => {
     const lines = (await guideBlock('env')).split('\n').filter((line) => line.trim() !== '' && !line.startsWith('#'));
     for (const line of lines) assert.match(line, /^[A-Z][A-Z0-9_]*=[^\s#]+$/, `an environment file line systemd reads as written: ${line}`);
     const env = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
-    const config = serviceOptionsFromEnv(substituteEnv(env, { MOMO_SERVER_SECRET: 'a'.repeat(64) }));
+    const config = standaloneOptionsFromEnv(substituteEnv(env, { MOMO_SERVER_SECRET: 'a'.repeat(64) }));
     assert.deepEqual(config.options.trustProxy, ['127.0.0.1']);
     assert.equal(config.options.publicUrl, 'https://shop.example/momo');
     assert.deepEqual([config.host, config.port], ['127.0.0.1', 3000]);
