@@ -5,6 +5,7 @@
  */
 import type { Logger } from './log.js';
 import type { CompanionOptions } from './options.js';
+import { defaultHeartbeatMs } from './model/heartbeat.js';
 import type { NotificationAnswer } from './http-answers/notification-answers.js';
 import { resolveClientAddress } from './page-routes/client-address.js';
 import { createEventStreams } from './page-routes/event-stream.js';
@@ -34,7 +35,7 @@ export interface PayerRouteDeps {
 export function payerRoutes(deps: PayerRouteDeps) {
   const { options, store, hub, counted, discovery, service, transitions, acceptWebhook, mountPath, base, log, now } = deps;
   const limits = options.limits ?? {};
-  const heartbeatMs = options.heartbeatMs ?? 15_000;
+  const heartbeatMs = options.heartbeatMs ?? defaultHeartbeatMs;
   const streamLifetimeMs = limits.streamLifetimeMs ?? 5 * 60_000;
   const streams = createEventStreams(hub, {
     heartbeatMs,
