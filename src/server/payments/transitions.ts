@@ -11,7 +11,11 @@ import { updateCheckoutRecord, type CheckoutStore } from '../stores/store.js';
 import { heldForSupport, paymentView } from '../model/payment-view.js';
 import { checkoutRetentionMs } from './checkouts.js';
 
-/** Progress order: a change may only move up (or keep the rank and add information). */
+/**
+ * Progress order: a change may only move up (or keep the rank and add information). A rule over
+ * the states, not a list of them (`paymentStates` in contract/companion.ts): the type makes it
+ * name every state.
+ */
 const rank: Record<PaymentState, number> = {
   'needs-otp': 0,
   unknown: 1,
