@@ -181,7 +181,7 @@ function post(agent: Agent, port: number, path: string, body: string): Promise<n
 }
 
 async function signedCompleted(orderId: string, index: number): Promise<string> {
-  const { signWebhook } = await import('../src/server/webhook/index.js');
+  const { signWebhook } = await import('../src/contract/webhook-signature/index.js');
   return signWebhook({ phoneNumber: '+2290196000001', amount: 5000, orderId, status: 'completed' }, SECRET, { nonce: `bench-${orderId}-${index}` });
 }
 

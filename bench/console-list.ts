@@ -17,7 +17,7 @@ import { createLogger } from '../src/server/log.js';
 import type { CheckoutRecord } from '../src/server/model/records.js';
 import { listPaymentSummaries } from '../src/server/payments/payments-list.js';
 import { createFileStore } from '../src/server/stores/sqlite/sqlite-store.js';
-import { createMemoryStore } from '../src/server/stores/memory-store.js';
+import { createMemoryStore } from '../src/server/stores/memory/memory-store.js';
 import { createRedisStore } from '../src/server/stores/redis/redis-store.js';
 import type { CheckoutStore } from '../src/server/stores/store.js';
 import { startRedisServer } from '../test/support/redis-server.js';

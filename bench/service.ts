@@ -9,7 +9,7 @@
  * - outbox throughput: the merchant's endpoint answers 503 while 10,000 transitions are queued,
  *   then 2xx: the time to drain them all, and how many were lost or delivered twice.
  *
- * The service runs in a CHILD process (startService, the code behind `momo-checkout serve`, on the
+ * The service runs in a CHILD process (startStandaloneCompanion, the code behind `momo-checkout serve`, on the
  * memory store); the load and the merchant's endpoint run in this one. No payment service is
  * called: orders are seeded as pending in the store, which is what a notification finds after a
  * pay-in.
@@ -42,7 +42,7 @@ type FromChild = { id: number; result: unknown } | { ready: true; port: number }
 
 // ---------------------------------------------------------------- child: momo-checkout serve
 async function runService(): Promise<void> {
-  const { startService } = await import('../src/server/commands/serve.js');
+  const { startStandaloneCompanion } = await import('../src/server/commands/standalone-companion.js');
   const { createMemoryStore, transitionCheckout } = await import('../src/server/index.js');
   const { silentLogger } = await import('../src/server/log.js');
   const store = createMemoryStore();
@@ -50,7 +50,7 @@ async function runService(): Promise<void> {
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
   const port = (probe.address() as AddressInfo).port;
   await new Promise<void>((resolve) => probe.close(() => resolve()));
-  const service = await startService({
+  const service = await startStandaloneCompanion({
     env: {
       MOMO_BASE_URL: 'http://127.0.0.1:9', // never called: orders are seeded
       MOMO_API_KEY: 'sk_test_bench',
@@ -226,7 +226,7 @@ function postRequest(port: number, path: string, body: string, headers: Record<s
 }
 
 async function signedCompleted(orderId: string): Promise<string> {
-  const { signWebhook } = await import('../src/server/webhook/index.js');
+  const { signWebhook } = await import('../src/contract/webhook-signature/index.js');
   return signWebhook({ phoneNumber: '+2290196000001', amount: 5000, orderId, status: 'completed' }, SERVICE_SECRET, { nonce: `bench-${orderId}` });
 }
 

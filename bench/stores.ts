@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createFileStore } from '../src/server/stores/sqlite/sqlite-store.js';
-import { createMemoryStore } from '../src/server/stores/memory-store.js';
+import { createMemoryStore } from '../src/server/stores/memory/memory-store.js';
 import type { CheckoutRecord } from '../src/server/model/records.js';
 import { createRedisStore } from '../src/server/stores/redis/redis-store.js';
 import { updateCheckoutRecord, type CheckoutStore } from '../src/server/stores/store.js';

@@ -4,11 +4,11 @@
  * Target: at least 20,000 verifications per second.
  */
 import { pathToFileURL } from 'node:url';
-import { parseRawJsonObject } from '../src/server/webhook/raw-json.js';
-import { nodeHmacSha512Hex, webCryptoHmacSha512Hex } from '../src/server/webhook/hmac.js';
-import { buildSignedString } from '../src/server/webhook/signed-string.js';
-import { signWebhook } from '../src/server/webhook/sign.js';
-import { verifyWebhook } from '../src/server/webhook/verify.js';
+import { parseRawJsonObject } from '../src/contract/webhook-signature/raw-json.js';
+import { nodeHmacSha512Hex, webCryptoHmacSha512Hex } from '../src/contract/webhook-signature/hmac.js';
+import { buildSignedString } from '../src/contract/webhook-signature/signed-string.js';
+import { signWebhook } from '../src/contract/webhook-signature/sign.js';
+import { verifyWebhook } from '../src/contract/webhook-signature/verify.js';
 
 interface Figure {
   name: string;

@@ -114,6 +114,29 @@ if ! "$webkit_python" -c 'import gi; gi.require_version("WebKit2", "4.1"); gi.re
   advice+=("WebKitGTK's Python bindings are missing for $webkit_python (the 360 px WebKit window, engines suite): install Debian's python3-gi, python3-gi-cairo and gir1.2-webkit2-4.1 packages (apt-get install python3-gi python3-gi-cairo gir1.2-webkit2-4.1).")
 fi
 
+# The deployment guide's tests (test/deploy/, docs/deploy.md): Debian's nginx and Caddy run the
+# guide's files in front of the companion, openssl makes their certificate, and systemd-analyze
+# verifies its unit. The variables let this script's own test play a machine without them.
+nginx_path="${ENSURE_TEST_TOOLS_NGINX:-${NGINX_PATH:-/usr/sbin/nginx}}"
+if [ ! -x "$nginx_path" ]; then
+  missing_packages+=(nginx)
+  advice+=("nginx is missing ($nginx_path, deployment guide's tests): install Debian's nginx package (apt-get install nginx).")
+fi
+caddy_path="${ENSURE_TEST_TOOLS_CADDY:-${CADDY_PATH:-/usr/bin/caddy}}"
+if [ ! -x "$caddy_path" ]; then
+  missing_packages+=(caddy)
+  advice+=("Caddy is missing ($caddy_path, deployment guide's tests): install Debian's caddy package (apt-get install caddy).")
+fi
+if ! command -v openssl >/dev/null 2>&1; then
+  missing_packages+=(openssl)
+  advice+=("openssl is missing (the deployment guide's tests make their certificate with it): install Debian's openssl package (apt-get install openssl).")
+fi
+systemd_analyze="${ENSURE_TEST_TOOLS_SYSTEMD_ANALYZE:-${SYSTEMD_ANALYZE_PATH:-/usr/bin/systemd-analyze}}"
+if [ ! -x "$systemd_analyze" ]; then
+  missing_packages+=(systemd)
+  advice+=("systemd-analyze is missing ($systemd_analyze, deployment guide's tests): install Debian's systemd package (apt-get install systemd).")
+fi
+
 if [ ${#missing_packages[@]} -gt 0 ] && [ -z "${ENSURE_TEST_TOOLS_INSTALLED:-}" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   echo "ensure-test-tools: installing ${missing_packages[*]} (Debian packages)" >&2
   export DEBIAN_FRONTEND=noninteractive

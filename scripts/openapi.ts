@@ -5,7 +5,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { serverApiDocument } from '../src/server/server-api/server-api-schemas.js';
+import { serverApiDocument } from '../src/server/server-api/server-api-routes.js';
 
 export const openApiFile = fileURLToPath(new URL('../docs/openapi.json', import.meta.url));
 

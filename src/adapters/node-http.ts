@@ -12,24 +12,26 @@
  */
 import { getRequestListener } from '@hono/node-server';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { maxNotificationBytes, tooLargeAnswer } from '../server/notifications/inbox.js';
 
 export interface FetchHandler {
   fetch(request: Request, context?: { clientAddress?: string | undefined }): Promise<Response>;
   webhookPath?: string;
   acceptWebhook?(rawBody: Uint8Array): Promise<{ status: number; body: string }>;
+  /** The webhook route's body limit and its answer: a larger body is refused unread. */
+  webhookBodyLimit?: { readonly maxBytes: number; readonly tooLarge: { status: number; body: string } };
 }
 
 export function toNodeHandler(companion: FetchHandler): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const general = getRequestListener((request, env) => companion.fetch(request, { clientAddress: env.incoming.socket?.remoteAddress }));
-  const { webhookPath, acceptWebhook } = companion;
-  if (!webhookPath || !acceptWebhook) return general;
+  const { webhookPath, acceptWebhook, webhookBodyLimit } = companion;
+  if (!webhookPath || !acceptWebhook || !webhookBodyLimit) return general;
+  const { maxBytes, tooLarge } = webhookBodyLimit;
   return async (req, res) => {
     if (req.method !== 'POST' || (req.url !== webhookPath && !req.url?.startsWith(`${webhookPath}?`))) return general(req, res);
     const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > maxNotificationBytes) return answer(res, tooLargeAnswer.status, tooLargeAnswer.body, true);
-    const body = await readBody(req);
-    if (body === 'too large') return answer(res, tooLargeAnswer.status, tooLargeAnswer.body, true);
+    if (declared > maxBytes) return answer(res, tooLarge.status, tooLarge.body, true);
+    const body = await readBody(req, maxBytes);
+    if (body === 'too large') return answer(res, tooLarge.status, tooLarge.body, true);
     if (body === 'aborted') return; // the sender went away: nothing to answer
     const result = await acceptWebhook(body);
     answer(res, result.status, result.body, false);
@@ -37,13 +39,13 @@ export function toNodeHandler(companion: FetchHandler): (req: IncomingMessage, r
 }
 
 /** Events rather than an async iterator: on the hot path the iterator costs more than the read. */
-function readBody(req: IncomingMessage): Promise<Buffer | 'too large' | 'aborted'> {
+function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer | 'too large' | 'aborted'> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.byteLength;
-      if (size > maxNotificationBytes) {
+      if (size > maxBytes) {
         req.removeAllListeners('data');
         req.resume();
         resolve('too large');

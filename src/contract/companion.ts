@@ -136,14 +136,10 @@ export interface PayRequest {
  * - `unknown`: the service's answer was lost; the companion is checking (the payer will not be charged twice).
  * - `completed` / `failed`: final, from a verified webhook only.
  */
-export type PaymentState =
-  | 'needs-otp'
-  | 'pending'
-  | 'awaiting-redirect'
-  | 'redirect-ready'
-  | 'unknown'
-  | 'completed'
-  | 'failed';
+export type PaymentState = (typeof paymentStates)[number];
+
+/** Every payment state, listed here only (the server API's schema and the Redis scripts read it). */
+export const paymentStates = ['needs-otp', 'pending', 'awaiting-redirect', 'redirect-ready', 'unknown', 'completed', 'failed'] as const;
 
 export const finalPaymentStates: readonly PaymentState[] = ['completed', 'failed'];
 

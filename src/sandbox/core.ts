@@ -4,7 +4,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { fromMinorUnits, toMinorUnits } from '../contract/money.js';
-import { signWebhook } from '../server/webhook/index.js';
+import { signWebhook } from '../contract/webhook-signature/index.js';
 import { currencies, startingBalances, type OperatorDef } from './catalogue/catalogue.js';
 import { whyTheServiceWouldDrop } from './emission-policy.js';
 import { redactPhone, type Logger } from './log.js';

@@ -2,7 +2,7 @@
  * Reads a JSON request body twice: `JSON.parse` for the values, and parseRawJsonObject for the
  * exact text of `amount` (§2.1: decimals are counted on what was written, `5000.0` is not `5000`).
  */
-import { parseRawJsonObject } from '../server/webhook/index.js';
+import { parseRawJsonObject } from '../contract/webhook-signature/index.js';
 
 export type BodyResult =
   | { ok: true; body: Record<string, unknown>; rawAmount: string | undefined }

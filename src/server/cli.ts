@@ -23,7 +23,7 @@ import { formatSetupChecks } from './setup/setup-report.js';
 import { paymentsCommand, UsageError } from './commands/payments.js';
 import { nodeCheck } from './commands/node-check.js';
 import { storeCheck } from './commands/store-check.js';
-import { serviceModeChecks } from './commands/service-checks.js';
+import { standaloneChecks } from './commands/standalone-checks.js';
 import { runServeCommand } from './commands/serve.js';
 import { pingCommand, redeliverCommand } from './commands/endpoint-commands.js';
 import { refundCommand } from './commands/refund.js';
@@ -116,7 +116,7 @@ async function doctor(): Promise<void> {
     for (const problem of error.problems) console.error(`FAIL  ${problem.variable}: ${problem.message}`);
     if (error.problems.length === 0) console.error(`FAIL  configuration: ${error.message}`);
     // Without the summary line: the configuration above already failed.
-    for (const line of formatSetupChecks(serviceModeChecks(process.env)).slice(0, -1)) console.log(line);
+    for (const line of formatSetupChecks(standaloneChecks(process.env)).slice(0, -1)) console.log(line);
     process.exitCode = 1;
     return;
   }
@@ -126,7 +126,7 @@ async function doctor(): Promise<void> {
   const checks = [
     node,
     ...(await runSetupChecks({ ...options, allowLocalPublicUrl: options.allowInsecureLocalUrls === true })),
-    ...serviceModeChecks(process.env),
+    ...standaloneChecks(process.env),
     await storeCheck(process.env),
   ];
   for (const line of formatSetupChecks(checks)) console.log(line);

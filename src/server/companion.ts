@@ -6,42 +6,35 @@ import type { PaymentView } from '../contract/companion.js';
 import { createLogger } from './log.js';
 import { createServiceClient, type ServiceClient } from './service-client/index.js';
 import { createDeliveryWorker } from './deliveries/delivery-worker.js';
-import { createNotificationInbox, type NotificationAnswer } from './notifications/inbox.js';
-import { defaultStaleMinutes, listPaymentSummaries, type PaymentListQuery, type PaymentSummary } from './payments/payments-list.js';
-import { createApp } from './page-routes/page-routes.js';
-import { createCheckoutRecord, type CheckoutOrder, type CreatedCheckout } from './payments/checkouts.js';
+import { createNotificationReceiver } from './notifications/receive-notification.js';
+import { answerToService, webhookBodyLimit, webhookResultOf, type NotificationAnswer, type WebhookResult } from './http-answers/notification-answers.js';
+import { defaultStaleMinutes, type PaymentListQuery, type PaymentSummary } from './payments/payments-list.js';
+import { type CheckoutOrder, type CreatedCheckout } from './payments/checkouts.js';
 import { createDiscovery } from './payments/discovery.js';
-import { refuseUnpayable } from './payments/payable.js';
-import { createEventStreams } from './page-routes/event-stream.js';
-import { createFileStore } from './stores/sqlite/sqlite-store.js';
-import { storeRisk } from './stores/store-from-env.js';
 import { CompanionConfigError } from './config-error.js';
-import { type CompanionOptions } from './options.js';
+import type { CompanionOptions } from './options.js';
 import type { SetupCheck } from './setup/setup-checks.js';
 import { createSetupReadiness } from './setup/readiness.js';
 import { resolvePublicAddress } from './public-address.js';
-import { createMemoryStatusHub, type StatusHub } from './status/status-hub.js';
+import type { StatusHub } from './stores/status-hub.js';
 import { createTransitions } from './payments/transitions.js';
-import { isAllowedAuthorizationUrl, isLoopbackUrl, parseReturnUrl } from './model/urls.js';
+import { isAllowedAuthorizationUrl, parseReturnUrl } from './model/urls.js';
 import { resolveClientAddress, type RequestContext } from './page-routes/client-address.js';
-import { createMemoryLimits } from './stores/memory-limits.js';
 import { paymentView } from './model/payment-view.js';
 import { createBackgroundWork } from './background-work.js';
 import { createMaintenance } from './maintenance.js';
 import { reportStale } from './payments/stale-report.js';
-import type { WebhookResult } from './notifications/apply-notification.js';
-import { createDeliverySinks, merchantEndpointActions, sinksByEvent } from './deliveries/delivery-sinks.js';
-import { createConsole } from './console/create-console.js';
-import { signInLimits } from './console/console-routes.js';
-import { createServerApi } from './server-api/server-api.js';
+import { createDeliverySinks, sinksByEvent } from './deliveries/delivery-sinks.js';
 import { checkCompanionOptions } from './options-schema.js';
-import { guardStore } from './stores/store-guard.js';
-import type { CheckoutStore } from './stores/store.js';
-import { refundPayment, type RefundDeps } from './refunds/refund-flow.js';
+import { companionStorage } from './companion-storage.js';
+import { companionActions } from './companion-actions.js';
+import { operatorRoutes } from './operator-routes.js';
+import { payerRoutes } from './payer-routes.js';
 import { createRefundResumer } from './refunds/resume-refunds.js';
 import type { RefundRequest } from './refunds/refund-rules.js';
 import type { RefundView } from './model/refund.js';
 import { createCompanionMetrics } from './metrics/create-metrics.js';
+import { guardStore } from './stores/store-guard.js';
 
 export interface Companion {
   /**
@@ -56,6 +49,11 @@ export interface Companion {
    * the notification after the answer. The node:http adapter calls it directly (the hot path).
    */
   acceptWebhook(rawBody: Uint8Array | string): Promise<NotificationAnswer>;
+  /**
+   * The webhook route's body limit and the answer to a larger body, for an adapter that reads the
+   * body itself: it refuses a larger one unread, as the route does.
+   */
+  readonly webhookBodyLimit: { readonly maxBytes: number; readonly tooLarge: NotificationAnswer };
   /** Called by the merchant's server for an order; gives the token the page passes to the element. */
   createCheckout(order: CheckoutOrder): Promise<CreatedCheckout>;
   /**
@@ -122,30 +120,7 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
   if (options.returnUrl !== undefined && defaultReturnUrl === null) {
     throw new CompanionConfigError(`returnUrl ${JSON.stringify(options.returnUrl)} is not an absolute http(s) URL with a host: give the merchant page payers come back to, e.g. https://shop.example/checkout.`);
   }
-  const limits = options.limits ?? {};
-  // The default keeps state in a file: the service sends each notification once, so state that
-  // dies with the process loses payments. The memory store is for tests and demos, by name.
-  const store = options.store ?? createFileStore({ ...(options.dataDir ? { dataDir: options.dataDir } : {}), now });
-  const risk = storeRisk(store.kind === 'memory' || store.kind === 'file' || store.kind === 'redis' || store.kind === 'postgres' ? store.kind : 'custom', options.env ?? process.env);
-  if (risk) log.warn(`momo-checkout store: ${risk}`);
-  if (store.kind === 'redis' && !options.hub) {
-    log.warn('momo-checkout store: Redis store without a Redis status hub: a page whose stream another process holds hears of its payment only when it re-checks. Pass hub: await createRedisStatusHub({ url }).');
-  }
-  if (store.kind === 'postgres' && !options.hub) {
-    log.warn('momo-checkout store: Postgres store without a Postgres status hub: a page whose stream another process holds hears of its payment only when it re-checks. Pass hub: await createPostgresStatusHub({ url }).');
-  }
-  const hub = options.hub ?? createMemoryStatusHub();
-  // A shared store counts the limits for every process on it; otherwise each process counts its own.
-  const counted = store.limits ?? createMemoryLimits(now);
-  const heartbeatMs = options.heartbeatMs ?? 15_000;
-  const streamLifetimeMs = limits.streamLifetimeMs ?? 5 * 60_000;
-  const streams = createEventStreams(hub, {
-    heartbeatMs,
-    // A stream ends at the first heartbeat after its lifetime: its slot's lease needs no renewal.
-    perOrder: counted.streamSlots(limits.streamsPerCheckout ?? 5, streamLifetimeMs + 2 * heartbeatMs),
-    total: limits.streams ?? 4_000,
-    lifetimeMs: streamLifetimeMs,
-  });
+  const { store, hub, counted } = companionStorage(options, log, now);
   // GET <publicUrl>/metrics, and the recorder the parts below count through (docs/metrics.md).
   const metrics = createCompanionMetrics({ metricsToken: options.metricsToken, serverSecret: options.serverSecret, mountPath, store: guardStore(store, options.storeTimeoutMs ?? 4_000), now, staleAfterMinutes: options.staleAfterMinutes ?? defaultStaleMinutes, openStreams: () => streams.size(), log, storeGaugesEveryMs: options.metricsStoreGaugesEveryMs });
   const service = createServiceClient({
@@ -188,15 +163,15 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
     isAllowedAuthorizationUrl: (url: string) =>
       isAllowedAuthorizationUrl(url, { allowInsecureLocal: insecureLocal, allowIdnHosts: options.allowIdnAuthorizationUrls === true }),
   };
-  const inbox = createNotificationInbox({ ...webhook, background });
-  const acceptWebhook = inbox.accept;
+  const notifications = createNotificationReceiver({ ...webhook, background });
+  const acceptWebhook = async (raw: Uint8Array | string) => answerToService(await notifications.receive(raw));
   const staleAfterMinutes = options.staleAfterMinutes ?? defaultStaleMinutes;
   const maintenance = createMaintenance({
     log,
     intervalMs: options.maintenanceIntervalMs ?? 30_000,
     tasks: {
       inbox: async () => {
-        const resumed = await inbox.resume();
+        const resumed = await notifications.resume();
         if (resumed > 0) log.warn('notifications kept before a restart were applied now', { count: resumed });
       },
       ...(options.onStale ? { stale: () => reportStale(store, options.onStale!, staleAfterMinutes, now) } : {}),
@@ -205,90 +180,26 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
     },
   });
   deliveries.start();
-  const app = createApp({
-    mountPath,
-    allowedOrigins: options.allowedOrigins,
-    store,
-    discovery,
-    streams,
-    payFlow: {
-      service,
-      store,
-      discovery,
-      transitions,
-      log,
-      webhookUrl: `${base}/webhook`,
-      returnBase: (checkout) => `${base}/return/${checkout.returnId}`,
-      metrics: metrics.recorder,
-    },
-    acceptWebhook,
-    log,
-    now,
-    limits: {
-      perCheckout: counted.limiter('checkout', limits.perCheckout ?? { burst: 20, perMinute: 20 }),
-      perAddress: counted.limiter('address', limits.perAddress ?? { burst: 120, perMinute: 120 }),
-      numbers: counted.numberGuard(limits.numbersPerCheckout ?? 5),
-    },
-    clientAddress: (request, context) => resolveClientAddress({ clientAddress: options.clientAddress, trustProxy: options.trustProxy }, request, context),
-    markReturned: async (checkout) => {
-      await transitions.update(checkout.orderId, (payment) => (payment && !payment.returned ? { ...payment, returned: true } : null));
-    },
-  });
+  const { app, streams } = payerRoutes({ options, store, hub, counted, discovery, service, transitions, acceptWebhook, mountPath, base, log, now, metrics: metrics.recorder });
 
-  const checkoutsIn = (on: CheckoutStore) => (order: CheckoutOrder) =>
-    createCheckoutRecord(on, order, {
-      ttlMs: checkoutTtlMs,
-      maxAttempts: options.maxAttempts ?? 3,
-      now,
-      defaultReturnUrl,
-      checkPayable: (payable) => refuseUnpayable(payable, discovery, log),
-    });
-  const paymentsIn = (on: CheckoutStore) => (query: PaymentListQuery = {}) => listPaymentSummaries(on, query, now());
-  const refundDepsOn = (on: CheckoutStore): RefundDeps => ({ service, store: on, log, now, sinks: sinkNames.refund, onQueued: deliveries.kick, webhookUrl: `${base}/webhook`, enabled: options.refunds === true });
-  const refundsIn = (on: CheckoutStore) => {
-    const deps = refundDepsOn(on);
-    return (orderId: string, request: RefundRequest) => refundPayment(deps, orderId, request);
-  };
+  const actions = companionActions({ options, discovery, service, log, now, checkoutTtlMs, defaultReturnUrl, base, refundSinks: sinkNames.refund, onRefundQueued: deliveries.kick });
+  const { checkoutsIn, paymentsIn, refundsIn, refundDepsOn } = actions;
   const refund = refundsIn(store);
   const resumeRefunds = createRefundResumer(refundDepsOn(store));
   const createCheckout = checkoutsIn(store);
   const listPayments = paymentsIn(store);
-  // The server API (merchant backend → companion) exists only with a server secret. It reads and
-  // writes through a deadline, so an unusable store is a 503 in time, not a late 500.
-  const apiStore = guardStore(store, options.storeTimeoutMs ?? 4_000);
-  const endpoint = merchantEndpointActions(options, { store: apiStore, worker: deliveries, now });
-  const serverApi =
-    options.serverSecret !== undefined
-      ? createServerApi({
-          mountPath,
-          publicBase: base,
-          secret: options.serverSecret,
-          store: apiStore,
-          createCheckout: checkoutsIn(apiStore),
-          handleWebhook: createNotificationInbox({ ...webhook, store: apiStore, background }).handle,
-          listPayments: paymentsIn(apiStore),
-          refund: refundsIn(apiStore),
-          log,
-          now,
-          merchantEndpoint: endpoint,
-        })
-      : undefined;
-  // The operations console: with a server secret (service mode, or library mode that set one) or its own password.
-  const operationsConsole = createConsole(options, {
+  const { serverApi, operationsConsole } = operatorRoutes({
+    options,
+    store,
+    counted,
+    deliveries,
+    actions,
+    relayNotification: (on) => createNotificationReceiver({ ...webhook, store: on, background }).receiveAndApply,
     mountPath,
-    publicOrigin: new URL(base).origin,
-    // Secure except over http on loopback, where the browser would drop a Secure cookie.
-    secureCookie: !(base.startsWith('http:') && isLoopbackUrl(base)),
-    store: apiStore,
-    now,
-    log,
+    base,
     staleAfterMinutes,
-    signInLimiters: {
-      perAddress: counted.limiter('console-sign-in', signInLimits.perAddress),
-      everywhere: counted.limiter('console-sign-in-everywhere', signInLimits.everywhere),
-    },
-    refund: refundsIn(apiStore),
-    ...endpoint,
+    log,
+    now,
   });
 
   const ready = createSetupReadiness({
@@ -325,7 +236,8 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
     webhookPath: `${mountPath}/webhook`,
     acceptWebhook,
     createCheckout,
-    handleWebhook: inbox.handle,
+    webhookBodyLimit,
+    handleWebhook: async (raw) => webhookResultOf(await notifications.receiveAndApply(raw)),
     async getPayment(orderId) {
       const checkout = await store.getByOrderId(orderId);
       return checkout ? paymentView(checkout) : null;

@@ -3,12 +3,13 @@
  * `momo-checkout serve` and a merchant's own server), every problem said at once.
  */
 import { CompanionConfigError, type EnvironmentProblem } from './config-error.js';
+import { heartbeatFrom } from './model/heartbeat.js';
 import { isLoopbackUrl } from './model/urls.js';
 import type { CompanionOptions } from './options.js';
 import { parseTrustedEntry, type TrustProxy } from './page-routes/client-address.js';
 
 /** What `companionOptionsFromEnv` reads: the companion's options plus where to listen. */
-export type CompanionEnvConfig = Pick<CompanionOptions, 'baseUrl' | 'apiKey' | 'webhookSecrets' | 'publicUrl' | 'allowedOrigins' | 'allowInsecureLocalUrls' | 'refunds' | 'consolePassword' | 'consoleAssetsDir' | 'trustProxy' | 'metricsToken'> & {
+export type CompanionEnvConfig = Pick<CompanionOptions, 'baseUrl' | 'apiKey' | 'webhookSecrets' | 'publicUrl' | 'allowedOrigins' | 'allowInsecureLocalUrls' | 'refunds' | 'consolePassword' | 'consoleAssetsDir' | 'trustProxy' | 'heartbeatMs' | 'metricsToken'> & {
   /** `PORT`, default 3000. */
   port: number;
   /** `HOST`, default `127.0.0.1` (put a TLS-terminating proxy in front: the service only posts to https). */
@@ -24,8 +25,9 @@ const no = new Set(['', '0', 'false', 'no']);
  * `MOMO_PUBLIC_URL`, `MOMO_ALLOWED_ORIGINS` (comma-separated; default: the public URL's origin),
  * `MOMO_ALLOW_INSECURE_LOCAL_URLS` (`1` for a local stand-in of the service on loopback http),
  * `MOMO_REFUNDS` (`on` or `off`), `MOMO_CONSOLE_PASSWORD` and `MOMO_CONSOLE_ASSETS_DIR` (the console),
- * `MOMO_TRUST_PROXY` (proxies in front: a count, or their addresses and ranges), `MOMO_METRICS_TOKEN`
- * (opens `<publicUrl>/metrics`, docs/metrics.md),
+ * `MOMO_TRUST_PROXY` (proxies in front: a count, or their addresses and ranges),
+ * `MOMO_HEARTBEAT_MS` (the status stream's heartbeat, 1000 to 50000; docs/deploy.md),
+ * `MOMO_METRICS_TOKEN` (opens `<publicUrl>/metrics`, docs/metrics.md),
  * `PORT` (default 3000) and `HOST` (default 127.0.0.1).
  * Throws one `CompanionConfigError` (code `ENVIRONMENT`) naming every missing or malformed
  * variable at once, each with what to write instead (also in `error.problems`).
@@ -107,6 +109,7 @@ export function companionOptionsFromEnv(env: Record<string, string | undefined> 
   const metricsToken = value('MOMO_METRICS_TOKEN');
   if (metricsToken && metricsToken.length < 32) problem('MOMO_METRICS_TOKEN', 'MOMO_METRICS_TOKEN is shorter than 32 characters: generate one with openssl rand -hex 32.');
   const trustProxy = trustProxyFrom(value('MOMO_TRUST_PROXY'), (message) => problem('MOMO_TRUST_PROXY', message));
+  const heartbeatMs = heartbeatFrom(value('MOMO_HEARTBEAT_MS'), (message) => problem('MOMO_HEARTBEAT_MS', message));
 
   const portText = value('PORT') || '3000';
   const port = Number(portText);
@@ -132,6 +135,7 @@ export function companionOptionsFromEnv(env: Record<string, string | undefined> 
     ...(consolePassword ? { consolePassword } : {}),
     ...(consoleAssetsDir ? { consoleAssetsDir } : {}),
     ...(trustProxy !== undefined ? { trustProxy } : {}),
+    ...(heartbeatMs !== undefined ? { heartbeatMs } : {}),
     ...(metricsToken ? { metricsToken } : {}),
     port,
     host: value('HOST') || '127.0.0.1',

@@ -136,7 +136,7 @@ export interface CompanionOptions {
   clientAddress?: (request: Request) => string | undefined;
   /**
    * Your proxies in front of the companion (a load balancer, nginx), so that the client's address
-   * is read from `X-Forwarded-For`, and only from them (`MOMO_TRUST_PROXY` in service mode):
+   * is read from `X-Forwarded-For`, and only from them (`MOMO_TRUST_PROXY` in standalone mode (`serve`)):
    * - their addresses or ranges (`['127.0.0.1', '10.0.0.0/8']`): the chain is walked from its
    *   right end past every one of them; a request that does not come from one of them keeps its
    *   socket's address, whatever it wrote in the header. The safest form;
@@ -159,7 +159,7 @@ export interface CompanionOptions {
    */
   serverSecret?: string;
   /**
-   * The merchant backend's endpoint for payment transitions (service mode): each one is POSTed
+   * The merchant backend's endpoint for payment transitions (standalone mode): each one is POSTed
    * there, signed as Standard Webhooks says, and retried with backoff until a 2xx. Needs
    * `merchantWebhookSecret`.
    */

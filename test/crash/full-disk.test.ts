@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { silentLogger } from '../../src/server/log.js';
-import { startService, type RunningService } from '../../src/server/commands/serve.js';
+import { startStandaloneCompanion, type RunningStandaloneCompanion } from '../../src/server/commands/standalone-companion.js';
 import { freePort } from '../support/free-port.js';
 import { sandboxEnv } from '../support/sandbox-env.js';
 
@@ -39,14 +39,14 @@ function fillDisk(path: string): void {
 
 describe('serve on a full disk', { skip: cannotMount }, () => {
   let sandbox: RunningSandbox;
-  let service: RunningService;
+  let service: RunningStandaloneCompanion;
   const filler = join(mountPoint, 'filler');
 
   before(async () => {
     sandbox = await startSandbox({ port: 0, log: () => {} });
     const port = await freePort();
     const env = { ...sandboxEnv(sandbox, port), MOMO_SERVER_SECRET: serverSecret, MOMO_DATA_DIR: join(mountPoint, 'data') };
-    service = await startService({ env, log: silentLogger, requestTimeoutMs: 10_000 });
+    service = await startStandaloneCompanion({ env, log: silentLogger, requestTimeoutMs: 10_000 });
   });
   after(async () => {
     await service?.close();

@@ -20,6 +20,9 @@ after(() => rmSync(bareBin, { recursive: true, force: true }));
 // The engines suite's programs, all pointed at nothing (xvfb-run is absent from bareBin).
 const noEngines = { ENSURE_TEST_TOOLS_FIREFOX: '/nonexistent/firefox-esr', ENSURE_TEST_TOOLS_WEBKIT_DRIVER: '/nonexistent/WebKitWebDriver', ENSURE_TEST_TOOLS_WEBKIT_PYTHON: '/nonexistent/python3' };
 const engineLine = /engines suite/;
+// The deployment guide's programs (test/deploy/), all pointed at nothing (openssl is absent from bareBin).
+const noDeploy = { ENSURE_TEST_TOOLS_NGINX: '/nonexistent/nginx', ENSURE_TEST_TOOLS_CADDY: '/nonexistent/caddy', ENSURE_TEST_TOOLS_SYSTEMD_ANALYZE: '/nonexistent/systemd-analyze' };
+const deployLine = /deployment guide's tests/;
 
 function run(env: Record<string, string>) {
   return spawnSync('/bin/bash', [script], { env, encoding: 'utf8' });
@@ -27,9 +30,9 @@ function run(env: Record<string, string>) {
 
 describe('scripts/ensure-test-tools.sh', () => {
   it('on a bare machine it cannot install on, says in one line per program what to do, and fails', () => {
-    const result = run({ PATH: bareBin, ENSURE_TEST_TOOLS_DEBIAN_CHROMIUM: '/nonexistent/chromium', ENSURE_TEST_TOOLS_DJANGO_PYTHON: '/nonexistent/python3', ENSURE_TEST_TOOLS_POSTGRES_BIN: '/nonexistent/postgresql/bin', ...noEngines });
+    const result = run({ PATH: bareBin, ENSURE_TEST_TOOLS_DEBIAN_CHROMIUM: '/nonexistent/chromium', ENSURE_TEST_TOOLS_DJANGO_PYTHON: '/nonexistent/python3', ENSURE_TEST_TOOLS_POSTGRES_BIN: '/nonexistent/postgresql/bin', ...noEngines, ...noDeploy });
     assert.equal(result.status, 1);
-    const lines = result.stderr.trim().split('\n').filter((line) => !engineLine.test(line));
+    const lines = result.stderr.trim().split('\n').filter((line) => !engineLine.test(line) && !deployLine.test(line));
     assert.equal(lines.length, 7, result.stderr);
     assert.match(lines[0]!, /^npm test: Chromium is missing: install Debian's chromium package .*or set CHROME_PATH/);
     assert.match(lines[1]!, /^npm test: redis-server is missing: .*redis-server/);
@@ -69,6 +72,18 @@ describe('scripts/ensure-test-tools.sh', () => {
     assert.match(lines[1]!, /^npm test: WebKitWebDriver is missing .*install Debian's webkit2gtk-driver package \(apt-get install webkit2gtk-driver\)/);
     assert.match(lines[2]!, /^npm test: xvfb-run is missing .*\(apt-get install xvfb xauth\)/);
     assert.match(lines[3]!, /^npm test: WebKitGTK's Python bindings are missing for \/nonexistent\/python3 .*\(apt-get install python3-gi python3-gi-cairo gir1.2-webkit2-4.1\)/);
+  });
+
+  it("on a machine without nginx, Caddy, openssl or systemd-analyze, names each package the deployment guide's tests need, and fails", () => {
+    // Everything else present: only the deployment guide's programs are missing.
+    const result = run({ PATH: bareBin, CHROME_PATH: '/bin/sh', ENSURE_TEST_TOOLS_DJANGO_PYTHON: '/bin/true', ...noDeploy });
+    assert.equal(result.status, 1);
+    const lines = result.stderr.trim().split('\n').filter((line) => deployLine.test(line));
+    assert.equal(lines.length, 4, result.stderr);
+    assert.match(lines[0]!, /^npm test: nginx is missing \(\/nonexistent\/nginx, deployment guide's tests\): install Debian's nginx package \(apt-get install nginx\)/);
+    assert.match(lines[1]!, /^npm test: Caddy is missing \(\/nonexistent\/caddy, .*\(apt-get install caddy\)/);
+    assert.match(lines[2]!, /^npm test: openssl is missing .*\(apt-get install openssl\)/);
+    assert.match(lines[3]!, /^npm test: systemd-analyze is missing \(\/nonexistent\/systemd-analyze, .*\(apt-get install systemd\)/);
   });
 
   it('names a CHROME_PATH that is not a program', () => {

@@ -95,8 +95,8 @@ describe('the published declarations', () => {
     const publicFiles = [
       'server/index.d.ts', 'server/companion.d.ts', 'server/options.d.ts', 'server/payments/checkouts.d.ts',
       'server/setup/setup-checks.d.ts', 'server/setup/setup-report.d.ts', 'server/model/records.d.ts',
-      'server/service-client/client.d.ts', 'server/service-client/errors.d.ts', 'server/webhook/verify.d.ts', 'server/webhook/sign.d.ts',
-      'server/webhook/errors.d.ts', 'adapters/express.d.ts', 'adapters/hono.d.ts', 'adapters/node-http.d.ts', 'contract/companion.d.ts',
+      'server/service-client/client.d.ts', 'server/service-client/errors.d.ts', 'contract/webhook-signature/verify.d.ts', 'contract/webhook-signature/sign.d.ts',
+      'contract/webhook-signature/errors.d.ts', 'adapters/express.d.ts', 'adapters/hono.d.ts', 'adapters/node-http.d.ts', 'contract/companion.d.ts',
       'contract/money.d.ts', 'sandbox/index.d.ts', 'sandbox/types.d.ts', 'react/index.d.ts',
     ];
     const citing = publicFiles.flatMap((file) => readFileText(join(pkg, 'dist', file)).split('\n').filter((line) => line.includes('§')).map((line) => `${file}: ${line.trim()}`));

@@ -1,7 +1,7 @@
 /**
  * The outgoing notification's body (§6.2, assumptions.md "Webhook"). Parsed leniently: unknown
  * extra fields are kept, never an error. Only read after the signature has been checked on the raw
- * text (src/server/webhook/verify.ts): never parse a webhook with JSON.parse alone.
+ * text (src/contract/webhook-signature/verify.ts): never parse a webhook with JSON.parse alone.
  */
 import { z } from 'zod';
 

@@ -14,9 +14,9 @@ import { approvalPageNote, testNumberLines } from '../../sandbox/catalogue/test-
 import { getRequestListener } from '@hono/node-server';
 import { randomId } from '../tokens.js';
 import { CompanionConfigError } from '../config-error.js';
-import { startService, type RunningService, type StartServiceOptions } from './serve.js';
+import { startStandaloneCompanion, type RunningStandaloneCompanion, type StandaloneCompanionOptions } from './standalone-companion.js';
 
-export interface SandboxService extends RunningService {
+export interface StandaloneWithSandbox extends RunningStandaloneCompanion {
   /** The variables the shop's backend needs (MOMO_PUBLIC_URL, MOMO_SERVER_SECRET). */
   shopEnv: { MOMO_PUBLIC_URL: string; MOMO_SERVER_SECRET: string };
   /** Lines for the start banner. */
@@ -47,16 +47,16 @@ async function sandboxEnv(env: Env, credentials: { apiKey: string; webhookSecret
   };
 }
 
-export async function startSandboxService(options: Omit<StartServiceOptions, 'mount'> & { sandboxLog?: (line: string) => void }): Promise<SandboxService> {
+export async function startStandaloneWithSandbox(options: Omit<StandaloneCompanionOptions, 'mount'> & { sandboxLog?: (line: string) => void }): Promise<StandaloneWithSandbox> {
   if (options.env.MOMO_BASE_URL?.trim() || options.env.MOMO_API_KEY?.trim()) {
     throw new CompanionConfigError('serve --sandbox talks to its own simulator: unset MOMO_BASE_URL and MOMO_API_KEY (or run serve without --sandbox for the real service).');
   }
   const sandbox = createSandbox({ ...(options.sandboxLog ? { log: options.sandboxLog } : {}) });
   const env = await sandboxEnv(options.env, sandbox);
   const sandboxHandler = getRequestListener((request) => sandbox.fetch(request));
-  let service: RunningService;
+  let service: RunningStandaloneCompanion;
   try {
-    service = await startService({
+    service = await startStandaloneCompanion({
       ...options,
       env,
       mount: { handles: isSandboxPath, handler: sandboxHandler },

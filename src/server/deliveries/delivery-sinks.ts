@@ -1,6 +1,6 @@
 /**
  * Where transitions are delivered: the merchant's `onPaymentUpdate` (library mode), its HTTP
- * endpoint with signed notifications (service mode), or both, from the one queue.
+ * endpoint with signed notifications (standalone mode), or both, from the one queue.
  */
 import type { PaymentUpdate } from '../model/payment-update.js';
 import type { RefundUpdate } from '../model/refund.js';

@@ -1,10 +1,10 @@
 /**
  * Part `deliveries/` (docs/architecture.md): what we tell the merchant: the delivery worker (queue,
- * retries, order) and the merchant notifications (Standard Webhooks) it sends in service mode. May
+ * retries, order) and the merchant notifications (Standard Webhooks) it sends in standalone mode (`serve`). May
  * import stores/, model/ and the foundation.
  *
  * Delivers queued transitions to the merchant (its `onPaymentUpdate`, or its HTTP endpoint in
- * service mode): at least once, in order per order and sink, retried with backoff while the
+ * standalone mode): at least once, in order per order and sink, retried with backoff while the
  * merchant's code throws, times out or answers non-2xx, also across restarts (the queue lives in
  * the checkout record, written with the transition itself).
  *
@@ -15,7 +15,7 @@ import type { Logger } from '../log.js';
 import { deliveryHeads, reportedBy, type CheckoutRecord, type DeliveryAttempt, type DeliveryRecord, type DeliverySink, type SettledDelivery } from '../model/records.js';
 import { updateCheckoutRecord, type CheckoutStore } from '../stores/store.js';
 import { randomId } from '../tokens.js';
-import { deliveryOutcome, type MetricsRecorder } from '../metrics-recorder.js';
+import { deliveryOutcome, type MetricsRecorder } from '../model/metrics-recorder.js';
 
 /** What a sink answers: ok, or why not (an HTTP status when there was one). */
 export type DeliveryResult = { ok: true; status?: number } | { ok: false; status?: number; error: string };

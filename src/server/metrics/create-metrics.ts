@@ -5,7 +5,7 @@
  */
 import { CompanionConfigError } from '../config-error.js';
 import type { Logger } from '../log.js';
-import { noMetrics, type MetricsRecorder } from '../metrics-recorder.js';
+import { noMetrics, type MetricsRecorder } from '../model/metrics-recorder.js';
 import type { CheckoutStore } from '../stores/store.js';
 import { defineMetrics, type MetricDefinitions } from './metric-definitions.js';
 import { createMetricsRoute, type MetricsRoute } from './metrics-route.js';

@@ -12,7 +12,7 @@
  * in one process, or a shop that uses prom-client itself, never mix their series.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { deliveryOutcomes, notificationResults } from '../metrics-recorder.js';
+import { deliveryOutcomes, notificationResults } from '../model/metrics-recorder.js';
 
 export type MetricDefinitions = ReturnType<typeof defineMetrics>;
 

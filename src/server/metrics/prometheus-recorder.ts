@@ -1,6 +1,6 @@
 /** The domain's {@link MetricsRecorder} on prom-client's counters (metric-definitions.ts). */
 import { finalPaymentStates } from '../../contract/companion.js';
-import { operatorLabel, type MetricsRecorder } from '../metrics-recorder.js';
+import { operatorLabel, type MetricsRecorder } from '../model/metrics-recorder.js';
 import type { MetricDefinitions } from './metric-definitions.js';
 
 export function prometheusRecorder(metrics: MetricDefinitions): MetricsRecorder {

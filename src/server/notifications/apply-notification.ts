@@ -1,106 +1,34 @@
 /**
- * Notifications from the service (§6): verified over the raw body, duplicates dropped by `_nonce`,
- * matched by `orderId` (the body has no currency), applied monotonically whatever the arrival
- * order. A notification is a trigger, not an authority (§6.2): a differing amount or number is
+ * The last step of a service notification (§6), once verified and kept in the inbox: matched by
+ * `orderId` through the store's registry (the body has no currency), applied monotonically
+ * whatever the arrival order. A notification is a trigger, not an authority (§6.2): a differing amount or number is
  * flagged, held for support and never reported as paid; the number it reports is the one a refund pays.
  */
 import { sameAmount } from '../../contract/money.js';
 import { redactPhone } from '../../contract/phone.js';
-import type { PaymentState } from '../../contract/companion.js';
 import type { WebhookNotification } from '../../contract/upstream/index.js';
-import type { Logger } from '../log.js';
-import { verifyWebhook, WebhookVerificationError } from '../webhook/index.js';
-import { updateCheckoutRecord, type CheckoutStore } from '../stores/store.js';
-import { isFinal, movesForward, type Transitions } from '../payments/transitions.js';
+import { isFinal, movesForward } from '../payments/transitions.js';
 import { applyPayoutNotification, refundOfPayout } from '../refunds/apply-payout-notification.js';
-import type { RefundChangeDeps } from '../refunds/refund-changes.js';
-
-export type WebhookResult =
-  | { status: 200; outcome: 'applied' | 'duplicate' | 'ignored'; orderId?: string; state?: PaymentState }
-  | { status: 400 | 401; outcome: 'refused'; reason: string; message: string };
-
-export interface NotificationDeps {
-  store: CheckoutStore;
-  transitions: Transitions;
-  log: Logger;
-  secrets: readonly string[];
-  toleranceMs: number;
-  now: () => number;
-  /** Whether an authorisation URL may be sent to a payer's browser. */
-  isAllowedAuthorizationUrl: (url: string) => boolean;
-  /** Where a refund's changes are queued (default: nowhere). */
-  refundSinks?: RefundChangeDeps['sinks'];
-  onRefundQueued?: RefundChangeDeps['onQueued'];
-}
-
-/** Verifies; throws nothing. A refusal carries 401 (signature, secrets) or 400 (the body). */
-export async function verifyNotification(deps: NotificationDeps, rawBody: string | Uint8Array): Promise<{ ok: true; notification: WebhookNotification } | { ok: false; result: WebhookResult }> {
-  try {
-    const notification = await verifyWebhook(rawBody, { secrets: deps.secrets, toleranceMs: deps.toleranceMs, now: deps.now });
-    return { ok: true, notification };
-  } catch (error) {
-    if (!(error instanceof WebhookVerificationError)) throw error;
-    const status = error.reason === 'SIGNATURE_MISMATCH' || error.reason === 'NO_SECRETS' ? 401 : 400;
-    if (error.reason === 'TIMESTAMP_TOO_OLD' || error.reason === 'TIMESTAMP_IN_FUTURE') {
-      await keepRefusedButGenuine(deps, rawBody, error);
-    } else {
-      deps.log.warn('service notification refused', { reason: error.reason, message: error.message });
-    }
-    return { ok: false, result: { status, outcome: 'refused', reason: error.reason, message: error.message } };
-  }
-}
-
-/**
- * A validly signed notification refused only for its age is most likely genuine and the one the
- * service will never send again: name its order in the log and keep it on the payment, so the
- * stuck-payments list tells the merchant (and this server's clock can be fixed).
- */
-async function keepRefusedButGenuine(deps: NotificationDeps, rawBody: string | Uint8Array, error: WebhookVerificationError): Promise<void> {
-  let notification: WebhookNotification;
-  try {
-    notification = await verifyWebhook(rawBody, { secrets: deps.secrets, toleranceMs: Number.POSITIVE_INFINITY, now: deps.now });
-  } catch {
-    deps.log.warn('service notification refused', { reason: error.reason, message: error.message });
-    return;
-  }
-  deps.log.error('validly signed service notification refused for its timestamp: check this server clock (NTP); the payment is listed as stuck', {
-    orderId: notification.orderId,
-    status: notification.status,
-    reason: error.reason,
-    skewSeconds: Math.round((deps.now() - notification._timestamp) / 1000),
-  });
-  const checkout = await deps.store.getByServiceOrderId(notification.orderId);
-  if (!checkout) return;
-  const refused = { status: notification.status, sentAt: notification._timestamp, receivedAt: deps.now() };
-  await updateCheckoutRecord(deps.store, checkout.orderId, (current) => {
-    // A refund's pay-out, or the payment's attempt: whichever holds this service order id.
-    if (refundOfPayout(current, notification.orderId)) {
-      return { ...current, refunds: current.refunds!.map((refund) => (refund.payoutOrderId === notification.orderId ? { ...refund, refusedNotification: refused } : refund)) };
-    }
-    const payment = current.payment;
-    if (!payment || payment.serviceOrderId !== notification.orderId) return null;
-    return { ...current, payment: { ...payment, refusedNotification: refused } };
-  });
-}
+import type { NotificationApplied, NotificationDeps } from './notification-types.js';
 
 /** Applies a verified notification: idempotent (applying it again changes nothing). */
-export async function applyNotification(deps: NotificationDeps, notification: WebhookNotification): Promise<WebhookResult> {
+export async function applyNotification(deps: NotificationDeps, notification: WebhookNotification): Promise<NotificationApplied> {
   const checkout = await deps.store.getByServiceOrderId(notification.orderId);
   if (checkout && refundOfPayout(checkout, notification.orderId)) {
     // A refund's pay-out (refunds/), found through the same registry.
     const refundDeps = { store: deps.store, now: deps.now, log: deps.log, sinks: deps.refundSinks ?? [], onQueued: deps.onRefundQueued };
     const { changed } = await applyPayoutNotification(refundDeps, checkout, notification);
-    return { status: 200, outcome: changed ? 'applied' : 'ignored', orderId: checkout.orderId };
+    return { kind: changed ? 'applied' : 'ignored', orderId: checkout.orderId };
   }
   if (!checkout || checkout.payment?.serviceOrderId !== notification.orderId) {
     // An order this companion does not hold, or an earlier attempt already failed and replaced.
     deps.log.warn('service notification for no current payment ignored', { orderId: notification.orderId, status: notification.status });
-    return { status: 200, outcome: 'ignored', orderId: notification.orderId };
+    return { kind: 'ignored', orderId: notification.orderId };
   }
   if (checkout.payment.orderIdConflict) {
     // The service's transaction under this id is not ours (pay-flow.ts): never applied to this order.
     deps.log.error('service notification for an order id another client created: not applied; needs support', { orderId: checkout.orderId, status: notification.status });
-    return { status: 200, outcome: 'ignored', orderId: notification.orderId };
+    return { kind: 'ignored', orderId: notification.orderId };
   }
 
   const amountMatches = sameAmount(notification.rawAmount, checkout.amount);
@@ -151,7 +79,7 @@ export async function applyNotification(deps: NotificationDeps, notification: We
     return null;
   }, { received: { status: notification.status, serviceOrderId: notification.orderId } });
   const state = after?.payment?.state;
-  return { status: 200, outcome: changed ? 'applied' : 'ignored', orderId: checkout.orderId, ...(state ? { state } : {}) };
+  return { kind: changed ? 'applied' : 'ignored', orderId: checkout.orderId, ...(state ? { state } : {}) };
 }
 
 

@@ -14,7 +14,7 @@
 import { finalPaymentStates, type PaymentView } from '../../contract/companion.js';
 import { TooManyRequests } from '../model/payer-refusal.js';
 import type { StreamSlots } from '../stores/limit-backend.js';
-import type { StatusHub } from '../status/status-hub.js';
+import type { StatusHub } from '../stores/status-hub.js';
 import { randomId } from '../tokens.js';
 
 const encoder = new TextEncoder();

@@ -38,7 +38,7 @@ import { nextAttemptOrderIds } from './attempt-ids.js';
 import { isFinal, movesForward, type Transitions } from './transitions.js';
 import { paymentView } from '../model/payment-view.js';
 import { randomId } from '../tokens.js';
-import type { MetricsRecorder } from '../metrics-recorder.js';
+import type { MetricsRecorder } from '../model/metrics-recorder.js';
 import { redactPhone } from '../../contract/phone.js';
 
 export interface PayFlowDeps {

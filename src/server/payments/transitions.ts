@@ -1,18 +1,22 @@
 /**
  * Payment state changes: monotone (§3: statuses never go back, whatever the arrival order), atomic
  * through the store's compare-and-set, published to the status streams, and queued for the
- * merchant in the same write (deliveries.ts delivers them, at least once, in order).
+ * merchant in the same write (deliveries/delivery-worker.ts delivers them, at least once, in order).
  */
 import { finalPaymentStates, type PaymentState } from '../../contract/companion.js';
 import type { PaymentUpdate } from '../model/payment-update.js';
 import { withTimelineEntry, type CheckoutRecord, type DeliveryRecord, type DeliverySink, type PaymentRecord } from '../model/records.js';
-import type { StatusHub } from '../status/status-hub.js';
+import type { StatusHub } from '../stores/status-hub.js';
 import { updateCheckoutRecord, type CheckoutStore } from '../stores/store.js';
 import { heldForSupport, paymentView } from '../model/payment-view.js';
 import { checkoutRetentionMs } from './checkouts.js';
-import type { MetricsRecorder } from '../metrics-recorder.js';
+import type { MetricsRecorder } from '../model/metrics-recorder.js';
 
-/** Progress order: a change may only move up (or keep the rank and add information). */
+/**
+ * Progress order: a change may only move up (or keep the rank and add information). A rule over
+ * the states, not a list of them (`paymentStates` in contract/companion.ts): the type makes it
+ * name every state.
+ */
 const rank: Record<PaymentState, number> = {
   'needs-otp': 0,
   unknown: 1,

@@ -8,7 +8,7 @@ import type { Redeliver } from '../deliveries/redeliver.js';
 import type { PingResult } from '../deliveries/merchant-notifications.js';
 import { pingRoute, redeliverRoute } from './redelivery-schemas.js';
 // A cycle with server-api.ts, used only at request time (never while the modules load).
-import { ServerApiError } from './server-api.js';
+import { ServerApiError } from './server-api-error.js';
 
 export interface RedeliveryDeps {
   /** Absent: the companion sends no merchant notifications (no MOMO_MERCHANT_WEBHOOK_URL). */

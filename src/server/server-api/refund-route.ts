@@ -6,7 +6,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { RefundView } from '../model/refund.js';
 import { RefundRefusal, refundRefusalStatus } from '../refunds/refund-refusal.js';
 import type { RefundRequest } from '../refunds/refund-rules.js';
-import { createRefundRoute } from './server-api-schemas.js';
+import { createRefundRoute } from './server-api-routes.js';
 
 export function registerRefundRoute(app: OpenAPIHono, refund: (orderId: string, request: RefundRequest) => Promise<RefundView>): void {
   app.openapi(createRefundRoute, async (c) => {

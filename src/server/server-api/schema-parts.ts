@@ -3,9 +3,7 @@
  * payment states, the error body, the security scheme and the common error answers.
  */
 import { z } from '@hono/zod-openapi';
-import type { PaymentState } from '../../contract/companion.js';
-
-export const paymentStates = ['needs-otp', 'pending', 'awaiting-redirect', 'redirect-ready', 'unknown', 'completed', 'failed'] as const satisfies readonly PaymentState[];
+export { paymentStates } from '../../contract/companion.js';
 
 export const ErrorSchema = z
   .object({

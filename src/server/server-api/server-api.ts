@@ -18,66 +18,22 @@ import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { Logger } from '../log.js';
 import { CheckoutConflictError, CheckoutError, type CheckoutOrder, type CreatedCheckout } from '../payments/checkouts.js';
-import { maxNotificationBytes } from '../notifications/inbox.js';
+import { answerToRelay, webhookBodyLimit } from '../http-answers/notification-answers.js';
 import { summarise, type PaymentListQuery, type PaymentSummary } from '../payments/payments-list.js';
 import { reportedBy, type CheckoutRecord } from '../model/records.js';
 import { createSecretCheck } from './server-secret.js';
-import { createCheckoutRoute, getPaymentRoute, listPaymentsRoute, serverApiDocument, serverApiPrefix } from './server-api-schemas.js';
+import { serverApiPrefix } from './server-api-schemas.js';
+import { createCheckoutRoute, getPaymentRoute, listPaymentsRoute, serverApiDocument } from './server-api-routes.js';
 import type { CheckoutStore } from '../stores/store.js';
 import { paymentView } from '../model/payment-view.js';
-import type { WebhookResult } from '../notifications/apply-notification.js';
+import type { RelayOutcome } from '../notifications/notification-types.js';
 import { StoreUnavailableError } from '../stores/store-guard.js';
 import { registerRedeliveryRoutes, type RedeliveryDeps } from './redelivery-routes.js';
+import { ServerApiError } from './server-api-error.js';
 import { refundView, type RefundView } from '../model/refund.js';
 import type { RefundRequest } from '../refunds/refund-rules.js';
 import { registerRefundRoute } from './refund-route.js';
 import { withDeprecatedAttemptNames, withDeprecatedPendingNames } from './deprecated-fields.js';
-
-export type ServerApiErrorCode =
-  | 'BAD_REQUEST'
-  | 'UNAUTHORIZED'
-  | 'BROWSER_NOT_ALLOWED'
-  | 'NOT_FOUND'
-  | 'CONFLICT'
-  | 'PAYLOAD_TOO_LARGE'
-  | 'UNSUPPORTED_MEDIA_TYPE'
-  | 'NOTIFICATION_REFUSED'
-  | 'STORE_UNAVAILABLE'
-  | 'NO_MERCHANT_ENDPOINT'
-  | 'INTERNAL';
-
-const statusOf: Record<ServerApiErrorCode, 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 500 | 503> = {
-  BAD_REQUEST: 400,
-  UNAUTHORIZED: 401,
-  BROWSER_NOT_ALLOWED: 403,
-  NOT_FOUND: 404,
-  CONFLICT: 409,
-  PAYLOAD_TOO_LARGE: 413,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  NOTIFICATION_REFUSED: 422,
-  STORE_UNAVAILABLE: 503,
-  NO_MERCHANT_ENDPOINT: 409,
-  INTERNAL: 500,
-};
-
-/** Every refusal of the server API: `{ error: { code, message } }`, the message says what to fix. */
-export class ServerApiError extends Error {
-  override name = 'ServerApiError';
-  constructor(
-    readonly code: ServerApiErrorCode,
-    message: string,
-    /**
-     * The body was refused unread or unparsed: answered with `Connection: close`, because the
-     * adapter then closes the socket, and a pooled client must not send its next request on it.
-     */
-    readonly refusesBody = false,
-  ) {
-    super(message);
-  }
-  get status() {
-    return statusOf[this.code];
-  }
-}
 
 export interface ServerApiDeps {
   /** The companion's mount path (`/momo`); the API lives under `<mountPath>/server`. */
@@ -88,7 +44,7 @@ export interface ServerApiDeps {
   /** The companion's store behind a deadline (store-guard.ts): its failures are answered 503. */
   store: CheckoutStore;
   createCheckout(order: CheckoutOrder): Promise<CreatedCheckout>;
-  handleWebhook(raw: Uint8Array): Promise<WebhookResult>;
+  relayNotification(raw: Uint8Array): Promise<RelayOutcome>;
   listPayments(query: PaymentListQuery): Promise<PaymentSummary[]>;
   refund(orderId: string, request: RefundRequest): Promise<RefundView>;
   log: Logger;
@@ -156,9 +112,9 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
   app.use(
     '*',
     bodyLimit({
-      maxSize: maxNotificationBytes,
+      maxSize: webhookBodyLimit.maxBytes,
       onError: () => {
-        throw new ServerApiError('PAYLOAD_TOO_LARGE', `The body is larger than ${maxNotificationBytes / 1024} KB.`, true);
+        throw new ServerApiError('PAYLOAD_TOO_LARGE', `The body is larger than ${webhookBodyLimit.maxBytes / 1024} KB.`, true);
       },
     }),
   );
@@ -195,23 +151,20 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
 
   // Not `app.openapi`: a JSON validator would parse the body, and Hono would then hand the handler
   // a re-serialised text, which the signature check rightly refuses. The route is documented in
-  // server-api-routes.ts (relayNotificationRoute) all the same.
+  // server-api-schemas.ts (relayNotificationRoute) all the same.
   app.post('/notifications', async (c) => {
     const raw = new Uint8Array(await c.req.arrayBuffer());
-    let result: WebhookResult;
+    let outcome: RelayOutcome;
     try {
-      result = await deps.handleWebhook(raw);
+      outcome = await deps.relayNotification(raw);
     } catch (error) {
-      deps.log.error('relayed notification could not be stored', { error });
-      throw new ServerApiError('STORE_UNAVAILABLE', 'The notification could not be stored (the store is unreachable). Relay it again, unchanged, once the companion is ready (/readyz).');
+      // Kept in the inbox but not applied (the store failed meanwhile), or not kept at all.
+      deps.log.error('relayed notification could not be stored or applied', { error });
+      outcome = { kind: 'unavailable' };
     }
-    if (result.outcome === 'refused') {
-      throw new ServerApiError(
-        'NOTIFICATION_REFUSED',
-        `${result.message.replace(/\.?\s*$/, '.')} Forward the body exactly as your endpoint received it (raw bytes, not parsed and re-encoded), and only notifications of the payment service.`,
-      );
-    }
-    return c.json({ outcome: result.outcome, ...(result.orderId ? { orderId: result.orderId } : {}), ...(result.state ? { state: result.state } : {}) }, 200);
+    const answer = answerToRelay(outcome);
+    if (!answer.ok) throw new ServerApiError(answer.code, answer.message);
+    return c.json(answer.body, 200);
   });
 
   registerRedeliveryRoutes(app, deps.merchantEndpoint ?? {});
@@ -285,7 +238,7 @@ function asServerApiError(error: unknown): ServerApiError | undefined {
   if (error instanceof HTTPException) {
     if (error.status === 415) return new ServerApiError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON, with "Content-Type: application/json".', true);
     if (error.status === 400) return new ServerApiError('BAD_REQUEST', 'The body is not valid JSON: send a JSON object with "Content-Type: application/json".', true);
-    if (error.status === 413) return new ServerApiError('PAYLOAD_TOO_LARGE', `The body is larger than ${maxNotificationBytes / 1024} KB.`, true);
+    if (error.status === 413) return new ServerApiError('PAYLOAD_TOO_LARGE', `The body is larger than ${webhookBodyLimit.maxBytes / 1024} KB.`, true);
   }
   return undefined;
 }

@@ -38,7 +38,7 @@ import {
   UpstreamStatusError,
 } from './errors.js';
 import { mapErrorAnswer } from './map-error.js';
-import type { MetricsRecorder } from '../metrics-recorder.js';
+import type { MetricsRecorder } from '../model/metrics-recorder.js';
 
 export interface ServiceClientOptions {
   /** The service's base URL, e.g. `https://api.example.com` (paths carry `/v1`). */

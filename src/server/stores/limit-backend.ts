@@ -1,7 +1,7 @@
 /**
  * Where the page routes' limits are counted: a store shared by several processes offers its own
  * (`CheckoutStore.limits`, e.g. redis/redis-limits.ts), so a limit holds for all of them together;
- * otherwise each process counts in memory (stores/memory-limits.ts). Every check is atomic.
+ * otherwise each process counts in memory (stores/memory/memory-limits.ts). Every check is atomic.
  */
 /** A token bucket's shape: a burst, then so many per minute (`CompanionLimits`). */
 export interface RateLimit {

@@ -10,7 +10,7 @@
  */
 import type { Logger } from '../log.js';
 import { createFileStore } from './sqlite/sqlite-store.js';
-import { createMemoryStore } from './memory-store.js';
+import { createMemoryStore } from './memory/memory-store.js';
 import { CompanionConfigError } from '../config-error.js';
 import { createRedisStatusHub } from './redis/redis-status-hub.js';
 import { createRedisStore } from './redis/redis-store.js';
@@ -19,7 +19,7 @@ import { describePostgresUrl } from './postgres/postgres-connection.js';
 import { defaultSchema } from './postgres/postgres-schema.js';
 import { createPostgresStatusHub } from './postgres/postgres-status-hub.js';
 import { createPostgresStore } from './postgres/postgres-store.js';
-import type { StatusHub } from '../status/status-hub.js';
+import type { StatusHub } from './status-hub.js';
 import type { CheckoutStore } from './store.js';
 
 export type StoreKind = 'memory' | 'file' | 'redis' | 'postgres' | 'custom';

@@ -5,15 +5,15 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startSandboxService, type SandboxService } from '../../../src/server/commands/serve-sandbox.js';
+import { startStandaloneWithSandbox, type StandaloneWithSandbox } from '../../../src/server/commands/serve-sandbox.js';
 import { silentLogger } from '../../../src/server/log.js';
 
 const shop = 'http://127.0.0.1:8000';
 
 describe('momo-checkout serve --sandbox', () => {
-  let service: SandboxService;
+  let service: StandaloneWithSandbox;
   before(async () => {
-    service = await startSandboxService({ env: { PORT: '0', MOMO_ALLOWED_ORIGINS: shop, MOMO_RETURN_URL: `${shop}/thanks` }, log: silentLogger, sandboxLog: () => {} });
+    service = await startStandaloneWithSandbox({ env: { PORT: '0', MOMO_ALLOWED_ORIGINS: shop, MOMO_RETURN_URL: `${shop}/thanks` }, log: silentLogger, sandboxLog: () => {} });
   });
   after(async () => service.close());
 
@@ -71,6 +71,6 @@ describe('momo-checkout serve --sandbox', () => {
   });
 
   it('refuses to run against a real service\'s variables', async () => {
-    await assert.rejects(startSandboxService({ env: { PORT: '0', MOMO_BASE_URL: 'https://api.example' }, log: silentLogger }), /unset MOMO_BASE_URL/);
+    await assert.rejects(startStandaloneWithSandbox({ env: { PORT: '0', MOMO_BASE_URL: 'https://api.example' }, log: silentLogger }), /unset MOMO_BASE_URL/);
   });
 });

@@ -14,7 +14,7 @@ import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.js
 import { CompanionConfigError, createMemoryStore, type CheckoutStore } from '../../../src/server/index.js';
 import { silentLogger } from '../../../src/server/log.js';
 import { openStoreFromEnv } from '../../../src/server/stores/store-from-env.js';
-import { startService, type RunningService } from '../../../src/server/commands/serve.js';
+import { startStandaloneCompanion, type RunningStandaloneCompanion } from '../../../src/server/commands/standalone-companion.js';
 import { freePort } from '../../support/free-port.js';
 import { sandboxEnv } from '../../support/sandbox-env.js';
 
@@ -44,7 +44,7 @@ async function until(what: string, predicate: () => boolean | Promise<boolean>, 
 describe('serve: configuration', () => {
   it('names the missing variables, the server secret among them', async () => {
     await assert.rejects(
-      startService({ env: { MOMO_STORE: 'memory' }, log: silentLogger }),
+      startStandaloneCompanion({ env: { MOMO_STORE: 'memory' }, log: silentLogger }),
       (error: unknown) => error instanceof CompanionConfigError && /MOMO_BASE_URL, MOMO_API_KEY, MOMO_WEBHOOK_SECRETS, MOMO_PUBLIC_URL, MOMO_SERVER_SECRET/.test(error.message),
     );
   });
@@ -62,7 +62,7 @@ describe('serve: configuration', () => {
 });
 
 describe('serve: health, readiness, timeouts, stop', () => {
-  let service: RunningService;
+  let service: RunningStandaloneCompanion;
   let pingFails = false;
   let diskFull = false;
   before(async () => {
@@ -77,7 +77,7 @@ describe('serve: health, readiness, timeouts, stop', () => {
         if (diskFull) throw Object.assign(new Error('database or disk is full'), { name: 'SqliteError', code: 'SQLITE_FULL' });
       },
     };
-    service = await startService({ env: await envFor(await freePort()), store: { store, describe: 'test store' }, log: silentLogger, requestTimeoutMs: 600, headersTimeoutMs: 500 });
+    service = await startStandaloneCompanion({ env: await envFor(await freePort()), store: { store, describe: 'test store' }, log: silentLogger, requestTimeoutMs: 600, headersTimeoutMs: 500 });
   });
   after(async () => service.close());
 
@@ -147,7 +147,7 @@ describe('serve: health, readiness, timeouts, stop', () => {
 
 describe('serve: graceful stop', () => {
   it('stops accepting, cuts status streams, waits for work under way, and closes', async () => {
-    const service = await startService({ env: await envFor(await freePort()), log: silentLogger });
+    const service = await startStandaloneCompanion({ env: await envFor(await freePort()), log: silentLogger });
     const api = (path: string, body: unknown) =>
       fetch(`${service.url}/momo/server${path}`, { method: 'POST', headers: { authorization: `Bearer ${serverSecret}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const created = (await (await api('/checkouts', { orderId: 'stop-1', amount: '5000', currencyCode: 'XOF' })).json()) as { token: string };

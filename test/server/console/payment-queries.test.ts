@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { findPayments, findUnpaidCheckout, paymentDetail } from '../../../src/server/console/payment-queries.js';
 import { createLogger } from '../../../src/server/log.js';
-import { createMemoryStore } from '../../../src/server/stores/memory-store.js';
+import { createMemoryStore } from '../../../src/server/stores/memory/memory-store.js';
 import { createRedisStore } from '../../../src/server/stores/redis/redis-store.js';
 import { createFileStore } from '../../../src/server/stores/sqlite/sqlite-store.js';
 import { sampleRecord, samplePayment } from '../../../src/server/stores/store-contract.js';

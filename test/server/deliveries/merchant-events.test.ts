@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { csrfHeader } from '../../../src/contract/console.js';
 import { CompanionConfigError, createCompanion, type CompanionOptions } from '../../../src/server/index.js';
 import { merchantEventsFromEnv } from '../../../src/server/deliveries/merchant-events.js';
-import { serviceOptionsFromEnv } from '../../../src/server/commands/serve-options.js';
+import { standaloneOptionsFromEnv } from '../../../src/server/commands/standalone-options.js';
 import { newOrderId, startHarness, type Harness } from '../harness.js';
 import { merchantSecret, startReceiver, until, verified, type Answer } from './merchant-receiver.js';
 
@@ -142,7 +142,7 @@ describe('merchant notifications by subscription', () => {
     assert.deepEqual(merchantEventsFromEnv(' refund.updated , payment.updated,refund.updated '), ['refund.updated', 'payment.updated']);
     assert.throws(() => merchantEventsFromEnv('payment.updated;refund.updated'), /MOMO_MERCHANT_EVENTS lists "payment\.updated;refund\.updated"/);
     const env = { MOMO_BASE_URL: 'http://127.0.0.1:9', MOMO_API_KEY: 'k', MOMO_WEBHOOK_SECRETS: 'whsec_a', MOMO_PUBLIC_URL: 'http://127.0.0.1:8787/momo', MOMO_ALLOW_INSECURE_LOCAL_URLS: '1', MOMO_SERVER_SECRET: serverSecret, MOMO_MERCHANT_WEBHOOK_URL: receiver.url, MOMO_MERCHANT_WEBHOOK_SECRET: merchantSecret };
-    assert.deepEqual(serviceOptionsFromEnv({ ...env, MOMO_MERCHANT_EVENTS: 'payment.updated,test.ping' }).options.merchantEvents, ['payment.updated', 'test.ping']);
-    assert.throws(() => serviceOptionsFromEnv({ ...env, MOMO_MERCHANT_EVENTS: 'payment.update' }), /MOMO_MERCHANT_EVENTS lists "payment\.update", which is not a notification type/);
+    assert.deepEqual(standaloneOptionsFromEnv({ ...env, MOMO_MERCHANT_EVENTS: 'payment.updated,test.ping' }).options.merchantEvents, ['payment.updated', 'test.ping']);
+    assert.throws(() => standaloneOptionsFromEnv({ ...env, MOMO_MERCHANT_EVENTS: 'payment.update' }), /MOMO_MERCHANT_EVENTS lists "payment\.update", which is not a notification type/);
   });
 });

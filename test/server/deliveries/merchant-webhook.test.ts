@@ -1,5 +1,5 @@
 /**
- * Service mode's notifications to the merchant backend: every transition POSTed, signed as
+ * Standalone mode's notifications to the merchant backend: every transition POSTed, signed as
  * Standard Webhooks says, at least once and in order, retried from the durable queue while the
  * endpoint is down, also across a restart of the companion, with a stable `webhook-id`.
  */

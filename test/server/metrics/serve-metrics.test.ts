@@ -1,12 +1,12 @@
 /**
- * `momo-checkout serve` serves `/metrics` too (startService, the command's server): behind
+ * `momo-checkout serve` serves `/metrics` too (startStandaloneCompanion, the command's server): behind
  * `MOMO_METRICS_TOKEN` read from the environment, or the server secret every serve has; 401 otherwise.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.js';
 import { silentLogger } from '../../../src/server/log.js';
-import { startService, type RunningService } from '../../../src/server/commands/serve.js';
+import { startStandaloneCompanion, type RunningStandaloneCompanion } from '../../../src/server/commands/standalone-companion.js';
 import { freePort } from '../../support/free-port.js';
 import { sandboxEnv } from '../../support/sandbox-env.js';
 import { metricsToken, scrape } from './scrape.js';
@@ -15,13 +15,13 @@ const serverSecret = 'serve-metrics-server-secret-0123456789abcdef';
 
 describe('serve: /metrics', () => {
   let sandbox: RunningSandbox;
-  let service: RunningService;
+  let service: RunningStandaloneCompanion;
   let base: string;
   before(async () => {
     sandbox = await startSandbox({ port: 0, pushDelayMs: 30, log: () => {} });
     const port = await freePort();
     const env: Record<string, string> = { ...sandboxEnv(sandbox, port), MOMO_SERVER_SECRET: serverSecret, MOMO_METRICS_TOKEN: metricsToken, MOMO_STORE: 'memory' };
-    service = await startService({ env, log: silentLogger });
+    service = await startStandaloneCompanion({ env, log: silentLogger });
     base = env.MOMO_PUBLIC_URL!;
   });
   after(async () => {
@@ -41,6 +41,6 @@ describe('serve: /metrics', () => {
 
   it('refuses a MOMO_METRICS_TOKEN shorter than 32 characters, naming it', async () => {
     const env = { ...sandboxEnv(sandbox, await freePort()), MOMO_SERVER_SECRET: serverSecret, MOMO_METRICS_TOKEN: 'short', MOMO_STORE: 'memory' };
-    await assert.rejects(startService({ env, log: silentLogger }), /MOMO_METRICS_TOKEN is shorter than 32 characters/);
+    await assert.rejects(startStandaloneCompanion({ env, log: silentLogger }), /MOMO_METRICS_TOKEN is shorter than 32 characters/);
   });
 });

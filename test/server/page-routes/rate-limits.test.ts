@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { resolveClientAddress } from '../../../src/server/page-routes/client-address.js';
-import { createLimiter } from '../../../src/server/stores/memory-limits.js';
+import { createLimiter } from '../../../src/server/stores/memory/memory-limits.js';
 import { startHarness, type Harness } from '../harness.js';
 
 /** Valid Benin mobile numbers on the sandbox's push operator, none of them a scripted test number. */

@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { PaymentState } from '../../../src/contract/companion.js';
 import { createCheckoutRecord } from '../../../src/server/payments/checkouts.js';
-import { createMemoryStore } from '../../../src/server/stores/memory-store.js';
-import { createMemoryStatusHub } from '../../../src/server/status/status-hub.js';
+import { createMemoryStore } from '../../../src/server/stores/memory/memory-store.js';
+import { createMemoryStatusHub } from '../../../src/server/stores/memory/memory-status-hub.js';
 import { createTransitions } from '../../../src/server/payments/transitions.js';
 import { samplePayment, sampleRecord } from '../../../src/server/stores/store-contract.js';
 

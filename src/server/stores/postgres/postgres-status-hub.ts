@@ -14,7 +14,7 @@
 import type { Client, ClientConfig, Notification, Pool } from 'pg';
 import type { PaymentView } from '../../../contract/companion.js';
 import { createLogger, type Logger } from '../../log.js';
-import type { StatusHub } from '../../status/status-hub.js';
+import type { StatusHub } from '../status-hub.js';
 import { openPool, unavailable, type PostgresConnectionOptions } from './postgres-connection.js';
 import { checkSchemaName, defaultSchema } from './postgres-schema.js';
 

@@ -22,20 +22,10 @@
  * inject). Sorted-set entries cannot expire: an entry pointing at a record that is gone is removed
  * when a read meets it, and the sweep removes the rest.
  */
-import type { PaymentState } from '../../../contract/companion.js';
+import { paymentStates } from '../../../contract/companion.js';
 import { luaScript } from './redis-client.js';
 
-const allStates = {
-  'needs-otp': true,
-  pending: true,
-  'awaiting-redirect': true,
-  'redirect-ready': true,
-  unknown: true,
-  completed: true,
-  failed: true,
-} satisfies Record<PaymentState, true>;
-
-export const paymentStates = Object.keys(allStates) as PaymentState[];
+export { paymentStates };
 
 const prelude = `
 local p = ARGV[1]

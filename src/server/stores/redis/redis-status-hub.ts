@@ -13,7 +13,7 @@ import { createBackgroundWork } from '../../background-work.js';
 import type { PaymentView } from '../../../contract/companion.js';
 import { createLogger, type Logger } from '../../log.js';
 import { closeRedis, connectDuplicate, connectRedis, describeRedisUrl, type AnyRedisClient } from './redis-client.js';
-import type { StatusHub } from '../../status/status-hub.js';
+import type { StatusHub } from '../status-hub.js';
 
 export interface RedisStatusHubOptions {
   /** `redis://[:password@]host:port[/db]`. Ignored when `client` is given. */

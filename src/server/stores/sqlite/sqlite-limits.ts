@@ -5,14 +5,14 @@
  * N times as often. Each take is one `BEGIN IMMEDIATE` transaction (SQLite's write lock), so
  * racing processes cannot both take the last token.
  *
- * The numbers a checkout tried and its open streams stay per process (memory-limits.ts): both
+ * The numbers a checkout tried and its open streams stay per process (memory/memory-limits.ts): both
  * expire with a checkout or a connection, and a stream lives in one process anyway.
  *
  * The table is created if missing, outside the store's schema version: an older companion on the
  * same file ignores it, so sharing limits needs no migration.
  */
 import { waitSeconds, type LimitBackend, type RateLimit } from '../limit-backend.js';
-import { createNumberGuard, createStreamSlots } from '../memory-limits.js';
+import { createNumberGuard, createStreamSlots } from '../memory/memory-limits.js';
 import type { SqliteDatabase } from './sqlite-open.js';
 
 /** A bucket untouched for an hour is full again under any limit the companion sets: its row can go. */

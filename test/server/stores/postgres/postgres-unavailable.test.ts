@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startSandbox, type RunningSandbox } from '../../../../src/sandbox/index.js';
-import { startService, type RunningService } from '../../../../src/server/commands/serve.js';
+import { startStandaloneCompanion, type RunningStandaloneCompanion } from '../../../../src/server/commands/standalone-companion.js';
 import { silentLogger } from '../../../../src/server/log.js';
 import { freePort } from '../../../support/free-port.js';
 import { createDatabase, startPostgresServer, type PostgresServer } from '../../../support/postgres-server.js';
@@ -18,13 +18,13 @@ const secret = 'test-server-secret-0123456789abcdef0123456789';
 
 let sandbox: RunningSandbox;
 let postgres: PostgresServer;
-let service: RunningService;
+let service: RunningStandaloneCompanion;
 
 before(async () => {
   sandbox = await startSandbox({ port: 0, log: () => {} });
   postgres = await startPostgresServer();
   const env = { ...sandboxEnv(sandbox, await freePort()), MOMO_SERVER_SECRET: secret, MOMO_POSTGRES_URL: postgres.urlOf(createDatabase(postgres)) };
-  service = await startService({ env, log: silentLogger });
+  service = await startStandaloneCompanion({ env, log: silentLogger });
 });
 
 after(async () => {

@@ -10,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createClient } from 'redis';
 import { createRedisStore, RedisStoreUnavailableError } from '../../../../src/server/index.js';
 import type { AnyRedisClient } from '../../../../src/server/stores/redis/redis-client.js';
-import { createMemoryLimits, type LimitBackend, type Limiter } from '../../../../src/server/stores/memory-limits.js';
+import { createMemoryLimits, type LimitBackend, type Limiter } from '../../../../src/server/stores/memory/memory-limits.js';
 import { StoreConflictError, updateCheckoutRecord } from '../../../../src/server/stores/store.js';
 import type { CheckoutRecord } from '../../../../src/server/model/records.js';
 import { createLogger } from '../../../../src/server/log.js';

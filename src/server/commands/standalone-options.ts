@@ -1,0 +1,50 @@
+/**
+ * What `npx momo-checkout serve` reads from the environment: the companion's usual `MOMO_*`
+ * variables (companionOptionsFromEnv) plus the standalone mode's own.
+ */
+import { checkMerchantWebhookOptions } from '../deliveries/merchant-notifications.js';
+import { merchantEventsFromEnv } from '../deliveries/merchant-events.js';
+import { companionOptionsFromEnv } from '../options-from-env.js';
+import { CompanionConfigError } from '../config-error.js';
+import { type CompanionOptions } from '../options.js';
+import { checkServerSecret } from '../server-api/server-secret.js';
+
+export interface StandaloneEnvConfig {
+  options: CompanionOptions;
+  port: number;
+  host: string;
+}
+
+const required = ['MOMO_BASE_URL', 'MOMO_API_KEY', 'MOMO_WEBHOOK_SECRETS', 'MOMO_PUBLIC_URL', 'MOMO_SERVER_SECRET'];
+
+/**
+ * Adds to companionOptionsFromEnv: `MOMO_SERVER_SECRET` (required: opens the server API),
+ * `MOMO_MERCHANT_WEBHOOK_URL` + `MOMO_MERCHANT_WEBHOOK_SECRET` (optional, together: where payment
+ * transitions are POSTed), `MOMO_MERCHANT_EVENTS` (optional, comma-separated: the types that endpoint
+ * receives, default `payment.updated`; merchant-events.ts).
+ * Throws a CompanionConfigError naming what to set.
+ */
+export function standaloneOptionsFromEnv(env: Record<string, string | undefined>): StandaloneEnvConfig {
+  const missing = required.filter((name) => !env[name]?.trim());
+  if (missing.length > 0) {
+    throw new CompanionConfigError(
+      `Set ${missing.join(', ')} in the environment (docs/backends.md explains each one; a server secret: openssl rand -hex 32).`,
+    );
+  }
+  const { port, host, ...base } = companionOptionsFromEnv(env);
+  const serverSecret = env.MOMO_SERVER_SECRET!.trim();
+  checkServerSecret(serverSecret);
+  const merchantWebhookUrl = env.MOMO_MERCHANT_WEBHOOK_URL?.trim() || undefined;
+  const merchantWebhookSecret = env.MOMO_MERCHANT_WEBHOOK_SECRET?.trim() || undefined;
+  checkMerchantWebhookOptions(merchantWebhookUrl, merchantWebhookSecret);
+  const merchantEvents = merchantEventsFromEnv(env.MOMO_MERCHANT_EVENTS);
+  return {
+    options: {
+      ...base,
+      serverSecret,
+      ...(merchantWebhookUrl ? { merchantWebhookUrl, merchantWebhookSecret, merchantEvents } : {}),
+    },
+    port,
+    host,
+  };
+}

@@ -1,0 +1,58 @@
+/**
+ * The companion's actions on a store (create a checkout, list payments, refund), built once per
+ * store: the library's calls use the store as given, the server API and the console the same store
+ * behind a deadline (`stores/store-guard.ts`), so an unusable store is a 503 in time.
+ */
+import type { Logger } from './log.js';
+import type { CompanionOptions } from './options.js';
+import type { DeliverySink } from './model/records.js';
+import { createCheckoutRecord, type CheckoutOrder } from './payments/checkouts.js';
+import type { Discovery } from './payments/discovery.js';
+import { refuseUnpayable } from './payments/payable.js';
+import { listPaymentSummaries, type PaymentListQuery } from './payments/payments-list.js';
+import { refundPayment, type RefundDeps } from './refunds/refund-flow.js';
+import type { RefundRequest } from './refunds/refund-rules.js';
+import type { ServiceClient } from './service-client/index.js';
+import type { CheckoutStore } from './stores/store.js';
+
+export interface CompanionActionDeps {
+  options: CompanionOptions;
+  discovery: Discovery;
+  service: ServiceClient;
+  log: Logger;
+  now: () => number;
+  checkoutTtlMs: number;
+  defaultReturnUrl: string | null;
+  /** The companion's public base URL (the pay-out's notification URL is under it). */
+  base: string;
+  refundSinks: readonly DeliverySink[];
+  onRefundQueued: (orderId: string) => void;
+}
+
+export function companionActions(deps: CompanionActionDeps) {
+  const { options, discovery, service, log, now } = deps;
+  const checkoutsIn = (on: CheckoutStore) => (order: CheckoutOrder) =>
+    createCheckoutRecord(on, order, {
+      ttlMs: deps.checkoutTtlMs,
+      maxAttempts: options.maxAttempts ?? 3,
+      now,
+      defaultReturnUrl: deps.defaultReturnUrl,
+      checkPayable: (payable) => refuseUnpayable(payable, discovery, log),
+    });
+  const paymentsIn = (on: CheckoutStore) => (query: PaymentListQuery = {}) => listPaymentSummaries(on, query, now());
+  const refundDepsOn = (on: CheckoutStore): RefundDeps => ({
+    service,
+    store: on,
+    log,
+    now,
+    sinks: deps.refundSinks,
+    onQueued: deps.onRefundQueued,
+    webhookUrl: `${deps.base}/webhook`,
+    enabled: options.refunds === true,
+  });
+  const refundsIn = (on: CheckoutStore) => {
+    const refundDeps = refundDepsOn(on);
+    return (orderId: string, request: RefundRequest) => refundPayment(refundDeps, orderId, request);
+  };
+  return { checkoutsIn, paymentsIn, refundDepsOn, refundsIn };
+}

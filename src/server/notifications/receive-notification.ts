@@ -1,0 +1,105 @@
+/**
+ * A service notification's walk, in the order that makes a crash or a restart lose nothing:
+ *
+ * 1. verify the signature over the raw body (`verify-notification.ts`);
+ * 2. enter the inbox (`inbox.ts`, keyed by `_nonce`: a duplicate stops here);
+ * 3. the service is answered (the webhook route), or not yet (a relay waits for 4);
+ * 4. apply it (`apply-notification.ts`: a monotone transition and the merchant's deliveries in one
+ *    compare-and-set), then leave the inbox.
+ *
+ * A crash between 2 and 4 leaves the entry inside: `resume()` (at start, then periodically, in
+ * every process) applies it again. Applying twice is harmless: transitions only move forward and
+ * deliveries are written with the transition, so nothing is reported twice.
+ */
+import { DEFAULT_MAX_BYTES, readVerifiedWebhook } from '../../contract/webhook-signature/index.js';
+import type { WebhookNotification } from '../../contract/upstream/index.js';
+import type { BackgroundWork } from '../background-work.js';
+import type { InboxEntry } from '../model/records.js';
+import { applyNotification } from './apply-notification.js';
+import { createInbox } from './inbox.js';
+import type { NotificationDeps, ReceiveOutcome, RelayOutcome } from './notification-types.js';
+import { verifyNotification } from './verify-notification.js';
+import { noMetrics, notificationResult, type MetricsRecorder } from '../model/metrics-recorder.js';
+
+/**
+ * The one body limit of a service notification: the verifier's own (64 KB). The companion hands it
+ * to every way in (`Companion.webhookBodyLimit`), so an adapter refuses a larger body unread.
+ */
+export const maxNotificationBytes = DEFAULT_MAX_BYTES;
+
+export interface NotificationReceiver {
+  /** The webhook route: verified and kept before it resolves; applied after (in the background). */
+  receive(raw: Uint8Array | string): Promise<ReceiveOutcome>;
+  /** A relayed notification: the same, but resolves once it is applied. */
+  receiveAndApply(raw: Uint8Array | string): Promise<RelayOutcome>;
+  /** Applies every entry still in the inbox (a crash, a store outage); returns how many. */
+  resume(): Promise<number>;
+}
+
+const resumePage = 50;
+
+export function createNotificationReceiver(deps: NotificationDeps & { background: BackgroundWork; metrics?: MetricsRecorder }): NotificationReceiver {
+  const inbox = createInbox(deps);
+  const metrics = deps.metrics ?? noMetrics;
+  /** Every outcome is counted once: here where it ends, or after it is applied. */
+  const counted = <T extends { kind: string; reason?: string }>(outcome: T): T => {
+    metrics.notificationReceived(notificationResult(outcome));
+    return outcome;
+  };
+
+  const applyAndLeave = async (entry: InboxEntry, notification: WebhookNotification) => {
+    const applied = await applyNotification(deps, notification);
+    await inbox.leave(entry);
+    metrics.notificationReceived(notificationResult(applied));
+    return applied;
+  };
+
+  const verifyAndEnter = async (raw: Uint8Array | string) => {
+    const verified = await verifyNotification(deps, raw);
+    if (verified.kind === 'refused') return counted(verified);
+    const entered = await inbox.enter(raw, verified.notification);
+    return entered.kind === 'entered' ? { ...entered, notification: verified.notification } : counted(entered);
+  };
+
+  return {
+    async receive(raw) {
+      const size = typeof raw === 'string' ? raw.length : raw.byteLength;
+      if (size > maxNotificationBytes) return counted({ kind: 'too-large' } as const);
+      const entered = await verifyAndEnter(raw);
+      if (entered.kind !== 'entered') return entered;
+      void deps.background.track(
+        applyAndLeave(entered.entry, entered.notification).catch((error: unknown) =>
+          // Still in the inbox: the next resume applies it.
+          deps.log.error('service notification could not be applied; it stays in the inbox and is retried', { orderId: entered.notification.orderId, error }),
+        ),
+      );
+      return { kind: 'kept' };
+    },
+    async receiveAndApply(raw) {
+      const entered = await verifyAndEnter(raw);
+      if (entered.kind !== 'entered') return entered;
+      return applyAndLeave(entered.entry, entered.notification);
+    },
+    async resume() {
+      let count = 0;
+      for (;;) {
+        const inside = await inbox.inside(resumePage);
+        for (const entry of inside) {
+          let notification;
+          try {
+            // Verified when it arrived: read again, not re-verified (a secret rotated out since, or
+            // the time spent here, must not lose a notification that was genuine when received).
+            notification = readVerifiedWebhook(entry.rawBody);
+          } catch (error) {
+            deps.log.error('inbox entry cannot be read; dropped', { id: entry.id, error });
+            await inbox.leave(entry);
+            continue;
+          }
+          await applyAndLeave(entry, notification);
+          count += 1;
+        }
+        if (inside.length < resumePage) return count;
+      }
+    },
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * What the page routes are given (the composition root builds it), and what every route file of
+ * this part shares: the Hono environment, the browser body limit, the no-store header.
+ */
+import type { Logger } from '../log.js';
+import type { RequestContext } from './client-address.js';
+import type { Discovery } from '../payments/discovery.js';
+import type { EventStreams } from './event-stream.js';
+import type { Limiter, NumberGuard } from '../stores/limit-backend.js';
+import type { PayFlowDeps } from '../payments/pay-flow.js';
+import type { CheckoutRecord } from '../model/records.js';
+import type { CheckoutStore } from '../stores/store.js';
+import type { NotificationAnswer } from '../http-answers/notification-answers.js';
+
+export interface AppDeps {
+  mountPath: string;
+  allowedOrigins: readonly string[];
+  store: CheckoutStore;
+  discovery: Discovery;
+  streams: EventStreams;
+  payFlow: PayFlowDeps;
+  log: Logger;
+  now: () => number;
+  /** Verifies a notification, answers, and applies it after the answer. */
+  acceptWebhook: (raw: Uint8Array) => Promise<NotificationAnswer>;
+  markReturned: (checkout: CheckoutRecord) => Promise<void>;
+  /** Limits of the routes that reach the service (lookup, preview, pay), per process or shared (stores/limit-backend.ts). */
+  limits: { perCheckout: Limiter; perAddress: Limiter; numbers: NumberGuard };
+  /** The payer's address (see client-address.ts), or undefined when it is not known. */
+  clientAddress: (request: Request, context: RequestContext | undefined) => string | undefined;
+}
+
+// Bindings: what the adapter passes beside the request (`app.fetch(request, context)`).
+export type Env = { Bindings: RequestContext | undefined; Variables: { checkout: CheckoutRecord } };
+
+export const maxBrowserBody = 8 * 1024;
+
+export const noStore = { 'cache-control': 'no-store' };

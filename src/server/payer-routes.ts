@@ -1,0 +1,80 @@
+/**
+ * The routes a payer's page reaches (`page-routes/`): the checkout's JSON routes, the status
+ * stream, the return route and the service's notification route, with their limits (per process,
+ * or the shared store's when several processes share it) and the client address they count by.
+ */
+import type { Logger } from './log.js';
+import type { CompanionOptions } from './options.js';
+import { defaultHeartbeatMs } from './model/heartbeat.js';
+import type { NotificationAnswer } from './http-answers/notification-answers.js';
+import { resolveClientAddress } from './page-routes/client-address.js';
+import { createEventStreams } from './page-routes/event-stream.js';
+import { createApp } from './page-routes/page-routes.js';
+import type { Discovery } from './payments/discovery.js';
+import type { Transitions } from './payments/transitions.js';
+import type { ServiceClient } from './service-client/index.js';
+import type { LimitBackend } from './stores/limit-backend.js';
+import type { StatusHub } from './stores/status-hub.js';
+import type { CheckoutStore } from './stores/store.js';
+import type { MetricsRecorder } from './model/metrics-recorder.js';
+
+export interface PayerRouteDeps {
+  options: CompanionOptions;
+  store: CheckoutStore;
+  hub: StatusHub;
+  counted: LimitBackend;
+  discovery: Discovery;
+  service: ServiceClient;
+  transitions: Transitions;
+  acceptWebhook: (raw: Uint8Array) => Promise<NotificationAnswer>;
+  mountPath: string;
+  base: string;
+  log: Logger;
+  now: () => number;
+  /** Counts each pay-in attempt sent (metrics/). */
+  metrics?: MetricsRecorder;
+}
+
+export function payerRoutes(deps: PayerRouteDeps) {
+  const { options, store, hub, counted, discovery, service, transitions, acceptWebhook, mountPath, base, log, now } = deps;
+  const limits = options.limits ?? {};
+  const heartbeatMs = options.heartbeatMs ?? defaultHeartbeatMs;
+  const streamLifetimeMs = limits.streamLifetimeMs ?? 5 * 60_000;
+  const streams = createEventStreams(hub, {
+    heartbeatMs,
+    // A stream ends at the first heartbeat after its lifetime: its slot's lease needs no renewal.
+    perOrder: counted.streamSlots(limits.streamsPerCheckout ?? 5, streamLifetimeMs + 2 * heartbeatMs),
+    total: limits.streams ?? 4_000,
+    lifetimeMs: streamLifetimeMs,
+  });
+  const app = createApp({
+    mountPath,
+    allowedOrigins: options.allowedOrigins,
+    store,
+    discovery,
+    streams,
+    payFlow: {
+      service,
+      store,
+      discovery,
+      transitions,
+      log,
+      webhookUrl: `${base}/webhook`,
+      returnBase: (checkout) => `${base}/return/${checkout.returnId}`,
+      ...(deps.metrics ? { metrics: deps.metrics } : {}),
+    },
+    acceptWebhook,
+    log,
+    now,
+    limits: {
+      perCheckout: counted.limiter('checkout', limits.perCheckout ?? { burst: 20, perMinute: 20 }),
+      perAddress: counted.limiter('address', limits.perAddress ?? { burst: 120, perMinute: 120 }),
+      numbers: counted.numberGuard(limits.numbersPerCheckout ?? 5),
+    },
+    clientAddress: (request, context) => resolveClientAddress({ clientAddress: options.clientAddress, trustProxy: options.trustProxy }, request, context),
+    markReturned: async (checkout) => {
+      await transitions.update(checkout.orderId, (payment) => (payment && !payment.returned ? { ...payment, returned: true } : null));
+    },
+  });
+  return { app, streams };
+}

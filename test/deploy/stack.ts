@@ -1,0 +1,189 @@
+/**
+ * What docs/deploy.md puts behind a proxy, started for real on free loopback ports: a self-signed
+ * certificate for 127.0.0.1 (Debian's openssl CLI: the same command a merchant would type), the
+ * sandbox as its own process (it trusts that certificate through NODE_EXTRA_CA_CERTS, so its
+ * notifications reach the companion through the proxy over https, as the service's would),
+ * `momo-checkout serve` as a child process configured as the guide says, and a small shop page
+ * (the guide's `127.0.0.1:8000`) that creates checkouts through the server API on loopback and
+ * serves the element. The proxy itself (nginx, Caddy) is started by each test.
+ */
+import assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildDemoBundle } from '../../demo/bundle.js';
+import { buildConsole } from '../../scripts/build-console.js';
+import { freePort } from '../support/free-port.js';
+import { root } from './guide.js';
+
+const cli = join(root, 'src/server/cli.ts');
+
+export interface Stack {
+  dir: string;
+  cert: string;
+  key: string;
+  /** Where the proxy must listen: the public URL's port. */
+  proxyPort: number;
+  /** `https://127.0.0.1:<proxyPort>`: the shop's origin and the companion's public one. */
+  origin: string;
+  companionPort: number;
+  shopPort: number;
+  serverSecret: string;
+  /** Everything the children printed (the companion's JSON log lines among them). */
+  logs(): string;
+  /** The companion's JSON log lines. */
+  companionLines(): Array<Record<string, unknown>>;
+  /** Spawns a child whose output goes to the logs; stopped by `close`. */
+  spawnChild(name: string, command: string, args: string[], env?: Record<string, string>): ChildProcess;
+  /** Polls until `probe` holds, or fails with the logs. */
+  until(what: string, probe: () => Promise<boolean>, ms?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function makeCertificate(dir: string): { cert: string; key: string } {
+  const cert = join(dir, 'fullchain.pem');
+  const key = join(dir, 'privkey.pem');
+  const made = spawnSync('openssl', [
+    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
+    '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost',
+    '-keyout', key, '-out', cert,
+  ], { encoding: 'utf8' });
+  assert.equal(made.status, 0, `openssl made no certificate (install Debian's openssl package): ${made.error?.message ?? made.stderr}`);
+  return { cert, key };
+}
+
+function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => {
+    const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    child.once('close', (code) => {
+      clearTimeout(killer);
+      resolve(code);
+    });
+    child.kill(signal);
+  });
+}
+
+export async function startStack(options: { heartbeatMs: number }): Promise<Stack> {
+  const dir = await mkdtemp(join(tmpdir(), 'momo-deploy-'));
+  const { cert, key } = makeCertificate(dir);
+  const lines: string[] = [];
+  // The companion's JSON lines: info on stdout, warnings on stderr (kept apart: lines never interleave).
+  const companionOut = { stdout: [] as string[], stderr: [] as string[] };
+  const children: ChildProcess[] = [];
+  const logs = () => lines.join('').slice(-8000);
+  const spawnChild = (name: string, command: string, args: string[], env: Record<string, string> = {}) => {
+    const child = spawn(command, args, { cwd: root, env: { PATH: process.env.PATH ?? '', HOME: dir, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout!.on('data', (chunk) => lines.push(`[${name}] ${String(chunk)}`));
+    child.stderr!.on('data', (chunk) => lines.push(`[${name}] ${String(chunk)}`));
+    children.push(child);
+    return child;
+  };
+  const until = async (what: string, probe: () => Promise<boolean>, ms = 30_000) => {
+    const end = Date.now() + ms;
+    while (!(await probe().catch(() => false))) {
+      if (Date.now() > end) assert.fail(`timed out waiting for ${what}\n--- logs ---\n${logs()}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+
+  let shop: Server | undefined;
+  const close = async () => {
+    const exits = await Promise.all([...children].reverse().map((child) => stopChild(child)));
+    await new Promise((resolve) => (shop ? shop.close(resolve) : resolve(undefined)));
+    shop?.closeAllConnections();
+    await rm(dir, { recursive: true, force: true });
+    return exits;
+  };
+
+  try {
+    const [proxyPort, companionPort, shopPort, sandboxPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+    const origin = `https://127.0.0.1:${proxyPort}`;
+    const serverSecret = randomBytes(32).toString('hex');
+    const apiKey = `sk_test_sandbox_${randomBytes(12).toString('hex')}`;
+    const webhookSecret = `whsec_${randomBytes(24).toString('hex')}`;
+    const [bundle, consoleAssets] = await Promise.all([buildDemoBundle(), mkdtemp(join(dir, 'console-'))]);
+    await buildConsole(consoleAssets);
+
+    spawnChild('sandbox', process.execPath, ['--import', 'tsx', cli, 'sandbox'], {
+      PORT: String(sandboxPort),
+      SANDBOX_API_KEY: apiKey,
+      SANDBOX_WEBHOOK_SECRET: webhookSecret,
+      PUSH_DELAY_MS: '1500',
+      NODE_EXTRA_CA_CERTS: cert,
+    });
+    // Up before the companion starts: its setup checks at start ask the service, and /readyz waits for them.
+    await until('the sandbox to listen', async () => (await fetch(`http://127.0.0.1:${sandboxPort}/`)).status > 0);
+    const companion = spawnChild('companion', process.execPath, ['--import', 'tsx', cli, 'serve'], {
+      MOMO_BASE_URL: `http://127.0.0.1:${sandboxPort}`,
+      MOMO_API_KEY: apiKey,
+      MOMO_WEBHOOK_SECRETS: webhookSecret,
+      MOMO_PUBLIC_URL: `${origin}/momo`,
+      // The sandbox is http on loopback; the public URL itself is https.
+      MOMO_ALLOW_INSECURE_LOCAL_URLS: '1',
+      MOMO_SERVER_SECRET: serverSecret,
+      MOMO_TRUST_PROXY: '127.0.0.1',
+      MOMO_DATA_DIR: join(dir, 'data'),
+      MOMO_CONSOLE_ASSETS_DIR: consoleAssets,
+      MOMO_HEARTBEAT_MS: String(options.heartbeatMs),
+      HOST: '127.0.0.1',
+      PORT: String(companionPort),
+    });
+    companion.stdout!.on('data', (chunk) => companionOut.stdout.push(String(chunk)));
+    companion.stderr!.on('data', (chunk) => companionOut.stderr.push(String(chunk)));
+
+    // The shop: a checkout page per order, the checkout created from the server on loopback.
+    shop = createServer(async (req, res) => {
+      const url = new URL(req.url ?? '/', origin);
+      if (url.pathname === '/momo-checkout.js') {
+        res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle.code);
+        return;
+      }
+      if (url.pathname !== '/checkout') return void res.writeHead(404).end();
+      const orderId = url.searchParams.get('order') ?? 'order-1';
+      const created = await fetch(`http://127.0.0.1:${companionPort}/momo/server/checkouts`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${serverSecret}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ orderId, amount: '5000', currencyCode: 'XOF' }),
+      });
+      const { token } = (await created.json()) as { token: string };
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html lang="en"><meta charset="utf-8"><title>Order ${orderId}</title>
+<script src="/momo-checkout.js" defer></script>
+<h1>Order ${orderId}: 5000 XOF</h1>
+<momo-checkout endpoint="/momo" token="${token}" country="BJ"></momo-checkout></html>`);
+    });
+    await new Promise<void>((resolve) => shop!.listen(shopPort, '127.0.0.1', resolve));
+
+    await until('the companion to be ready', async () => (await fetch(`http://127.0.0.1:${companionPort}/readyz`)).status === 200);
+
+    return {
+      dir,
+      cert,
+      key,
+      proxyPort,
+      origin,
+      companionPort,
+      shopPort,
+      serverSecret,
+      logs,
+      // Whole lines only: the last one may still be arriving through the pipe.
+      companionLines: () =>
+        [companionOut.stdout, companionOut.stderr]
+          .flatMap((chunks) => chunks.join('').split('\n').slice(0, -1))
+          .filter((line) => line.startsWith('{'))
+          .map((line) => JSON.parse(line) as Record<string, unknown>),
+      spawnChild,
+      until,
+      close: async () => {
+        const exits = await close();
+        assert.ok(exits.every((code) => code === 0 || code === null), `every process stopped cleanly (exit codes ${exits.join(', ')})\n${logs()}`);
+      },
+    };
+  } catch (error) {
+    await close().catch(() => undefined);
+    throw error;
+  }
+}
