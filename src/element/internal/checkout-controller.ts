@@ -1,18 +1,19 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { ApprovalQrView, CheckoutView, PaymentView } from '../../contract/companion.js';
-import { CompanionRequestError, NetworkError } from '../../client/errors.js';
 import { createFetchClient } from '../../client/fetch-client.js';
 import { checkoutView } from '../../client/guards.js';
 import type { CompanionClient } from '../../client/types.js';
 import { eventForCheckout, eventForPayment } from '../../machine/events.js';
-import type { CheckoutEvent, Problem } from '../../machine/events.js';
+import type { CheckoutEvent } from '../../machine/events.js';
 import { initialState, next } from '../../machine/machine.js';
 import type { MachineState } from '../../machine/machine.js';
 import type { Status } from '../../machine/states.js';
 import { en } from '../../localize/en.js';
 import { MomoErrorEvent, MomoFailedEvent, MomoStateChangeEvent, MomoSubmitEvent, MomoSucceededEvent } from '../events.js';
 import { isAllowedRedirect } from '../urls.js';
+import { NumberLookups } from './number-lookups.js';
 import { NumberStep, type NumberStepHost } from './number-step.js';
+import { isAbort, problemOf, setupProblem } from './problems.js';
 import { RememberNumber, type RememberHost } from './remember-number.js';
 import { WaitingClock, type WaitingClockHost } from './waiting-clock.js';
 
@@ -34,11 +35,6 @@ export interface CheckoutHost extends ReactiveControllerHost, HTMLElement, Numbe
 
 /** Problems that coming back online may cure: the element tries again by itself then. */
 const networkProblems: readonly string[] = ['NETWORK', 'ENDPOINT_UNREACHABLE', 'SERVICE_UNAVAILABLE'];
-/**
- * Refusals the payer answers by changing the number: back to the number step, not an error page.
- * TOO_MANY_NUMBERS too: a number already tried for this order is still accepted.
- */
-const numberRefusals: readonly string[] = ['INVALID_PHONE', 'NO_OPERATOR', 'TOO_MANY_NUMBERS'];
 
 const waitingStatuses: readonly Status[] = ['awaiting-approval', 'awaiting-redirect', 'redirecting', 'confirming', 'checking'];
 /** Steps that take focus to their heading or field when the payer was working in the element. */
@@ -46,27 +42,6 @@ const focusSteps: readonly Status[] = [
   'needs-otp', 'awaiting-approval', 'awaiting-redirect', 'redirecting', 'confirming', 'checking',
   'succeeded', 'failed', 'expired', 'error',
 ];
-
-/**
- * The problem an error stands for. `loading`: no answer has come from the companion yet, so a
- * request that finds nothing there while the browser is online points at the endpoint (a wrong
- * host or path, CORS), not at the payer's network.
- */
-function problemOf(error: unknown, loading = false): Problem {
-  if (error instanceof CompanionRequestError) {
-    const problem: Problem = { code: error.code, message: error.message, httpStatus: error.status };
-    return error.details ? { ...problem, details: error.details } : problem;
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  const offline = typeof navigator !== 'undefined' && navigator.onLine === false;
-  if (error instanceof NetworkError && loading && !offline) return { code: 'ENDPOINT_UNREACHABLE', message };
-  if (error instanceof NetworkError && error.unexpectedAnswer) return { code: 'UNEXPECTED_ANSWER', message };
-  return { code: 'NETWORK', message };
-}
-
-function isAbort(error: unknown): boolean {
-  return error instanceof DOMException && error.name === 'AbortError';
-}
 
 /**
  * The controller of `<momo-checkout>`: holds the machine state, runs the effects each state asks
@@ -89,8 +64,7 @@ export class CheckoutController implements ReactiveController {
   private configured = false;
   /** The page's embedded view, until the first load uses it. */
   private embedded = '';
-  private readonly lookups = new Map<string, Promise<CheckoutEvent>>();
-  private readonly previews = new Map<string, Promise<CheckoutEvent>>();
+  private readonly lookups = new NumberLookups(() => this.client);
   private focusPending = false;
   private navigatedTo: string | null = null;
   /** The approval page offered to the payer's phone, and its QR once the companion has drawn it. */
@@ -145,7 +119,6 @@ export class CheckoutController implements ReactiveController {
     this.embedded = this.host.checkoutView;
     this.client = client ?? (endpoint && token ? createFetchClient({ endpoint, token }) : undefined);
     this.lookups.clear();
-    this.previews.clear();
     if (!this.host.isConnected) return;
     if (this.client) this.start();
     else this.awaitSetup();
@@ -156,22 +129,11 @@ export class CheckoutController implements ReactiveController {
     this.state = initialState;
     this.host.requestUpdate();
     this.setupTimer = setTimeout(() => {
-      const problem = this.setupProblem();
+      const problem = setupProblem(this.host.endpoint, this.host.token);
       // The page's developer reads the console; the payer reads the element.
       console.warn(problem.message);
       this.dispatch({ type: 'FAILED_REQUEST', problem });
     }, this.host.setupWaitMs);
-  }
-
-  private setupProblem(): Problem {
-    const { endpoint, token } = this.host;
-    const missing = [endpoint ? '' : 'endpoint', token ? '' : 'token'].filter(Boolean);
-    return {
-      code: token ? 'ENDPOINT_MISSING' : 'TOKEN_MISSING',
-      message:
-        `<momo-checkout> has no ${missing.join(' and no ')} attribute: set endpoint to your companion's mount point ` +
-        `(e.g. "/momo") and token to the checkout token your server created with createCheckout() for this order.`,
-    };
   }
 
   private start(): void {
@@ -231,10 +193,10 @@ export class CheckoutController implements ReactiveController {
         void this.load();
         break;
       case 'looking-up':
-        void this.settle(this.lookupFor(this.state.phoneNumber ?? ''));
+        void this.settle(this.lookups.lookup(this.state.phoneNumber ?? '', this.number.country));
         break;
       case 'previewing':
-        void this.settle(this.previewFor(this.state.phoneNumber ?? '', this.state.useWallet));
+        void this.settle(this.lookups.preview(this.state.phoneNumber ?? '', this.state.useWallet));
         break;
       case 'entering':
         // Back to the number (after "try again", or the checkout's answer): re-read what is typed,
@@ -272,7 +234,7 @@ export class CheckoutController implements ReactiveController {
     const client = this.client;
     if (!client) {
       // "Try again" with the setup still missing: say so again (the console heard it once).
-      this.dispatch({ type: 'FAILED_REQUEST', problem: this.setupProblem() });
+      this.dispatch({ type: 'FAILED_REQUEST', problem: setupProblem(this.host.endpoint, this.host.token) });
       return;
     }
     const signal = this.run.signal;
@@ -316,67 +278,6 @@ export class CheckoutController implements ReactiveController {
     // A needs-otp view we cannot act on (reloaded page: the number is gone) leaves the payer at the number.
     if (payment.state === 'needs-otp' && this.state.phoneNumber === null) return;
     this.dispatch(eventForPayment(payment));
-  }
-
-  private lookupFor(phoneNumber: string): Promise<CheckoutEvent> {
-    const country = this.number.country;
-    const key = `${phoneNumber}|${country ?? ''}`;
-    let pending = this.lookups.get(key);
-    if (!pending) {
-      // Issue 4, size and speed: one corridor lookup per number, whatever the payer does meanwhile.
-      pending = this.request(
-        (client) => client.lookup(country ? { phoneNumber, country } : { phoneNumber }),
-        (lookup): CheckoutEvent => {
-          // Issue 10: the companion previewed the default choice with the lookup: no second round trip.
-          const { preview } = lookup;
-          if (preview) this.previews.set(`${phoneNumber}|${preview.useWallet}`, Promise.resolve({ type: 'PREVIEW_OK', workflow: preview.workflow }));
-          return { type: 'LOOKUP_OK', lookup };
-        },
-        (problem): CheckoutEvent =>
-          numberRefusals.includes(problem.code)
-            ? { type: 'LOOKUP_REFUSED', problem }
-            : { type: 'FAILED_REQUEST', problem },
-      );
-      this.lookups.set(key, pending);
-      void pending.then((event) => event.type === 'FAILED_REQUEST' && this.lookups.delete(key));
-    }
-    return pending;
-  }
-
-  private previewFor(phoneNumber: string, useWallet: boolean): Promise<CheckoutEvent> {
-    const key = `${phoneNumber}|${useWallet}`;
-    let pending = this.previews.get(key);
-    if (!pending) {
-      // At most one preview per (number, choice): it decides the OTP step, not every keystroke.
-      pending = this.request(
-        (client) => client.preview({ phoneNumber, useWallet }),
-        (preview): CheckoutEvent => ({ type: 'PREVIEW_OK', workflow: preview.workflow }),
-        (problem): CheckoutEvent =>
-          numberRefusals.includes(problem.code)
-            ? { type: 'LOOKUP_REFUSED', problem }
-            : problem.code === 'AMOUNT_OUT_OF_RANGE'
-              ? { type: 'REJECTED', problem }
-              : { type: 'FAILED_REQUEST', problem },
-      );
-      this.previews.set(key, pending);
-      void pending.then((event) => event.type === 'FAILED_REQUEST' && this.previews.delete(key));
-    }
-    return pending;
-  }
-
-  /** Runs a request without the run's signal (cached answers outlive a superseded run). */
-  private async request<T>(
-    call: (client: CompanionClient) => Promise<T>,
-    ok: (answer: T) => CheckoutEvent,
-    refused: (problem: Problem) => CheckoutEvent,
-  ): Promise<CheckoutEvent> {
-    const client = this.client;
-    if (!client) return refused({ code: 'TOKEN_MISSING' });
-    try {
-      return ok(await call(client));
-    } catch (error) {
-      return refused(problemOf(error));
-    }
   }
 
   // ----- the payer's actions -----
