@@ -1,5 +1,5 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { ApprovalQrView, CheckoutView, PaymentView } from '../../contract/companion.js';
+import type { CheckoutView, PaymentView } from '../../contract/companion.js';
 import { createFetchClient } from '../../client/fetch-client.js';
 import { checkoutView } from '../../client/guards.js';
 import type { CompanionClient } from '../../client/types.js';
@@ -10,7 +10,7 @@ import type { MachineState } from '../../machine/machine.js';
 import type { Status } from '../../machine/states.js';
 import { en } from '../../localize/en.js';
 import { MomoErrorEvent, MomoFailedEvent, MomoStateChangeEvent, MomoSubmitEvent, MomoSucceededEvent } from '../events.js';
-import { isAllowedRedirect } from '../urls.js';
+import { ApprovalHandoff, type ApprovalHandoffHost } from './approval-handoff.js';
 import { NumberLookups } from './number-lookups.js';
 import { NumberStep, type NumberStepHost } from './number-step.js';
 import { isAbort, problemOf, setupProblem } from './problems.js';
@@ -18,7 +18,7 @@ import { RememberNumber, type RememberHost } from './remember-number.js';
 import { WaitingClock, type WaitingClockHost } from './waiting-clock.js';
 
 /** What the controller needs from the element (kept small so the element stays a thin shell). */
-export interface CheckoutHost extends ReactiveControllerHost, HTMLElement, NumberStepHost, WaitingClockHost, RememberHost {
+export interface CheckoutHost extends ReactiveControllerHost, HTMLElement, NumberStepHost, WaitingClockHost, RememberHost, ApprovalHandoffHost {
   endpoint: string;
   token: string;
   /** The checkout's view rendered into the page (JSON), used for the first load instead of a request. */
@@ -28,8 +28,6 @@ export interface CheckoutHost extends ReactiveControllerHost, HTMLElement, Numbe
   promptHelpAfterSeconds: number;
   /** How long to wait for a missing `endpoint`/`token` before telling the payer and the console. */
   setupWaitMs: number;
-  navigate: (url: string) => void;
-  phoneHandoff: () => boolean;
   readonly renderRoot: HTMLElement | DocumentFragment;
 }
 
@@ -56,6 +54,7 @@ export class CheckoutController implements ReactiveController {
   readonly number: NumberStep;
   readonly clock: WaitingClock;
   readonly remember: RememberNumber;
+  readonly approval: ApprovalHandoff;
 
   private client: CompanionClient | undefined;
   private run = new AbortController();
@@ -66,15 +65,13 @@ export class CheckoutController implements ReactiveController {
   private embedded = '';
   private readonly lookups = new NumberLookups(() => this.client);
   private focusPending = false;
-  private navigatedTo: string | null = null;
-  /** The approval page offered to the payer's phone, and its QR once the companion has drawn it. */
-  handoff: { url: string; qr: ApprovalQrView | null } | null = null;
 
   constructor(private readonly host: CheckoutHost) {
     host.addController(this);
     this.number = new NumberStep(host, this);
     this.remember = new RememberNumber(host, this.number);
     this.clock = new WaitingClock(host, () => this.dispatch({ type: 'TIMED_OUT' }));
+    this.approval = new ApprovalHandoff(host, this);
   }
 
   hostConnected(): void {
@@ -139,7 +136,7 @@ export class CheckoutController implements ReactiveController {
   private start(): void {
     this.stop();
     this.state = initialState;
-    this.handoff = null;
+    this.approval.reset();
     // Before the country guess: a kept number comes with the country it was read in.
     this.remember.fill();
     this.number.guessCountry();
@@ -208,7 +205,7 @@ export class CheckoutController implements ReactiveController {
         if (this.state.lookup?.wallet && !this.state.useWallet && this.remember.takeWalletChoice()) this.chooseWallet(true);
         break;
       case 'redirecting':
-        this.redirect();
+        this.approval.redirect(this.client, this.run.signal);
         break;
       case 'succeeded':
         this.stream?.abort();
@@ -356,46 +353,5 @@ export class CheckoutController implements ReactiveController {
     this.otp = '';
     this.number.clear();
     if (this.dispatch({ type: 'TRY_AGAIN' })) this.focusPending = true;
-  }
-
-  // ----- redirect -----
-
-  private redirect(): void {
-    const url = this.state.payment?.authorizationUrl;
-    if (!url) return; // the URL has not come yet: keep waiting
-    const page = typeof location === 'undefined' ? undefined : location.href;
-    if (!isAllowedRedirect(url, this.host.endpoint || undefined, page)) {
-      this.dispatch({ type: 'REDIRECT_REFUSED' });
-      return;
-    }
-    if (this.navigatedTo === url || this.handoff?.url === url) return; // the same news twice: one navigation, one QR
-    if (this.host.phoneHandoff()) {
-      // Issue 23: at a desktop, offer the page to the phone (QR) and stay here, following the status
-      // stream, which finishes the checkout as it does after a return from the page.
-      this.handoff = { url, qr: null };
-      void this.drawQr(url);
-      return;
-    }
-    this.continueHere(url);
-  }
-
-  /** Leaves for the approval page in this tab: the redirect itself, or the payer's "continue on this device". */
-  continueHere(url: string): void {
-    this.navigatedTo = url;
-    this.host.navigate(url);
-  }
-
-  private async drawQr(url: string): Promise<void> {
-    const signal = this.run.signal;
-    try {
-      const qr = await this.client?.approvalQr?.(signal);
-      // Only a drawing of the address the payer is shown (and the policy allowed) is ever displayed.
-      if (!signal.aborted && qr?.url === url && this.handoff?.url === url) {
-        this.handoff = { url, qr };
-        this.host.requestUpdate();
-      }
-    } catch {
-      // No QR (an older companion, a network blip): the "continue on this device" link still works.
-    }
   }
 }

@@ -257,7 +257,7 @@ function hostOf(url: string | null | undefined): string {
 export function redirectingStep(ctx: ViewContext): TemplateResult {
   const url = ctx.c.state.payment?.authorizationUrl;
   const host = hostOf(url);
-  if (url && ctx.c.handoff?.url === url) return phoneHandoffStep(ctx, url, host);
+  if (url && ctx.c.approval.handoff?.url === url) return phoneHandoffStep(ctx, url, host);
   return html`<div class="step">
     ${waitingStep(ctx.t.redirecting)}
     ${host ? html`<p class="muted redirect-host">${ctx.t.continueOn(leftToRight(ctx.t, host))}</p>` : nothing}
@@ -271,7 +271,7 @@ export function redirectingStep(ctx: ViewContext): TemplateResult {
  */
 function phoneHandoffStep(ctx: ViewContext, url: string, host: string): TemplateResult {
   const { c, t } = ctx;
-  const qr = c.handoff?.qr;
+  const qr = c.approval.handoff?.qr;
   return html`<div class="step handoff">
     ${heading(t.scanHeading)}
     <p>${t.scanBody}</p>
@@ -281,7 +281,7 @@ function phoneHandoffStep(ctx: ViewContext, url: string, host: string): Template
     <p class="muted redirect-host">${t.continueOn(leftToRight(t, host))}</p>
     <a class="continue-here" href=${url} @click=${(e: Event) => {
       e.preventDefault();
-      c.continueHere(url);
+      c.approval.continueHere(url);
     }}>${t.continueHere}</a>
     <p class="waiting"><span class="spinner" aria-hidden="true"></span><span class="muted">${t.keepOpen}</span></p>
   </div>`;
