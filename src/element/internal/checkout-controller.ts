@@ -1,7 +1,6 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { CheckoutView, PaymentView } from '../../contract/companion.js';
+import type { PaymentView } from '../../contract/companion.js';
 import { createFetchClient } from '../../client/fetch-client.js';
-import { checkoutView } from '../../client/guards.js';
 import type { CompanionClient } from '../../client/types.js';
 import { eventForCheckout, eventForPayment } from '../../machine/events.js';
 import type { CheckoutEvent } from '../../machine/events.js';
@@ -11,14 +10,17 @@ import type { Status } from '../../machine/states.js';
 import { en } from '../../localize/en.js';
 import { MomoErrorEvent, MomoFailedEvent, MomoStateChangeEvent, MomoSubmitEvent, MomoSucceededEvent } from '../events.js';
 import { ApprovalHandoff, type ApprovalHandoffHost } from './approval-handoff.js';
+import { embeddedView } from './embedded-view.js';
 import { NumberLookups } from './number-lookups.js';
 import { NumberStep, type NumberStepHost } from './number-step.js';
+import { OnlineRetry } from './online-retry.js';
 import { isAbort, problemOf, setupProblem } from './problems.js';
 import { RememberNumber, type RememberHost } from './remember-number.js';
+import { StepFocus, type StepFocusHost } from './step-focus.js';
 import { WaitingClock, type WaitingClockHost } from './waiting-clock.js';
 
 /** What the controller needs from the element (kept small so the element stays a thin shell). */
-export interface CheckoutHost extends ReactiveControllerHost, HTMLElement, NumberStepHost, WaitingClockHost, RememberHost, ApprovalHandoffHost {
+export interface CheckoutHost extends ReactiveControllerHost, HTMLElement, NumberStepHost, WaitingClockHost, RememberHost, ApprovalHandoffHost, StepFocusHost {
   endpoint: string;
   token: string;
   /** The checkout's view rendered into the page (JSON), used for the first load instead of a request. */
@@ -28,24 +30,17 @@ export interface CheckoutHost extends ReactiveControllerHost, HTMLElement, Numbe
   promptHelpAfterSeconds: number;
   /** How long to wait for a missing `endpoint`/`token` before telling the payer and the console. */
   setupWaitMs: number;
-  readonly renderRoot: HTMLElement | DocumentFragment;
 }
 
-/** Problems that coming back online may cure: the element tries again by itself then. */
-const networkProblems: readonly string[] = ['NETWORK', 'ENDPOINT_UNREACHABLE', 'SERVICE_UNAVAILABLE'];
-
 const waitingStatuses: readonly Status[] = ['awaiting-approval', 'awaiting-redirect', 'redirecting', 'confirming', 'checking'];
-/** Steps that take focus to their heading or field when the payer was working in the element. */
-const focusSteps: readonly Status[] = [
-  'needs-otp', 'awaiting-approval', 'awaiting-redirect', 'redirecting', 'confirming', 'checking',
-  'succeeded', 'failed', 'expired', 'error',
-];
 
 /**
  * The controller of `<momo-checkout>`: holds the machine state, runs the effects each state asks
  * for (requests, the status stream, navigation) and calls `requestUpdate()`. Results of a
- * superseded run are dropped: every run has an AbortSignal. Two sibling controllers hold the rest:
- * the number step (what is typed, its country, the payer's mistake) and the waiting clock.
+ * superseded run are dropped: every run has an AbortSignal. It wires its siblings, which hold the
+ * rest: the number step (what is typed, its country, the payer's mistake), the remembered number,
+ * the number's lookups and previews (number-lookups.ts), the waiting clock, the approval hand-off
+ * (redirect or QR), where the focus goes, and the retry when the network comes back.
  */
 export class CheckoutController implements ReactiveController {
   state: MachineState = initialState;
@@ -64,7 +59,7 @@ export class CheckoutController implements ReactiveController {
   /** The page's embedded view, until the first load uses it. */
   private embedded = '';
   private readonly lookups = new NumberLookups(() => this.client);
-  private focusPending = false;
+  private readonly focus: StepFocus;
 
   constructor(private readonly host: CheckoutHost) {
     host.addController(this);
@@ -72,38 +67,18 @@ export class CheckoutController implements ReactiveController {
     this.remember = new RememberNumber(host, this.number);
     this.clock = new WaitingClock(host, () => this.dispatch({ type: 'TIMED_OUT' }));
     this.approval = new ApprovalHandoff(host, this);
+    this.focus = new StepFocus(host);
+    new OnlineRetry(host, this); // registers itself with the host: nothing here calls it
   }
 
   hostConnected(): void {
-    window.addEventListener('online', this.onNetworkChange);
-    window.addEventListener('offline', this.onNetworkChange);
     // Moved in the DOM or re-attached: start over from the token (the payment resumes from it).
     if (this.client) this.start();
     else if (this.configured) this.awaitSetup();
   }
 
   hostDisconnected(): void {
-    window.removeEventListener('online', this.onNetworkChange);
-    window.removeEventListener('offline', this.onNetworkChange);
     this.stop();
-  }
-
-  /**
-   * Offline: the error step says so. Back online: a request that failed for want of a network is
-   * tried again by itself. "Try again" reloads the checkout, which carries any payment already
-   * started, so it never starts a second pay-in (the companion's pay-in lock holds that too).
-   */
-  private readonly onNetworkChange = (event: Event): void => {
-    const { status, problem } = this.state;
-    if (event.type === 'online' && status === 'error' && problem && networkProblems.includes(problem.code)) this.retry();
-    else this.host.requestUpdate();
-  };
-
-  hostUpdated(): void {
-    if (!this.focusPending) return;
-    this.focusPending = false;
-    const target = this.host.renderRoot.querySelector<HTMLElement>('[data-autofocus]');
-    target?.focus();
   }
 
   /**
@@ -167,7 +142,7 @@ export class CheckoutController implements ReactiveController {
     this.host.requestUpdate();
     const problem = after.problem !== before.problem ? after.problem : null;
     if (after.status !== before.status) {
-      this.focusPending = focusSteps.includes(after.status) && this.host.matches(':focus-within');
+      this.focus.onStep(after.status);
       this.host.dispatchEvent(new MomoStateChangeEvent({ status: after.status, previous: before.status }));
     }
     if (problem) {
@@ -237,7 +212,9 @@ export class CheckoutController implements ReactiveController {
     const signal = this.run.signal;
     try {
       // Issue 10: a view the page's server rendered saves the first round trip; "try again" asks the companion.
-      const checkout = this.takeEmbedded() ?? (await client.getCheckout(signal));
+      const embedded = this.embedded;
+      this.embedded = '';
+      const checkout = embeddedView(embedded) ?? (await client.getCheckout(signal));
       if (signal.aborted) return;
       this.number.servedCountries(checkout.countries.map((c) => c.code));
       const loaded = eventForCheckout(checkout);
@@ -248,21 +225,6 @@ export class CheckoutController implements ReactiveController {
     } catch (error) {
       if (!signal.aborted && !isAbort(error)) this.dispatch({ type: 'FAILED_REQUEST', problem: problemOf(error, true) });
     }
-  }
-
-  private takeEmbedded(): CheckoutView | null {
-    const text = this.embedded;
-    this.embedded = '';
-    if (!text) return null;
-    try {
-      const view = checkoutView(JSON.parse(text));
-      if (Date.parse(view.expiresAt) > Date.now()) return view;
-    } catch (error) {
-      console.warn(
-        `<momo-checkout>: the checkout-view attribute is not the companion's GET /checkout answer (${error instanceof Error ? error.message : String(error)}); loading the checkout from the companion instead.`,
-      );
-    }
-    return null;
   }
 
   private subscribe(client: CompanionClient): void {
@@ -334,7 +296,7 @@ export class CheckoutController implements ReactiveController {
   changeNumber(): void {
     this.otp = '';
     this.dispatch({ type: 'NUMBER_EDITED' });
-    this.focusPending = true;
+    this.focus.request();
   }
 
   /** "Not you?" or "forget": back to an empty field, the focus in it. */
@@ -342,7 +304,7 @@ export class CheckoutController implements ReactiveController {
     if (forget) this.remember.forget();
     else this.remember.useAnother();
     if (this.state.status !== 'entering') this.dispatch({ type: 'NUMBER_EDITED' });
-    this.focusPending = true;
+    this.focus.request();
   }
 
   retry(): void {
@@ -352,6 +314,6 @@ export class CheckoutController implements ReactiveController {
   tryAgain(): void {
     this.otp = '';
     this.number.clear();
-    if (this.dispatch({ type: 'TRY_AGAIN' })) this.focusPending = true;
+    if (this.dispatch({ type: 'TRY_AGAIN' })) this.focus.request();
   }
 }
