@@ -1,0 +1,168 @@
+/**
+ * Following a payment's status until the caller's signal aborts: the companion's event stream
+ * (`text/event-stream`, read with fetch so the token stays in a header), reconnected with backoff
+ * and resumed from its `Last-Event-ID`; after failures in a row, polling the status instead (§1.4),
+ * with a try of the stream now and then; and a status check when the page becomes visible again or
+ * the browser comes back online. Each payment view reaches the caller once, in version order.
+ */
+import { companionRoutes } from '../contract/companion.js';
+import type { PaymentView } from '../contract/companion.js';
+import type { CompanionConnection } from './companion-request.js';
+import { paymentView } from './guards.js';
+import { createSseParser } from './sse-parser.js';
+
+/** How the follower waits and retries (createFetchClient's options, with their defaults applied). */
+export interface FollowSettings {
+  /** Delay before each stream reconnect; the last one repeats. */
+  reconnectDelays: readonly number[];
+  /** Stream failures in a row after which the follower polls `status` instead. */
+  failuresBeforePolling: number;
+  pollIntervalMs: number;
+  /** Polls between two attempts to get the stream back. */
+  pollsBetweenStreamAttempts: number;
+  /** Waits `ms` or until `signal` aborts. */
+  sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** Calls `check` when the page becomes visible again; null: never. */
+  onPageVisible: ((check: () => void, signal: AbortSignal) => void) | null;
+  /** Calls `check` when the browser comes back online; null: never. */
+  onOnline: ((check: () => void, signal: AbortSignal) => void) | null;
+}
+
+export const defaultSleep = (ms: number, signal: AbortSignal): Promise<void> =>
+  new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+    function done(): void {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+  });
+
+export function documentVisibility(check: () => void, signal: AbortSignal): void {
+  // Looked up when subscribing, never at import: importing the element must work on a server (SSR).
+  if (typeof document === 'undefined') return;
+  document.addEventListener(
+    'visibilitychange',
+    () => {
+      if (document.visibilityState === 'visible') check();
+    },
+    { signal },
+  );
+}
+
+export function windowOnline(check: () => void, signal: AbortSignal): void {
+  if (typeof window === 'undefined') return;
+  window.addEventListener('online', check, { signal });
+}
+
+/** Where the next connection resumes: the last event id the stream sent. */
+interface StreamCursor {
+  lastEventId: string;
+}
+
+/** One stream connection; resolves when it ends. 'fatal' when retrying cannot help. */
+async function readStream(
+  connection: CompanionConnection,
+  cursor: StreamCursor,
+  deliver: (payment: PaymentView) => void,
+  signal: AbortSignal,
+): Promise<'ended' | 'failed' | 'fatal'> {
+  let response: Response;
+  try {
+    response = await connection.fetch(connection.base + companionRoutes.events, {
+      headers: {
+        accept: 'text/event-stream',
+        authorization: connection.authorization,
+        ...(cursor.lastEventId ? { 'last-event-id': cursor.lastEventId } : {}),
+      },
+      cache: 'no-store',
+      signal,
+    });
+  } catch {
+    return 'failed';
+  }
+  if (response.status === 401 || response.status === 403) return 'fatal';
+  const type = response.headers.get('content-type') ?? '';
+  if (!response.ok || !response.body || !type.includes('text/event-stream')) {
+    await response.body?.cancel().catch(() => undefined);
+    return 'failed';
+  }
+  const parser = createSseParser((event) => {
+    if (event.event !== 'payment') return;
+    try {
+      deliver(paymentView(JSON.parse(event.data)));
+    } catch {
+      // A malformed event is skipped; the next one, or a status check, carries the state.
+    }
+  });
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      parser.push(value);
+      cursor.lastEventId = parser.lastEventId || cursor.lastEventId;
+    }
+  } catch {
+    // Cut mid-stream (network change, proxy timeout): it worked, reconnect soon.
+  }
+  return 'ended';
+}
+
+/** Calls `onPayment` with each newer payment view until `signal` aborts. Never throws. */
+export function followStatus(
+  connection: CompanionConnection,
+  settings: FollowSettings,
+  getStatus: () => Promise<PaymentView | null>,
+  onPayment: (payment: PaymentView) => void,
+  signal: AbortSignal,
+): void {
+  const { reconnectDelays, failuresBeforePolling, pollIntervalMs, pollsBetweenStreamAttempts, sleep } = settings;
+  let lastVersion = -1;
+  const cursor: StreamCursor = { lastEventId: '' };
+  const deliver = (payment: PaymentView | null): void => {
+    if (signal.aborted || payment === null || payment.version <= lastVersion) return;
+    lastVersion = payment.version;
+    onPayment(payment);
+  };
+  const check = (): Promise<void> =>
+    getStatus().then(deliver, () => {
+      /* the stream or the next poll will tell */
+    });
+  settings.onPageVisible?.(() => void check(), signal);
+  // A wait between reconnects ends early when the browser says the network is back.
+  let wakeUp = (): void => {};
+  const nap = (ms: number): Promise<void> =>
+    new Promise((resolve) => {
+      wakeUp = resolve;
+      void sleep(ms, signal).then(resolve);
+    });
+  settings.onOnline?.(() => {
+    wakeUp();
+    void check();
+  }, signal);
+
+  void (async () => {
+    let failures = 0;
+    while (!signal.aborted) {
+      const outcome = await readStream(connection, cursor, deliver, signal);
+      if (signal.aborted) return;
+      if (outcome === 'fatal') return;
+      // A stream that was open and then ended is healthy: reconnect without counting a failure.
+      failures = outcome === 'ended' ? 0 : failures + 1;
+      if (failures >= failuresBeforePolling) {
+        // §1.4: status by polling when the stream fails, with a try of the stream now and then.
+        for (let poll = 0; poll < pollsBetweenStreamAttempts && !signal.aborted; poll++) {
+          await check();
+          await nap(pollIntervalMs);
+        }
+        failures = failuresBeforePolling - 1;
+        continue;
+      }
+      const delay = reconnectDelays[Math.min(failures, reconnectDelays.length - 1)] ?? 1000;
+      await nap(delay);
+    }
+  })();
+}
