@@ -17,7 +17,7 @@ import { approvalStep, redirectingStep, waitingStep } from './internal/views/wai
 import { numberLocale } from './digits.js';
 import { prefersPhoneHandoff } from './phone-handoff.js';
 import { olderEngineStyles } from './older-engine-styles.js';
-import { styles } from './styles.js';
+import { styles } from './styles/checkout-styles.js';
 
 /**
  * `<momo-checkout>`: the payer's side of a mobile-money payment. It talks only to the merchant's
