@@ -3,36 +3,17 @@ import type { PaymentView } from '../contract/companion.js';
 import { companionRequest } from './companion-request.js';
 import type { CompanionConnection } from './companion-request.js';
 import { AnswerShapeError, approvalQr, checkoutView, lookupResponse, paymentOrNull, previewResponse } from './guards.js';
-import { defaultSleep, documentVisibility, followStatus, windowOnline } from './status-follower.js';
-import type { FollowSettings } from './status-follower.js';
+import { createStatusFollower } from './status-follower.js';
+import type { StatusFollowOptions } from './status-follower.js';
 import type { CompanionClient } from './types.js';
 
-export interface FetchClientOptions {
+export interface FetchClientOptions extends StatusFollowOptions {
   /** The companion's mount point, e.g. `https://shop.example/momo`. */
   endpoint: string;
   /** The checkout token the merchant's server created; sent as `Authorization: Bearer`. */
   token: string;
   /** Defaults to the global fetch (bound, so it works as a plain function). */
   fetch?: typeof fetch;
-  /** Delay before each stream reconnect; the last one repeats. */
-  reconnectDelaysMs?: readonly number[];
-  /** Stream failures in a row after which the client polls `status` instead. */
-  failuresBeforePolling?: number;
-  pollIntervalMs?: number;
-  /** Polls between two attempts to get the stream back. */
-  pollsBetweenStreamAttempts?: number;
-  /** Waits `ms` or until `signal` aborts; injectable so tests do not wait. */
-  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
-  /**
-   * Calls `check` when the page becomes visible again (the payer comes back from a USSD session).
-   * Defaults to `document`'s visibilitychange when there is a document; null turns it off.
-   */
-  onPageVisible?: ((check: () => void, signal: AbortSignal) => void) | null;
-  /**
-   * Calls `check` when the browser comes back online: the status is re-read and a stream that was
-   * waiting to reconnect tries at once. Defaults to `window`'s `online` event; null turns it off.
-   */
-  onOnline?: ((check: () => void, signal: AbortSignal) => void) | null;
 }
 
 const post = (body: unknown, signal?: AbortSignal): RequestInit => ({
@@ -63,15 +44,7 @@ export function createFetchClient(options: FetchClientOptions): CompanionClient 
   const base = options.endpoint.replace(/\/+$/, '');
   const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
   const connection: CompanionConnection = { base, fetch: doFetch, authorization: `Bearer ${options.token}` };
-  const settings: FollowSettings = {
-    reconnectDelays: options.reconnectDelaysMs ?? [1000, 2000, 5000, 10000],
-    failuresBeforePolling: options.failuresBeforePolling ?? 3,
-    pollIntervalMs: options.pollIntervalMs ?? 3000,
-    pollsBetweenStreamAttempts: options.pollsBetweenStreamAttempts ?? 10,
-    sleep: options.sleep ?? defaultSleep,
-    onPageVisible: options.onPageVisible === undefined ? documentVisibility : options.onPageVisible,
-    onOnline: options.onOnline === undefined ? windowOnline : options.onOnline,
-  };
+  const followStatus = createStatusFollower(connection, options);
   const request = <T>(path: string, read: (body: unknown) => T, init?: RequestInit): Promise<T> => companionRequest(connection, path, read, init);
 
   const client: CompanionClient = {
@@ -81,7 +54,7 @@ export function createFetchClient(options: FetchClientOptions): CompanionClient 
     pay: (body, signal) => request(companionRoutes.pay, paidPayment, post(body, signal)),
     getStatus: (signal) => request(companionRoutes.status, paymentOrNull, get(signal)),
     approvalQr: (signal) => request(companionRoutes.approvalQr, approvalQr, get(signal)),
-    subscribe: (onPayment, signal) => followStatus(connection, settings, () => client.getStatus(signal), onPayment, signal),
+    subscribe: (onPayment, signal) => followStatus(() => client.getStatus(signal), onPayment, signal),
   };
   return client;
 }

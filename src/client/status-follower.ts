@@ -11,24 +11,30 @@ import type { CompanionConnection } from './companion-request.js';
 import { paymentView } from './guards.js';
 import { createSseParser } from './sse-parser.js';
 
-/** How the follower waits and retries (createFetchClient's options, with their defaults applied). */
-export interface FollowSettings {
+/** How the follower waits and retries (createFetchClient's options of the same names). */
+export interface StatusFollowOptions {
   /** Delay before each stream reconnect; the last one repeats. */
-  reconnectDelays: readonly number[];
-  /** Stream failures in a row after which the follower polls `status` instead. */
-  failuresBeforePolling: number;
-  pollIntervalMs: number;
+  reconnectDelaysMs?: readonly number[];
+  /** Stream failures in a row after which the client polls `status` instead. */
+  failuresBeforePolling?: number;
+  pollIntervalMs?: number;
   /** Polls between two attempts to get the stream back. */
-  pollsBetweenStreamAttempts: number;
-  /** Waits `ms` or until `signal` aborts. */
-  sleep: (ms: number, signal: AbortSignal) => Promise<void>;
-  /** Calls `check` when the page becomes visible again; null: never. */
-  onPageVisible: ((check: () => void, signal: AbortSignal) => void) | null;
-  /** Calls `check` when the browser comes back online; null: never. */
-  onOnline: ((check: () => void, signal: AbortSignal) => void) | null;
+  pollsBetweenStreamAttempts?: number;
+  /** Waits `ms` or until `signal` aborts; injectable so tests do not wait. */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /**
+   * Calls `check` when the page becomes visible again (the payer comes back from a USSD session).
+   * Defaults to `document`'s visibilitychange when there is a document; null turns it off.
+   */
+  onPageVisible?: ((check: () => void, signal: AbortSignal) => void) | null;
+  /**
+   * Calls `check` when the browser comes back online: the status is re-read and a stream that was
+   * waiting to reconnect tries at once. Defaults to `window`'s `online` event; null turns it off.
+   */
+  onOnline?: ((check: () => void, signal: AbortSignal) => void) | null;
 }
 
-export const defaultSleep = (ms: number, signal: AbortSignal): Promise<void> =>
+const defaultSleep = (ms: number, signal: AbortSignal): Promise<void> =>
   new Promise((resolve) => {
     if (signal.aborted) return resolve();
     const timer = setTimeout(done, ms);
@@ -40,7 +46,7 @@ export const defaultSleep = (ms: number, signal: AbortSignal): Promise<void> =>
     }
   });
 
-export function documentVisibility(check: () => void, signal: AbortSignal): void {
+function documentVisibility(check: () => void, signal: AbortSignal): void {
   // Looked up when subscribing, never at import: importing the element must work on a server (SSR).
   if (typeof document === 'undefined') return;
   document.addEventListener(
@@ -52,7 +58,7 @@ export function documentVisibility(check: () => void, signal: AbortSignal): void
   );
 }
 
-export function windowOnline(check: () => void, signal: AbortSignal): void {
+function windowOnline(check: () => void, signal: AbortSignal): void {
   if (typeof window === 'undefined') return;
   window.addEventListener('online', check, { signal });
 }
@@ -111,58 +117,70 @@ async function readStream(
   return 'ended';
 }
 
-/** Calls `onPayment` with each newer payment view until `signal` aborts. Never throws. */
-export function followStatus(
-  connection: CompanionConnection,
-  settings: FollowSettings,
-  getStatus: () => Promise<PaymentView | null>,
-  onPayment: (payment: PaymentView) => void,
-  signal: AbortSignal,
-): void {
-  const { reconnectDelays, failuresBeforePolling, pollIntervalMs, pollsBetweenStreamAttempts, sleep } = settings;
-  let lastVersion = -1;
-  const cursor: StreamCursor = { lastEventId: '' };
-  const deliver = (payment: PaymentView | null): void => {
-    if (signal.aborted || payment === null || payment.version <= lastVersion) return;
-    lastVersion = payment.version;
-    onPayment(payment);
-  };
-  const check = (): Promise<void> =>
-    getStatus().then(deliver, () => {
-      /* the stream or the next poll will tell */
-    });
-  settings.onPageVisible?.(() => void check(), signal);
-  // A wait between reconnects ends early when the browser says the network is back.
-  let wakeUp = (): void => {};
-  const nap = (ms: number): Promise<void> =>
-    new Promise((resolve) => {
-      wakeUp = resolve;
-      void sleep(ms, signal).then(resolve);
-    });
-  settings.onOnline?.(() => {
-    wakeUp();
-    void check();
-  }, signal);
+/**
+ * The follower of one client: its options read once, as the client is created. A closure rather
+ * than a settings object passed along: in the script-tag file an object's keys stay as written,
+ * and the file is within a few bytes of its 25 KB budget.
+ */
+export function createStatusFollower(connection: CompanionConnection, options: StatusFollowOptions) {
+  const sleep = options.sleep ?? defaultSleep;
+  const reconnectDelays = options.reconnectDelaysMs ?? [1000, 2000, 5000, 10000];
+  const failuresBeforePolling = options.failuresBeforePolling ?? 3;
+  const pollIntervalMs = options.pollIntervalMs ?? 3000;
+  const pollsBetweenStreamAttempts = options.pollsBetweenStreamAttempts ?? 10;
+  const onPageVisible = options.onPageVisible === undefined ? documentVisibility : options.onPageVisible;
+  const onOnline = options.onOnline === undefined ? windowOnline : options.onOnline;
 
-  void (async () => {
-    let failures = 0;
-    while (!signal.aborted) {
-      const outcome = await readStream(connection, cursor, deliver, signal);
-      if (signal.aborted) return;
-      if (outcome === 'fatal') return;
-      // A stream that was open and then ended is healthy: reconnect without counting a failure.
-      failures = outcome === 'ended' ? 0 : failures + 1;
-      if (failures >= failuresBeforePolling) {
-        // §1.4: status by polling when the stream fails, with a try of the stream now and then.
-        for (let poll = 0; poll < pollsBetweenStreamAttempts && !signal.aborted; poll++) {
-          await check();
-          await nap(pollIntervalMs);
+  /** Calls `onPayment` with each newer payment view until `signal` aborts. Never throws. */
+  return function followStatus(
+    getStatus: () => Promise<PaymentView | null>,
+    onPayment: (payment: PaymentView) => void,
+    signal: AbortSignal,
+  ): void {
+    let lastVersion = -1;
+    const cursor: StreamCursor = { lastEventId: '' };
+    const deliver = (payment: PaymentView | null): void => {
+      if (signal.aborted || payment === null || payment.version <= lastVersion) return;
+      lastVersion = payment.version;
+      onPayment(payment);
+    };
+    const check = (): Promise<void> =>
+      getStatus().then(deliver, () => {
+        /* the stream or the next poll will tell */
+      });
+    onPageVisible?.(() => void check(), signal);
+    // A wait between reconnects ends early when the browser says the network is back.
+    let wakeUp = (): void => {};
+    const nap = (ms: number): Promise<void> =>
+      new Promise((resolve) => {
+        wakeUp = resolve;
+        void sleep(ms, signal).then(resolve);
+      });
+    onOnline?.(() => {
+      wakeUp();
+      void check();
+    }, signal);
+
+    void (async () => {
+      let failures = 0;
+      while (!signal.aborted) {
+        const outcome = await readStream(connection, cursor, deliver, signal);
+        if (signal.aborted) return;
+        if (outcome === 'fatal') return;
+        // A stream that was open and then ended is healthy: reconnect without counting a failure.
+        failures = outcome === 'ended' ? 0 : failures + 1;
+        if (failures >= failuresBeforePolling) {
+          // §1.4: status by polling when the stream fails, with a try of the stream now and then.
+          for (let poll = 0; poll < pollsBetweenStreamAttempts && !signal.aborted; poll++) {
+            await check();
+            await nap(pollIntervalMs);
+          }
+          failures = failuresBeforePolling - 1;
+          continue;
         }
-        failures = failuresBeforePolling - 1;
-        continue;
+        const delay = reconnectDelays[Math.min(failures, reconnectDelays.length - 1)] ?? 1000;
+        await nap(delay);
       }
-      const delay = reconnectDelays[Math.min(failures, reconnectDelays.length - 1)] ?? 1000;
-      await nap(delay);
-    }
-  })();
+    })();
+  };
 }
