@@ -1,6 +1,6 @@
 import { companionRoutes } from '../contract/companion.js';
 import type { PaymentView } from '../contract/companion.js';
-import { companionRequest } from './companion-request.js';
+import { createCompanionRequest } from './companion-request.js';
 import type { CompanionConnection } from './companion-request.js';
 import { AnswerShapeError, approvalQr, checkoutView, lookupResponse, paymentOrNull, previewResponse } from './guards.js';
 import { createStatusFollower } from './status-follower.js';
@@ -45,7 +45,7 @@ export function createFetchClient(options: FetchClientOptions): CompanionClient 
   const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
   const connection: CompanionConnection = { base, fetch: doFetch, authorization: `Bearer ${options.token}` };
   const followStatus = createStatusFollower(connection, options);
-  const request = <T>(path: string, read: (body: unknown) => T, init?: RequestInit): Promise<T> => companionRequest(connection, path, read, init);
+  const request = createCompanionRequest(connection);
 
   const client: CompanionClient = {
     getCheckout: (signal) => request(companionRoutes.checkout, checkoutView, get(signal)),

@@ -63,66 +63,13 @@ function windowOnline(check: () => void, signal: AbortSignal): void {
   window.addEventListener('online', check, { signal });
 }
 
-/** Where the next connection resumes: the last event id the stream sent. */
-interface StreamCursor {
-  lastEventId: string;
-}
-
-/** One stream connection; resolves when it ends. 'fatal' when retrying cannot help. */
-async function readStream(
-  connection: CompanionConnection,
-  cursor: StreamCursor,
-  deliver: (payment: PaymentView) => void,
-  signal: AbortSignal,
-): Promise<'ended' | 'failed' | 'fatal'> {
-  let response: Response;
-  try {
-    response = await connection.fetch(connection.base + companionRoutes.events, {
-      headers: {
-        accept: 'text/event-stream',
-        authorization: connection.authorization,
-        ...(cursor.lastEventId ? { 'last-event-id': cursor.lastEventId } : {}),
-      },
-      cache: 'no-store',
-      signal,
-    });
-  } catch {
-    return 'failed';
-  }
-  if (response.status === 401 || response.status === 403) return 'fatal';
-  const type = response.headers.get('content-type') ?? '';
-  if (!response.ok || !response.body || !type.includes('text/event-stream')) {
-    await response.body?.cancel().catch(() => undefined);
-    return 'failed';
-  }
-  const parser = createSseParser((event) => {
-    if (event.event !== 'payment') return;
-    try {
-      deliver(paymentView(JSON.parse(event.data)));
-    } catch {
-      // A malformed event is skipped; the next one, or a status check, carries the state.
-    }
-  });
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      parser.push(value);
-      cursor.lastEventId = parser.lastEventId || cursor.lastEventId;
-    }
-  } catch {
-    // Cut mid-stream (network change, proxy timeout): it worked, reconnect soon.
-  }
-  return 'ended';
-}
-
 /**
  * The follower of one client: its options read once, as the client is created. A closure rather
- * than a settings object passed along: in the script-tag file an object's keys stay as written,
- * and the file is within a few bytes of its 25 KB budget.
+ * than functions passing a settings object along: in the script-tag file an object's keys stay as
+ * written, and the file is within bytes of its 25 KB budget.
  */
 export function createStatusFollower(connection: CompanionConnection, options: StatusFollowOptions) {
+  const { base, fetch: doFetch, authorization } = connection;
   const sleep = options.sleep ?? defaultSleep;
   const reconnectDelays = options.reconnectDelaysMs ?? [1000, 2000, 5000, 10000];
   const failuresBeforePolling = options.failuresBeforePolling ?? 3;
@@ -138,7 +85,7 @@ export function createStatusFollower(connection: CompanionConnection, options: S
     signal: AbortSignal,
   ): void {
     let lastVersion = -1;
-    const cursor: StreamCursor = { lastEventId: '' };
+    let lastEventId = '';
     const deliver = (payment: PaymentView | null): void => {
       if (signal.aborted || payment === null || payment.version <= lastVersion) return;
       lastVersion = payment.version;
@@ -161,10 +108,54 @@ export function createStatusFollower(connection: CompanionConnection, options: S
       void check();
     }, signal);
 
+    /** One stream connection, resumed from the last event id; resolves when it ends. 'fatal' when retrying cannot help. */
+    async function stream(): Promise<'ended' | 'failed' | 'fatal'> {
+      let response: Response;
+      try {
+        response = await doFetch(base + companionRoutes.events, {
+          headers: {
+            accept: 'text/event-stream',
+            authorization,
+            ...(lastEventId ? { 'last-event-id': lastEventId } : {}),
+          },
+          cache: 'no-store',
+          signal,
+        });
+      } catch {
+        return 'failed';
+      }
+      if (response.status === 401 || response.status === 403) return 'fatal';
+      const type = response.headers.get('content-type') ?? '';
+      if (!response.ok || !response.body || !type.includes('text/event-stream')) {
+        await response.body?.cancel().catch(() => undefined);
+        return 'failed';
+      }
+      const parser = createSseParser((event) => {
+        if (event.event !== 'payment') return;
+        try {
+          deliver(paymentView(JSON.parse(event.data)));
+        } catch {
+          // A malformed event is skipped; the next one, or a status check, carries the state.
+        }
+      });
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          parser.push(value);
+          lastEventId = parser.lastEventId || lastEventId;
+        }
+      } catch {
+        // Cut mid-stream (network change, proxy timeout): it worked, reconnect soon.
+      }
+      return 'ended';
+    }
+
     void (async () => {
       let failures = 0;
       while (!signal.aborted) {
-        const outcome = await readStream(connection, cursor, deliver, signal);
+        const outcome = await stream();
         if (signal.aborted) return;
         if (outcome === 'fatal') return;
         // A stream that was open and then ended is healthy: reconnect without counting a failure.

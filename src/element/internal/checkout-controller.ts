@@ -1,5 +1,6 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { PaymentView } from '../../contract/companion.js';
+import { isAbort } from '../../client/companion-request.js';
 import { createFetchClient } from '../../client/fetch-client.js';
 import type { CompanionClient } from '../../client/types.js';
 import { eventForCheckout, eventForPayment } from '../../machine/events.js';
@@ -14,7 +15,7 @@ import { embeddedView } from './embedded-view.js';
 import { NumberLookups } from './number-lookups.js';
 import { NumberStep, type NumberStepHost } from './number-step.js';
 import { OnlineRetry } from './online-retry.js';
-import { isAbort, problemOf, setupProblem } from './problems.js';
+import { problemOf, setupProblem } from './problems.js';
 import { RememberNumber, type RememberHost } from './remember-number.js';
 import { StepFocus, type StepFocusHost } from './step-focus.js';
 import { WaitingClock, type WaitingClockHost } from './waiting-clock.js';

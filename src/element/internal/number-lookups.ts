@@ -39,11 +39,9 @@ export class NumberLookups {
 
   /** The event the number's lookup stands for: `LOOKUP_OK`, `LOOKUP_REFUSED` or `FAILED_REQUEST`. */
   lookup(phoneNumber: string, country: string | undefined): Promise<CheckoutEvent> {
-    const key = `${phoneNumber}|${country ?? ''}`;
-    let pending = this.lookups.get(key);
-    if (!pending) {
-      // Issue 4, size and speed: one corridor lookup per number, whatever the payer does meanwhile.
-      pending = this.request(
+    // Issue 4, size and speed: one corridor lookup per number, whatever the payer does meanwhile.
+    return this.once(this.lookups, `${phoneNumber}|${country ?? ''}`, () =>
+      this.request(
         (client) => client.lookup(country ? { phoneNumber, country } : { phoneNumber }),
         (lookup): CheckoutEvent => {
           // Issue 10: the companion previewed the default choice with the lookup: no second round trip.
@@ -55,20 +53,15 @@ export class NumberLookups {
           numberRefusals.includes(problem.code)
             ? { type: 'LOOKUP_REFUSED', problem }
             : { type: 'FAILED_REQUEST', problem },
-      );
-      this.lookups.set(key, pending);
-      void pending.then((event) => event.type === 'FAILED_REQUEST' && this.lookups.delete(key));
-    }
-    return pending;
+      ),
+    );
   }
 
   /** The event the preview of (number, choice) stands for: `PREVIEW_OK`, a refusal or `FAILED_REQUEST`. */
   preview(phoneNumber: string, useWallet: boolean): Promise<CheckoutEvent> {
-    const key = `${phoneNumber}|${useWallet}`;
-    let pending = this.previews.get(key);
-    if (!pending) {
-      // At most one preview per (number, choice): it decides the OTP step, not every keystroke.
-      pending = this.request(
+    // At most one preview per (number, choice): it decides the OTP step, not every keystroke.
+    return this.once(this.previews, `${phoneNumber}|${useWallet}`, () =>
+      this.request(
         (client) => client.preview({ phoneNumber, useWallet }),
         (preview): CheckoutEvent => ({ type: 'PREVIEW_OK', workflow: preview.workflow }),
         (problem): CheckoutEvent =>
@@ -77,9 +70,17 @@ export class NumberLookups {
             : problem.code === 'AMOUNT_OUT_OF_RANGE'
               ? { type: 'REJECTED', problem }
               : { type: 'FAILED_REQUEST', problem },
-      );
-      this.previews.set(key, pending);
-      void pending.then((event) => event.type === 'FAILED_REQUEST' && this.previews.delete(key));
+      ),
+    );
+  }
+
+  /** The cached answer for `key`, or a new request kept under it; a failed one is forgotten, to be asked again. */
+  private once(cache: Map<string, Promise<CheckoutEvent>>, key: string, ask: () => Promise<CheckoutEvent>): Promise<CheckoutEvent> {
+    let pending = cache.get(key);
+    if (!pending) {
+      pending = ask();
+      cache.set(key, pending);
+      void pending.then((event) => event.type === 'FAILED_REQUEST' && cache.delete(key));
     }
     return pending;
   }

@@ -23,11 +23,6 @@ export function problemOf(error: unknown, loading = false): Problem {
   return { code: 'NETWORK', message };
 }
 
-/** A request the checkout itself cancelled (a newer run): no problem to tell anyone. */
-export function isAbort(error: unknown): boolean {
-  return error instanceof DOMException && error.name === 'AbortError';
-}
-
 /** The element was given no `endpoint` or no `token`: what the payer is shown and the console says. */
 export function setupProblem(endpoint: string, token: string): Problem {
   const missing = [endpoint ? '' : 'endpoint', token ? '' : 'token'].filter(Boolean);
