@@ -8,22 +8,50 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { nextDeliveryAt, type CheckoutRecord } from '../../model/records.js';
 import type { SqliteDatabase } from './sqlite-open.js';
 
+/** A better-sqlite3 statement: its bind parameters, and the row it reads. Named here so the declarations can name it. */
+type Statement<Parameters extends unknown[] = unknown[], Row = unknown> = BetterSqlite3.Statement<Parameters, Row>;
+
 interface RecordRow {
   record: string;
   retain_until: number;
   revision: number;
 }
 
-export function prepareStatements(db: SqliteDatabase) {
+/** Each statement with its parameters and its row (a row type only for the statements that read). */
+export interface FileStoreStatements {
+  record: Statement<[string], RecordRow>;
+  liveRecord: Statement<[string, number], { record: string }>;
+  byTokenHash: Statement<[string, number], { record: string }>;
+  byReturnId: Statement<[string, number], { record: string }>;
+  byServiceOrderId: Statement<[string, number], { record: string; order_id: string }>;
+  remove: Statement<[string]>;
+  insert: Statement;
+  update: Statement;
+  indexServiceOrderId: Statement<[string, string]>;
+  lock: Statement<[string], { owner: string; until: number }>;
+  setLock: Statement<[string, string, number]>;
+  releaseLock: Statement<[string, string]>;
+  inboxEntry: Statement<[string], { done: number; until: number }>;
+  addToInbox: Statement<[string, string, number, number]>;
+  pendingInbox: Statement<[number], { id: string; raw_body: string; received_at: number }>;
+  markInboxDone: Statement<[string]>;
+  dueDeliveries: Statement<[number, number, number], { order_id: string }>;
+  sweepCheckouts: Statement<[number]>;
+  sweepLocks: Statement<[number]>;
+  sweepInbox: Statement<[number]>;
+  ping: Statement;
+}
+
+export function prepareStatements(db: SqliteDatabase): FileStoreStatements {
   return {
-    record: db.prepare<[string], RecordRow>('SELECT record, retain_until, revision FROM checkouts WHERE order_id = ?'),
-    liveRecord: db.prepare<[string, number], { record: string }>('SELECT record FROM checkouts WHERE order_id = ? AND retain_until > ?'),
-    byTokenHash: db.prepare<[string, number], { record: string }>('SELECT record FROM checkouts WHERE token_hash = ? AND retain_until > ?'),
-    byReturnId: db.prepare<[string, number], { record: string }>('SELECT record FROM checkouts WHERE return_id = ? AND retain_until > ?'),
-    byServiceOrderId: db.prepare<[string, number], { record: string; order_id: string }>(
+    record: db.prepare('SELECT record, retain_until, revision FROM checkouts WHERE order_id = ?'),
+    liveRecord: db.prepare('SELECT record FROM checkouts WHERE order_id = ? AND retain_until > ?'),
+    byTokenHash: db.prepare('SELECT record FROM checkouts WHERE token_hash = ? AND retain_until > ?'),
+    byReturnId: db.prepare('SELECT record FROM checkouts WHERE return_id = ? AND retain_until > ?'),
+    byServiceOrderId: db.prepare(
       'SELECT c.record, c.order_id FROM service_order_ids s JOIN checkouts c ON c.order_id = s.order_id WHERE s.service_order_id = ? AND c.retain_until > ?',
     ),
-    remove: db.prepare<[string]>('DELETE FROM checkouts WHERE order_id = ?'),
+    remove: db.prepare('DELETE FROM checkouts WHERE order_id = ?'),
     insert: db.prepare(
       `INSERT INTO checkouts (order_id, revision, token_hash, return_id, retain_until, next_delivery_at, payment_state, payment_updated_at, record)
        VALUES (@orderId, @revision, @tokenHash, @returnId, @retainUntil, @nextDeliveryAt, @paymentState, @paymentUpdatedAt, @record)`,
@@ -33,30 +61,28 @@ export function prepareStatements(db: SqliteDatabase) {
        next_delivery_at = @nextDeliveryAt, payment_state = @paymentState, payment_updated_at = @paymentUpdatedAt, record = @record
        WHERE order_id = @orderId`,
     ),
-    indexServiceOrderId: db.prepare<[string, string]>(
+    indexServiceOrderId: db.prepare(
       'INSERT INTO service_order_ids (service_order_id, order_id) VALUES (?, ?) ON CONFLICT (service_order_id) DO UPDATE SET order_id = excluded.order_id',
     ),
-    lock: db.prepare<[string], { owner: string; until: number }>('SELECT owner, until FROM locks WHERE key = ?'),
-    setLock: db.prepare<[string, string, number]>('INSERT OR REPLACE INTO locks (key, owner, until) VALUES (?, ?, ?)'),
-    releaseLock: db.prepare<[string, string]>('DELETE FROM locks WHERE key = ? AND owner = ?'),
-    inboxEntry: db.prepare<[string], { done: number; until: number }>('SELECT done, until FROM inbox WHERE id = ?'),
-    addToInbox: db.prepare<[string, string, number, number]>('INSERT OR REPLACE INTO inbox (id, raw_body, received_at, done, until) VALUES (?, ?, ?, 0, ?)'),
-    pendingInbox: db.prepare<[number], { id: string; raw_body: string; received_at: number }>(
+    lock: db.prepare('SELECT owner, until FROM locks WHERE key = ?'),
+    setLock: db.prepare('INSERT OR REPLACE INTO locks (key, owner, until) VALUES (?, ?, ?)'),
+    releaseLock: db.prepare('DELETE FROM locks WHERE key = ? AND owner = ?'),
+    inboxEntry: db.prepare('SELECT done, until FROM inbox WHERE id = ?'),
+    addToInbox: db.prepare('INSERT OR REPLACE INTO inbox (id, raw_body, received_at, done, until) VALUES (?, ?, ?, 0, ?)'),
+    pendingInbox: db.prepare(
       'SELECT id, raw_body, received_at FROM inbox WHERE done = 0 ORDER BY received_at, rowid LIMIT ?',
     ),
     // A done entry is only a nonce now: its body is dropped.
-    markInboxDone: db.prepare<[string]>("UPDATE inbox SET done = 1, raw_body = '' WHERE id = ?"),
-    dueDeliveries: db.prepare<[number, number, number], { order_id: string }>(
+    markInboxDone: db.prepare("UPDATE inbox SET done = 1, raw_body = '' WHERE id = ?"),
+    dueDeliveries: db.prepare(
       'SELECT order_id FROM checkouts WHERE next_delivery_at <= ? AND retain_until > ? ORDER BY next_delivery_at, rowid LIMIT ?',
     ),
-    sweepCheckouts: db.prepare<[number]>('DELETE FROM checkouts WHERE retain_until <= ?'),
-    sweepLocks: db.prepare<[number]>('DELETE FROM locks WHERE until <= ?'),
-    sweepInbox: db.prepare<[number]>('DELETE FROM inbox WHERE done = 1 AND until <= ?'),
+    sweepCheckouts: db.prepare('DELETE FROM checkouts WHERE retain_until <= ?'),
+    sweepLocks: db.prepare('DELETE FROM locks WHERE until <= ?'),
+    sweepInbox: db.prepare('DELETE FROM inbox WHERE done = 1 AND until <= ?'),
     ping: db.prepare('SELECT 1'),
   };
 }
-
-export type FileStoreStatements = ReturnType<typeof prepareStatements>;
 
 /** listPayments's statement for one shape of query (how many states, which dates, which order), prepared on first use. */
 export type ListStatement = (stateCount: number | null, before: boolean, after: boolean, newestFirst: boolean) => BetterSqlite3.Statement<unknown[], { record: string }>;

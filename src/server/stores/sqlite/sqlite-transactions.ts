@@ -6,12 +6,21 @@
  * Apart from the store so that each atomic step reads whole; the store decides which of them are
  * also fsynced (sqlite-fsync.ts).
  */
+import type BetterSqlite3 from 'better-sqlite3';
 import { serviceOrderIdsOf, type CheckoutRecord } from '../../model/records.js';
 import { serviceOrderIdTaken } from '../store.js';
 import type { SqliteDatabase } from './sqlite-open.js';
 import { parseRecord, recordColumns, type FileStoreStatements } from './sqlite-statements.js';
 
-export function prepareTransactions(db: SqliteDatabase, statements: FileStoreStatements) {
+export interface FileStoreTransactions {
+  createIfAbsent: BetterSqlite3.Transaction<(record: CheckoutRecord, at: number) => { created: boolean; record: CheckoutRecord }>;
+  compareAndSet: BetterSqlite3.Transaction<(orderId: string, expectedRevision: number, next: CheckoutRecord, at: number) => boolean>;
+  claimLock: BetterSqlite3.Transaction<(key: string, owner: string, ttlMs: number, at: number) => boolean>;
+  probeWrite: BetterSqlite3.Transaction<() => void>;
+  sweep: BetterSqlite3.Transaction<(at: number) => void>;
+}
+
+export function prepareTransactions(db: SqliteDatabase, statements: FileStoreStatements): FileStoreTransactions {
   /** Throws unless `serviceOrderId` is free for `orderId`: no other live order's attempt id, nor another live checkout's id. */
   const checkServiceOrderId = (orderId: string, serviceOrderId: string | undefined, at: number) => {
     if (serviceOrderId === undefined) return;
