@@ -8,24 +8,16 @@ import { requestLanguage } from '../localize/language-requests.js';
 import type { Strings } from '../localize/en.js';
 import type { Status } from '../machine/states.js';
 import { CheckoutController } from './internal/checkout-controller.js';
-import {
-  amountText,
-  approvalStep,
-  errorStep,
-  expiredStep,
-  failedStep,
-  numberStep,
-  otpStep,
-  problemText,
-  succeededStep,
-  redirectingStep,
-  waitingStep,
-} from './internal/views.js';
-import type { ViewContext } from './internal/views.js';
+import { numberStep } from './internal/views/number-step-view.js';
+import { otpStep } from './internal/views/otp-step-view.js';
+import { errorStep, expiredStep, failedStep, succeededStep } from './internal/views/outcome-views.js';
+import { amountText, problemText } from './internal/views/view-parts.js';
+import type { ViewContext } from './internal/views/view-parts.js';
+import { approvalStep, redirectingStep, waitingStep } from './internal/views/waiting-views.js';
 import { numberLocale } from './digits.js';
 import { prefersPhoneHandoff } from './phone-handoff.js';
 import { olderEngineStyles } from './older-engine-styles.js';
-import { styles } from './styles.js';
+import { styles } from './styles/checkout-styles.js';
 
 /**
  * `<momo-checkout>`: the payer's side of a mobile-money payment. It talks only to the merchant's
@@ -257,7 +249,7 @@ export class MomoCheckout extends LitElement {
     const { status: step } = this.checkout.state;
     const numberStep = numberStepStatuses.includes(step) && !this.checkout.otpSent;
     // In the number step "Loading…" is shown in the amount's row and "Looking up…" in the operator's
-    // (views.ts), the live region only announces them; "Sending…" (after the payer's press) goes below.
+    // (views/number-step-view.ts), the live region only announces them; "Sending…" (after the payer's press) goes below.
     const shownInPlace = numberStep && step !== 'submitting';
     const statusClass = status.visible && !shownInPlace ? (numberStep ? 'muted status-line' : 'muted') : 'visually-hidden';
     // lang and dir of the texts shown (English while a language file is missing), not the page's:

@@ -21,6 +21,7 @@ import { createTransitions } from './payments/transitions.js';
 import { isAllowedAuthorizationUrl, parseReturnUrl } from './model/urls.js';
 import { resolveClientAddress, type RequestContext } from './page-routes/client-address.js';
 import { paymentView } from './model/payment-view.js';
+import { endpointSink } from './model/records.js';
 import { createBackgroundWork } from './background-work.js';
 import { createMaintenance } from './maintenance.js';
 import { reportStale } from './payments/stale-report.js';
@@ -145,7 +146,7 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
   });
   // The endpoint gets only the types it subscribed to (merchantEvents, issue 36).
   const sinkNames = sinksByEvent(sinks, options);
-  if (options.refunds === true && sinks.webhook && !sinkNames.refund.includes('webhook')) {
+  if (options.refunds === true && sinks[endpointSink] && !sinkNames.refund.includes(endpointSink)) {
     log.warn('refunds are on but merchantEvents (MOMO_MERCHANT_EVENTS) leaves out refund.updated: your endpoint does not hear how a refund ends. Add refund.updated once its handler reads refunds, or read GET /server/payments/{orderId}.');
   }
   const transitions = createTransitions({ store, hub, now, sinks: sinkNames.payment, onQueued: deliveries.kick, metrics: metrics.recorder });

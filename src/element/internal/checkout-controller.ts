@@ -1,23 +1,27 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { ApprovalQrView, CheckoutView, PaymentView } from '../../contract/companion.js';
-import { CompanionRequestError, NetworkError } from '../../client/errors.js';
+import type { PaymentView } from '../../contract/companion.js';
+import { isAbort } from '../../client/companion-request.js';
 import { createFetchClient } from '../../client/fetch-client.js';
-import { checkoutView } from '../../client/guards.js';
 import type { CompanionClient } from '../../client/types.js';
 import { eventForCheckout, eventForPayment } from '../../machine/events.js';
-import type { CheckoutEvent, Problem } from '../../machine/events.js';
+import type { CheckoutEvent } from '../../machine/events.js';
 import { initialState, next } from '../../machine/machine.js';
 import type { MachineState } from '../../machine/machine.js';
 import type { Status } from '../../machine/states.js';
 import { en } from '../../localize/en.js';
 import { MomoErrorEvent, MomoFailedEvent, MomoStateChangeEvent, MomoSubmitEvent, MomoSucceededEvent } from '../events.js';
-import { isAllowedRedirect } from '../urls.js';
+import { ApprovalHandoff, type ApprovalHandoffHost } from './approval-handoff.js';
+import { embeddedView } from './embedded-view.js';
+import { NumberLookups } from './number-lookups.js';
 import { NumberStep, type NumberStepHost } from './number-step.js';
+import { OnlineRetry } from './online-retry.js';
+import { problemOf, setupProblem } from './problems.js';
 import { RememberNumber, type RememberHost } from './remember-number.js';
+import { StepFocus, type StepFocusHost } from './step-focus.js';
 import { WaitingClock, type WaitingClockHost } from './waiting-clock.js';
 
 /** What the controller needs from the element (kept small so the element stays a thin shell). */
-export interface CheckoutHost extends ReactiveControllerHost, HTMLElement, NumberStepHost, WaitingClockHost, RememberHost {
+export interface CheckoutHost extends ReactiveControllerHost, HTMLElement, NumberStepHost, WaitingClockHost, RememberHost, ApprovalHandoffHost, StepFocusHost {
   endpoint: string;
   token: string;
   /** The checkout's view rendered into the page (JSON), used for the first load instead of a request. */
@@ -27,52 +31,17 @@ export interface CheckoutHost extends ReactiveControllerHost, HTMLElement, Numbe
   promptHelpAfterSeconds: number;
   /** How long to wait for a missing `endpoint`/`token` before telling the payer and the console. */
   setupWaitMs: number;
-  navigate: (url: string) => void;
-  phoneHandoff: () => boolean;
-  readonly renderRoot: HTMLElement | DocumentFragment;
 }
-
-/** Problems that coming back online may cure: the element tries again by itself then. */
-const networkProblems: readonly string[] = ['NETWORK', 'ENDPOINT_UNREACHABLE', 'SERVICE_UNAVAILABLE'];
-/**
- * Refusals the payer answers by changing the number: back to the number step, not an error page.
- * TOO_MANY_NUMBERS too: a number already tried for this order is still accepted.
- */
-const numberRefusals: readonly string[] = ['INVALID_PHONE', 'NO_OPERATOR', 'TOO_MANY_NUMBERS'];
 
 const waitingStatuses: readonly Status[] = ['awaiting-approval', 'awaiting-redirect', 'redirecting', 'confirming', 'checking'];
-/** Steps that take focus to their heading or field when the payer was working in the element. */
-const focusSteps: readonly Status[] = [
-  'needs-otp', 'awaiting-approval', 'awaiting-redirect', 'redirecting', 'confirming', 'checking',
-  'succeeded', 'failed', 'expired', 'error',
-];
-
-/**
- * The problem an error stands for. `loading`: no answer has come from the companion yet, so a
- * request that finds nothing there while the browser is online points at the endpoint (a wrong
- * host or path, CORS), not at the payer's network.
- */
-function problemOf(error: unknown, loading = false): Problem {
-  if (error instanceof CompanionRequestError) {
-    const problem: Problem = { code: error.code, message: error.message, httpStatus: error.status };
-    return error.details ? { ...problem, details: error.details } : problem;
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  const offline = typeof navigator !== 'undefined' && navigator.onLine === false;
-  if (error instanceof NetworkError && loading && !offline) return { code: 'ENDPOINT_UNREACHABLE', message };
-  if (error instanceof NetworkError && error.unexpectedAnswer) return { code: 'UNEXPECTED_ANSWER', message };
-  return { code: 'NETWORK', message };
-}
-
-function isAbort(error: unknown): boolean {
-  return error instanceof DOMException && error.name === 'AbortError';
-}
 
 /**
  * The controller of `<momo-checkout>`: holds the machine state, runs the effects each state asks
  * for (requests, the status stream, navigation) and calls `requestUpdate()`. Results of a
- * superseded run are dropped: every run has an AbortSignal. Two sibling controllers hold the rest:
- * the number step (what is typed, its country, the payer's mistake) and the waiting clock.
+ * superseded run are dropped: every run has an AbortSignal. It wires its siblings, which hold the
+ * rest: the number step (what is typed, its country, the payer's mistake), the remembered number,
+ * the number's lookups and previews (number-lookups.ts), the waiting clock, the approval hand-off
+ * (redirect or QR), where the focus goes, and the retry when the network comes back.
  */
 export class CheckoutController implements ReactiveController {
   state: MachineState = initialState;
@@ -81,6 +50,7 @@ export class CheckoutController implements ReactiveController {
   readonly number: NumberStep;
   readonly clock: WaitingClock;
   readonly remember: RememberNumber;
+  readonly approval: ApprovalHandoff;
 
   private client: CompanionClient | undefined;
   private run = new AbortController();
@@ -89,50 +59,27 @@ export class CheckoutController implements ReactiveController {
   private configured = false;
   /** The page's embedded view, until the first load uses it. */
   private embedded = '';
-  private readonly lookups = new Map<string, Promise<CheckoutEvent>>();
-  private readonly previews = new Map<string, Promise<CheckoutEvent>>();
-  private focusPending = false;
-  private navigatedTo: string | null = null;
-  /** The approval page offered to the payer's phone, and its QR once the companion has drawn it. */
-  handoff: { url: string; qr: ApprovalQrView | null } | null = null;
+  private readonly lookups = new NumberLookups(() => this.client);
+  private readonly focus: StepFocus;
 
   constructor(private readonly host: CheckoutHost) {
     host.addController(this);
     this.number = new NumberStep(host, this);
     this.remember = new RememberNumber(host, this.number);
     this.clock = new WaitingClock(host, () => this.dispatch({ type: 'TIMED_OUT' }));
+    this.approval = new ApprovalHandoff(host, this);
+    this.focus = new StepFocus(host);
+    new OnlineRetry(host, this); // registers itself with the host: nothing here calls it
   }
 
   hostConnected(): void {
-    window.addEventListener('online', this.onNetworkChange);
-    window.addEventListener('offline', this.onNetworkChange);
     // Moved in the DOM or re-attached: start over from the token (the payment resumes from it).
     if (this.client) this.start();
     else if (this.configured) this.awaitSetup();
   }
 
   hostDisconnected(): void {
-    window.removeEventListener('online', this.onNetworkChange);
-    window.removeEventListener('offline', this.onNetworkChange);
     this.stop();
-  }
-
-  /**
-   * Offline: the error step says so. Back online: a request that failed for want of a network is
-   * tried again by itself. "Try again" reloads the checkout, which carries any payment already
-   * started, so it never starts a second pay-in (the companion's pay-in lock holds that too).
-   */
-  private readonly onNetworkChange = (event: Event): void => {
-    const { status, problem } = this.state;
-    if (event.type === 'online' && status === 'error' && problem && networkProblems.includes(problem.code)) this.retry();
-    else this.host.requestUpdate();
-  };
-
-  hostUpdated(): void {
-    if (!this.focusPending) return;
-    this.focusPending = false;
-    const target = this.host.renderRoot.querySelector<HTMLElement>('[data-autofocus]');
-    target?.focus();
   }
 
   /**
@@ -145,7 +92,6 @@ export class CheckoutController implements ReactiveController {
     this.embedded = this.host.checkoutView;
     this.client = client ?? (endpoint && token ? createFetchClient({ endpoint, token }) : undefined);
     this.lookups.clear();
-    this.previews.clear();
     if (!this.host.isConnected) return;
     if (this.client) this.start();
     else this.awaitSetup();
@@ -156,28 +102,17 @@ export class CheckoutController implements ReactiveController {
     this.state = initialState;
     this.host.requestUpdate();
     this.setupTimer = setTimeout(() => {
-      const problem = this.setupProblem();
+      const problem = setupProblem(this.host.endpoint, this.host.token);
       // The page's developer reads the console; the payer reads the element.
       console.warn(problem.message);
       this.dispatch({ type: 'FAILED_REQUEST', problem });
     }, this.host.setupWaitMs);
   }
 
-  private setupProblem(): Problem {
-    const { endpoint, token } = this.host;
-    const missing = [endpoint ? '' : 'endpoint', token ? '' : 'token'].filter(Boolean);
-    return {
-      code: token ? 'ENDPOINT_MISSING' : 'TOKEN_MISSING',
-      message:
-        `<momo-checkout> has no ${missing.join(' and no ')} attribute: set endpoint to your companion's mount point ` +
-        `(e.g. "/momo") and token to the checkout token your server created with createCheckout() for this order.`,
-    };
-  }
-
   private start(): void {
     this.stop();
     this.state = initialState;
-    this.handoff = null;
+    this.approval.reset();
     // Before the country guess: a kept number comes with the country it was read in.
     this.remember.fill();
     this.number.guessCountry();
@@ -208,7 +143,7 @@ export class CheckoutController implements ReactiveController {
     this.host.requestUpdate();
     const problem = after.problem !== before.problem ? after.problem : null;
     if (after.status !== before.status) {
-      this.focusPending = focusSteps.includes(after.status) && this.host.matches(':focus-within');
+      this.focus.onStep(after.status);
       this.host.dispatchEvent(new MomoStateChangeEvent({ status: after.status, previous: before.status }));
     }
     if (problem) {
@@ -231,10 +166,10 @@ export class CheckoutController implements ReactiveController {
         void this.load();
         break;
       case 'looking-up':
-        void this.settle(this.lookupFor(this.state.phoneNumber ?? ''));
+        void this.settle(this.lookups.lookup(this.state.phoneNumber ?? '', this.number.country));
         break;
       case 'previewing':
-        void this.settle(this.previewFor(this.state.phoneNumber ?? '', this.state.useWallet));
+        void this.settle(this.lookups.preview(this.state.phoneNumber ?? '', this.state.useWallet));
         break;
       case 'entering':
         // Back to the number (after "try again", or the checkout's answer): re-read what is typed,
@@ -246,7 +181,7 @@ export class CheckoutController implements ReactiveController {
         if (this.state.lookup?.wallet && !this.state.useWallet && this.remember.takeWalletChoice()) this.chooseWallet(true);
         break;
       case 'redirecting':
-        this.redirect();
+        this.approval.redirect(this.client, this.run.signal);
         break;
       case 'succeeded':
         this.stream?.abort();
@@ -272,13 +207,15 @@ export class CheckoutController implements ReactiveController {
     const client = this.client;
     if (!client) {
       // "Try again" with the setup still missing: say so again (the console heard it once).
-      this.dispatch({ type: 'FAILED_REQUEST', problem: this.setupProblem() });
+      this.dispatch({ type: 'FAILED_REQUEST', problem: setupProblem(this.host.endpoint, this.host.token) });
       return;
     }
     const signal = this.run.signal;
     try {
       // Issue 10: a view the page's server rendered saves the first round trip; "try again" asks the companion.
-      const checkout = this.takeEmbedded() ?? (await client.getCheckout(signal));
+      const embedded = this.embedded;
+      this.embedded = '';
+      const checkout = embeddedView(embedded) ?? (await client.getCheckout(signal));
       if (signal.aborted) return;
       this.number.servedCountries(checkout.countries.map((c) => c.code));
       const loaded = eventForCheckout(checkout);
@@ -291,21 +228,6 @@ export class CheckoutController implements ReactiveController {
     }
   }
 
-  private takeEmbedded(): CheckoutView | null {
-    const text = this.embedded;
-    this.embedded = '';
-    if (!text) return null;
-    try {
-      const view = checkoutView(JSON.parse(text));
-      if (Date.parse(view.expiresAt) > Date.now()) return view;
-    } catch (error) {
-      console.warn(
-        `<momo-checkout>: the checkout-view attribute is not the companion's GET /checkout answer (${error instanceof Error ? error.message : String(error)}); loading the checkout from the companion instead.`,
-      );
-    }
-    return null;
-  }
-
   private subscribe(client: CompanionClient): void {
     this.stream?.abort();
     this.stream = new AbortController();
@@ -316,67 +238,6 @@ export class CheckoutController implements ReactiveController {
     // A needs-otp view we cannot act on (reloaded page: the number is gone) leaves the payer at the number.
     if (payment.state === 'needs-otp' && this.state.phoneNumber === null) return;
     this.dispatch(eventForPayment(payment));
-  }
-
-  private lookupFor(phoneNumber: string): Promise<CheckoutEvent> {
-    const country = this.number.country;
-    const key = `${phoneNumber}|${country ?? ''}`;
-    let pending = this.lookups.get(key);
-    if (!pending) {
-      // Issue 4, size and speed: one corridor lookup per number, whatever the payer does meanwhile.
-      pending = this.request(
-        (client) => client.lookup(country ? { phoneNumber, country } : { phoneNumber }),
-        (lookup): CheckoutEvent => {
-          // Issue 10: the companion previewed the default choice with the lookup: no second round trip.
-          const { preview } = lookup;
-          if (preview) this.previews.set(`${phoneNumber}|${preview.useWallet}`, Promise.resolve({ type: 'PREVIEW_OK', workflow: preview.workflow }));
-          return { type: 'LOOKUP_OK', lookup };
-        },
-        (problem): CheckoutEvent =>
-          numberRefusals.includes(problem.code)
-            ? { type: 'LOOKUP_REFUSED', problem }
-            : { type: 'FAILED_REQUEST', problem },
-      );
-      this.lookups.set(key, pending);
-      void pending.then((event) => event.type === 'FAILED_REQUEST' && this.lookups.delete(key));
-    }
-    return pending;
-  }
-
-  private previewFor(phoneNumber: string, useWallet: boolean): Promise<CheckoutEvent> {
-    const key = `${phoneNumber}|${useWallet}`;
-    let pending = this.previews.get(key);
-    if (!pending) {
-      // At most one preview per (number, choice): it decides the OTP step, not every keystroke.
-      pending = this.request(
-        (client) => client.preview({ phoneNumber, useWallet }),
-        (preview): CheckoutEvent => ({ type: 'PREVIEW_OK', workflow: preview.workflow }),
-        (problem): CheckoutEvent =>
-          numberRefusals.includes(problem.code)
-            ? { type: 'LOOKUP_REFUSED', problem }
-            : problem.code === 'AMOUNT_OUT_OF_RANGE'
-              ? { type: 'REJECTED', problem }
-              : { type: 'FAILED_REQUEST', problem },
-      );
-      this.previews.set(key, pending);
-      void pending.then((event) => event.type === 'FAILED_REQUEST' && this.previews.delete(key));
-    }
-    return pending;
-  }
-
-  /** Runs a request without the run's signal (cached answers outlive a superseded run). */
-  private async request<T>(
-    call: (client: CompanionClient) => Promise<T>,
-    ok: (answer: T) => CheckoutEvent,
-    refused: (problem: Problem) => CheckoutEvent,
-  ): Promise<CheckoutEvent> {
-    const client = this.client;
-    if (!client) return refused({ code: 'TOKEN_MISSING' });
-    try {
-      return ok(await call(client));
-    } catch (error) {
-      return refused(problemOf(error));
-    }
   }
 
   // ----- the payer's actions -----
@@ -436,7 +297,7 @@ export class CheckoutController implements ReactiveController {
   changeNumber(): void {
     this.otp = '';
     this.dispatch({ type: 'NUMBER_EDITED' });
-    this.focusPending = true;
+    this.focus.request();
   }
 
   /** "Not you?" or "forget": back to an empty field, the focus in it. */
@@ -444,7 +305,7 @@ export class CheckoutController implements ReactiveController {
     if (forget) this.remember.forget();
     else this.remember.useAnother();
     if (this.state.status !== 'entering') this.dispatch({ type: 'NUMBER_EDITED' });
-    this.focusPending = true;
+    this.focus.request();
   }
 
   retry(): void {
@@ -454,47 +315,6 @@ export class CheckoutController implements ReactiveController {
   tryAgain(): void {
     this.otp = '';
     this.number.clear();
-    if (this.dispatch({ type: 'TRY_AGAIN' })) this.focusPending = true;
-  }
-
-  // ----- redirect -----
-
-  private redirect(): void {
-    const url = this.state.payment?.authorizationUrl;
-    if (!url) return; // the URL has not come yet: keep waiting
-    const page = typeof location === 'undefined' ? undefined : location.href;
-    if (!isAllowedRedirect(url, this.host.endpoint || undefined, page)) {
-      this.dispatch({ type: 'REDIRECT_REFUSED' });
-      return;
-    }
-    if (this.navigatedTo === url || this.handoff?.url === url) return; // the same news twice: one navigation, one QR
-    if (this.host.phoneHandoff()) {
-      // Issue 23: at a desktop, offer the page to the phone (QR) and stay here, following the status
-      // stream, which finishes the checkout as it does after a return from the page.
-      this.handoff = { url, qr: null };
-      void this.drawQr(url);
-      return;
-    }
-    this.continueHere(url);
-  }
-
-  /** Leaves for the approval page in this tab: the redirect itself, or the payer's "continue on this device". */
-  continueHere(url: string): void {
-    this.navigatedTo = url;
-    this.host.navigate(url);
-  }
-
-  private async drawQr(url: string): Promise<void> {
-    const signal = this.run.signal;
-    try {
-      const qr = await this.client?.approvalQr?.(signal);
-      // Only a drawing of the address the payer is shown (and the policy allowed) is ever displayed.
-      if (!signal.aborted && qr?.url === url && this.handoff?.url === url) {
-        this.handoff = { url, qr };
-        this.host.requestUpdate();
-      }
-    } catch {
-      // No QR (an older companion, a network blip): the "continue on this device" link still works.
-    }
+    if (this.dispatch({ type: 'TRY_AGAIN' })) this.focus.request();
   }
 }

@@ -5,6 +5,7 @@
  */
 import type { ConsoleEndpointDelivery } from '../../contract/console.js';
 import type { CheckoutStore } from '../stores/store.js';
+import { endpointSink } from '../model/records.js';
 
 /** How many recent payments are read for their attempts, and how many attempts are shown. */
 const recentPayments = 50;
@@ -15,7 +16,7 @@ export async function lastEndpointDeliveries(store: CheckoutStore): Promise<Cons
   const deliveries: Array<ConsoleEndpointDelivery & { time: number }> = [];
   for (const record of records) {
     for (const attempt of record.deliveryLog ?? []) {
-      if (attempt.sink !== 'webhook') continue;
+      if (attempt.sink !== endpointSink) continue;
       deliveries.push({
         orderId: record.orderId,
         time: attempt.at,

@@ -4,7 +4,7 @@
  */
 import type { PaymentUpdate } from '../model/payment-update.js';
 import type { RefundUpdate } from '../model/refund.js';
-import type { DeliverySink } from '../model/records.js';
+import { endpointSink, type DeliverySink } from '../model/records.js';
 import type { DeliverFunction } from './delivery-worker.js';
 import type { CheckoutStore } from '../stores/store.js';
 import type { DeliveryWorker } from './delivery-worker.js';
@@ -38,7 +38,7 @@ export function createDeliverySinks(options: DeliverySinkOptions, now: () => num
         }
       : {}),
     ...(toEndpoint
-      ? { webhook: createMerchantNotificationSink({ url: options.merchantWebhookUrl ?? '', secret: options.merchantWebhookSecret ?? '', now, timeoutMs: options.deliveryTimeoutMs ?? 10_000 }) }
+      ? { [endpointSink]: createMerchantNotificationSink({ url: options.merchantWebhookUrl ?? '', secret: options.merchantWebhookSecret ?? '', now, timeoutMs: options.deliveryTimeoutMs ?? 10_000 }) }
       : {}),
   };
 }
@@ -56,7 +56,7 @@ export interface SinksByEvent {
  */
 export function sinksByEvent(sinks: Partial<Record<DeliverySink, DeliverFunction>>, options: DeliverySinkOptions): SinksByEvent {
   const events = subscribedEvents(options.merchantEvents);
-  const wants = (sink: DeliverySink, event: string) => sink !== 'webhook' || (events as readonly string[]).includes(event);
+  const wants = (sink: DeliverySink, event: string) => sink !== endpointSink || (events as readonly string[]).includes(event);
   const names = Object.keys(sinks) as DeliverySink[];
   return {
     payment: names.filter((sink) => wants(sink, paymentUpdatedEvent)),
@@ -73,7 +73,7 @@ export function merchantEndpointActions(options: DeliverySinkOptions, deps: { st
   const secret = options.merchantWebhookSecret;
   if (url === undefined || secret === undefined) return {};
   return {
-    redeliver: createRedelivery({ ...deps, sink: 'webhook' }),
+    redeliver: createRedelivery({ ...deps, sink: endpointSink }),
     pingMerchant: subscribedEvents(options.merchantEvents).includes(testPingEvent)
       ? createMerchantPing({ url, secret, now: deps.now, timeoutMs: options.deliveryTimeoutMs ?? 10_000 })
       : notSubscribedToPing,

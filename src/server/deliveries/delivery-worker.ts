@@ -10,17 +10,20 @@
  *
  * One order's deliveries never wait for another's: each order is delivered on its own, under a
  * store lock (`deliver:<orderId>`) so that one process at a time delivers it.
+ *
+ * This file is the worker: which orders are delivered when (a kick after a transition, the poll)
+ * and one order's rounds under its lock. One attempt of one delivery is delivery-attempt.ts, the
+ * backoff schedule delivery-backoff.ts.
  */
 import type { Logger } from '../log.js';
-import { deliveryHeads, reportedBy, type CheckoutRecord, type DeliveryAttempt, type DeliveryRecord, type DeliverySink, type SettledDelivery } from '../model/records.js';
-import { updateCheckoutRecord, type CheckoutStore } from '../stores/store.js';
+import { deliveryHeads, type CheckoutRecord, type DeliveryRecord, type DeliverySink } from '../model/records.js';
+import type { CheckoutStore } from '../stores/store.js';
 import { randomId } from '../tokens.js';
-import { deliveryOutcome, type MetricsRecorder } from '../model/metrics-recorder.js';
+import { attemptDelivery, type DeliverFunction, type DeliveryDeps } from './delivery-attempt.js';
+import type { MetricsRecorder } from '../model/metrics-recorder.js';
+import { defaultGiveUpAfterMs, defaultRetryDelaysMs } from './delivery-backoff.js';
 
-/** What a sink answers: ok, or why not (an HTTP status when there was one). */
-export type DeliveryResult = { ok: true; status?: number } | { ok: false; status?: number; error: string };
-
-export type DeliverFunction = (delivery: DeliveryRecord) => Promise<DeliveryResult>;
+export type { DeliverFunction, DeliveryResult } from './delivery-attempt.js';
 
 export interface DeliveryOptions {
   store: CheckoutStore;
@@ -38,6 +41,7 @@ export interface DeliveryOptions {
    * what a restart left queued). Default 1 s.
    */
   pollMs?: number;
+  /** Each attempt's outcome, by sink (metrics/). */
   metrics?: MetricsRecorder;
 }
 
@@ -57,116 +61,62 @@ export interface DeliveryWorker {
   stop(waitMs?: number): Promise<void>;
 }
 
-const defaultDelays = [1_000, 5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 7_200_000];
-const keptAttempts = 20;
-/** A payment has a handful of transitions: the last ten cover every one a merchant may ask again. */
-const keptSettled = 10;
+/** How many due orders one read of the store returns; a full batch means more may be due. */
+const batchSize = 200;
 
-function settle(delivery: DeliveryRecord, delivered: boolean, at: number): SettledDelivery {
-  // The stored delivery (with the attempts counted before this one): its update is what is resent.
-  return { ...delivery, delivered, settledAt: at };
+function dueHeads(checkout: CheckoutRecord, at: number): DeliveryRecord[] {
+  return deliveryHeads(checkout).filter((head) => head.nextAttemptAt <= at);
+}
+
+/**
+ * Delivers one order's due heads, round after round, under its store lock (another process holding
+ * it delivers them instead). Calls `attempting` with each round's number of attempts.
+ */
+async function deliverOrder(deps: DeliveryDeps, orderId: string, attempting: (count: number) => void): Promise<void> {
+  const { store } = deps;
+  const owner = randomId(12);
+  // The lease outlives one delivery's timeout, so a live holder is never overtaken.
+  if (!(await store.claimLock(`deliver:${orderId}`, owner, deps.timeoutMs * 3))) return;
+  try {
+    for (let round = 0; round < 100; round++) {
+      const checkout = await store.getByOrderId(orderId);
+      const heads = checkout ? dueHeads(checkout, deps.now()) : [];
+      if (heads.length === 0) return;
+      // Sinks are independent: a merchant endpoint that is down does not hold up the callback.
+      attempting(heads.length);
+      await Promise.all(heads.map((delivery) => attemptDelivery(deps, orderId, delivery)));
+    }
+  } finally {
+    await store.releaseLock(`deliver:${orderId}`, owner);
+  }
 }
 
 export function createDeliveryWorker(options: DeliveryOptions): DeliveryWorker {
-  const { store, log, now } = options;
-  const timeoutMs = options.timeoutMs ?? 10_000;
-  const delays = options.retryDelaysMs?.length ? options.retryDelaysMs : defaultDelays;
-  const giveUpAfterMs = options.giveUpAfterMs ?? 72 * 3600_000;
+  const deps: DeliveryDeps = {
+    store: options.store,
+    log: options.log,
+    now: options.now,
+    sinks: options.sinks,
+    timeoutMs: options.timeoutMs ?? 10_000,
+    retryDelaysMs: options.retryDelaysMs?.length ? options.retryDelaysMs : defaultRetryDelaysMs,
+    giveUpAfterMs: options.giveUpAfterMs ?? defaultGiveUpAfterMs,
+    ...(options.metrics ? { metrics: options.metrics } : {}),
+  };
+  const { store, log, now } = deps;
+  /** The round under way per order, and the orders kicked again meanwhile (one more round each). */
   const running = new Map<string, Promise<void>>();
   const again = new Set<string>();
+  let attempted = 0;
   let timer: ReturnType<typeof setInterval> | undefined;
   let firstRound: ReturnType<typeof setTimeout> | undefined;
   let polling: Promise<void> | undefined;
-
-  const deliverOne = async (delivery: DeliveryRecord): Promise<DeliveryResult> => {
-    const sink = options.sinks[delivery.sink];
-    if (!sink) return { ok: false, error: `no ${delivery.sink} sink is configured` };
-    let timeout: ReturnType<typeof setTimeout> | undefined;
-    try {
-      return await Promise.race([
-        sink(delivery),
-        new Promise<DeliveryResult>((resolve) => {
-          timeout = setTimeout(() => resolve({ ok: false, error: `no answer within ${timeoutMs} ms` }), timeoutMs);
-        }),
-      ]);
-    } catch (error) {
-      return { ok: false, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
-    } finally {
-      clearTimeout(timeout);
-    }
-  };
-
-  const record = async (orderId: string, delivery: DeliveryRecord, result: DeliveryResult, durationMs: number) => {
-    const at = now();
-    const attempt: DeliveryAttempt = {
-      deliveryId: delivery.id,
-      sink: delivery.sink,
-      at,
-      ok: result.ok,
-      ...(result.status !== undefined ? { status: result.status } : {}),
-      ...(!result.ok ? { error: result.error.slice(0, 300) } : {}),
-      durationMs,
-    };
-    const attempts = delivery.attempts + 1;
-    const givingUp = !result.ok && at - (delivery.requeuedAt ?? delivery.createdAt) >= giveUpAfterMs;
-    options.metrics?.deliveryAttempted(delivery.sink, deliveryOutcome(result, givingUp));
-    if (!result.ok) {
-      const log_ = givingUp ? log.error : log.warn;
-      log_(givingUp ? 'payment update not delivered: gave up' : 'payment update not delivered: will retry', {
-        orderId,
-        sink: delivery.sink,
-        ...reportedBy(delivery),
-        attempts,
-        error: attempt.error,
-      });
-    }
-    await updateCheckoutRecord(store, orderId, (current) => {
-      const index = (current.deliveries ?? []).findIndex((item) => item.id === delivery.id && item.sink === delivery.sink);
-      if (index < 0) return null;
-      const deliveries = [...current.deliveries];
-      const settled = result.ok || givingUp ? [settle(deliveries.splice(index, 1)[0]!, result.ok, at)] : [];
-      if (settled.length === 0) deliveries[index] = { ...delivery, attempts, nextAttemptAt: at + delays[Math.min(attempts - 1, delays.length - 1)]! };
-      return {
-        ...current,
-        deliveries,
-        deliveryLog: [...(current.deliveryLog ?? []), attempt].slice(-keptAttempts),
-        settledDeliveries: [...(current.settledDeliveries ?? []), ...settled].slice(-keptSettled),
-      };
-    });
-  };
-
-  const dueHeads = (checkout: CheckoutRecord): DeliveryRecord[] => deliveryHeads(checkout).filter((head) => head.nextAttemptAt <= now());
-
-  const deliverOrder = async (orderId: string) => {
-    const owner = randomId(12);
-    // The lease outlives one delivery's timeout, so a live holder is never overtaken.
-    if (!(await store.claimLock(`deliver:${orderId}`, owner, timeoutMs * 3))) return;
-    try {
-      for (let round = 0; round < 100; round++) {
-        const checkout = await store.getByOrderId(orderId);
-        const heads = checkout ? dueHeads(checkout) : [];
-        if (heads.length === 0) return;
-        // Sinks are independent: a merchant endpoint that is down does not hold up the callback.
-        attempted += heads.length;
-        await Promise.all(
-          heads.map(async (delivery) => {
-            const started = performance.now();
-            const result = await deliverOne(delivery);
-            await record(orderId, delivery, result, Math.round(performance.now() - started));
-          }),
-        );
-      }
-    } finally {
-      await store.releaseLock(`deliver:${orderId}`, owner);
-    }
-  };
 
   const kick = (orderId: string) => {
     if (running.has(orderId)) {
       again.add(orderId);
       return;
     }
-    const work = deliverOrder(orderId)
+    const work = deliverOrder(deps, orderId, (count) => (attempted += count))
       .catch((error: unknown) => log.error('payment update delivery failed; it stays queued', { orderId, error }))
       .finally(() => {
         running.delete(orderId);
@@ -175,18 +125,24 @@ export function createDeliveryWorker(options: DeliveryOptions): DeliveryWorker {
     running.set(orderId, work);
   };
 
-  let attempted = 0;
   const runDue = async () => {
     // A full batch that got somewhere means more may be due: go on, so a backlog (the merchant's
     // endpoint back after an outage) drains at the endpoint's speed, not 200 per poll (bench/service.ts).
     // A batch that attempted nothing (locked by another process) waits for the next poll.
     for (let batch = 0; batch < 50; batch++) {
       const before = attempted;
-      const due = await store.dueDeliveries(now(), 200);
+      const due = await store.dueDeliveries(now(), batchSize);
       for (const orderId of due) kick(orderId);
       await Promise.allSettled(due.map((orderId) => running.get(orderId)));
-      if (due.length < 200 || attempted === before) return;
+      if (due.length < batchSize || attempted === before) return;
     }
+  };
+
+  const poll = () => {
+    if (polling) return;
+    polling = runDue()
+      .catch((error: unknown) => log.error('could not read due payment updates from the store', { error }))
+      .finally(() => (polling = undefined));
   };
 
   return {
@@ -200,12 +156,6 @@ export function createDeliveryWorker(options: DeliveryOptions): DeliveryWorker {
     runDue,
     start() {
       if (timer) return;
-      const poll = () => {
-        if (polling) return;
-        polling = runDue()
-          .catch((error: unknown) => log.error('could not read due payment updates from the store', { error }))
-          .finally(() => (polling = undefined));
-      };
       timer = setInterval(poll, options.pollMs ?? 1_000);
       (timer as { unref?: () => void }).unref?.();
       // On the next tick, so the companion's construction finishes first.

@@ -1,5 +1,5 @@
 /**
- * The `'webhook'` delivery sink (standalone mode): each payment transition POSTed to the merchant
+ * The merchant endpoint's delivery sink (`endpointSink`, standalone mode): each payment transition POSTed to the merchant
  * backend's endpoint, signed as the Standard Webhooks specification says, so any language checks
  * it with one HMAC-SHA256 (docs/backends.md). The delivery worker (delivery-worker.ts) calls it from the
  * durable queue and retries it with backoff; this file only makes one attempt and says how it went.

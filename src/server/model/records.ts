@@ -158,8 +158,16 @@ export function serviceOrderIdsOf(record: CheckoutRecord): string[] {
   return ids;
 }
 
-/** Where a transition is reported: the in-process `onPaymentUpdate`, or the merchant's HTTP endpoint. */
-export type DeliverySink = 'callback' | 'webhook';
+/**
+ * Where a merchant notification goes: the in-process `onPaymentUpdate` (`'callback'`), or the
+ * merchant's HTTP endpoint (`endpointSink`). The endpoint's value is `'webhook'`, its 0.1.0 name:
+ * delivery records at rest in every store and the server API's `sink` field carry it, so it stays
+ * on the wire; in code it is the endpoint sink, since a "webhook" here is what the service sends us.
+ */
+export type DeliverySink = 'callback' | typeof endpointSink;
+
+/** The merchant endpoint's sink, under the value stored and served since 0.1.0. */
+export const endpointSink = 'webhook';
 
 export interface DeliveryRecord {
   /** The update's idempotency key (transitions.ts): the same on every retry (the Standard Webhooks `webhook-id`). */

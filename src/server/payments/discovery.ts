@@ -6,7 +6,8 @@
  *
  * Every corridor answer also teaches what the service says of a currency (its `decimalPlaces`, the
  * minimum of each operator for it), kept for the process's life, so that `createCheckout` can refuse
- * an order no payer could pay as soon as the companion can know it.
+ * an order no payer could pay as soon as the companion can know it (currency-facts.ts). The cache
+ * is ttl-cache.ts.
  */
 import type { CountryView, LookupResponse, OperatorView } from '../../contract/companion.js';
 import { amountFromNumber, compareAmounts, parseAmount } from '../../contract/money.js';
@@ -16,49 +17,10 @@ import type { ServiceClient } from '../service-client/index.js';
 import { silentLogger, type Logger } from '../log.js';
 import { PayerRefusal } from '../model/payer-refusal.js';
 import type { CheckoutRecord } from '../model/records.js';
+import { LearntCurrencies, type CountriesData, type CurrencyFacts } from './currency-facts.js';
+import { TtlCache } from './ttl-cache.js';
 
-interface Cached<T> {
-  value: Promise<T>;
-  until: number;
-}
-
-/** A small TTL cache of promises: concurrent askers share one upstream call. */
-class TtlCache<T> {
-  private readonly entries = new Map<string, Cached<T>>();
-  constructor(
-    private readonly ttlMs: number,
-    private readonly now: () => number,
-    private readonly maxEntries = 10_000,
-  ) {}
-
-  get(key: string, load: () => Promise<T>): Promise<T> {
-    const at = this.now();
-    const hit = this.entries.get(key);
-    if (hit && hit.until > at) return hit.value;
-    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-    const value = load();
-    this.entries.set(key, { value, until: at + this.ttlMs });
-    // A failed call is not cached: the next asker tries again.
-    value.catch(() => this.entries.delete(key));
-    return value;
-  }
-}
-
-/** What the companion knows of a currency, from the service's discovery answers so far. */
-export interface CurrencyFacts {
-  /** `currencies[].decimalPlaces` from any corridor answer that named it; null until one did. */
-  decimalPlaces: number | null;
-  /** The lowest `minAmountMajor` of the operators seen serving it (decimal string); null if none seen. */
-  lowestMinimum: string | null;
-  /**
-   * Whether the service serves it: true when a country lists it or a corridor answer named it,
-   * false when every country lists its currencies and none is this one, null when unknown (the
-   * countries could not be read in time, or their answer does not list currencies).
-   */
-  served: boolean | null;
-  /** The currencies the countries answer lists (sorted), or null when unknown. */
-  servedCurrencies: string[] | null;
-}
+export type { CurrencyFacts } from './currency-facts.js';
 
 export interface Discovery {
   countries(currencyCode: string): Promise<CountryView[]>;
@@ -72,8 +34,6 @@ export interface Discovery {
   preview(checkout: CheckoutRecord, phoneNumber: string, useWallet: boolean): Promise<string>;
 }
 
-type CountriesData = Awaited<ReturnType<ServiceClient['countries']>>;
-
 /** How long createCheckout stops waiting for the countries after a failed or late read. */
 const countriesRetryMs = 30_000;
 
@@ -82,24 +42,13 @@ export function createDiscovery(service: ServiceClient, options: { ttlMs: number
   const corridorCache = new TtlCache<CorridorOperator[]>(options.ttlMs, options.now);
   const countryCache = new TtlCache<CountriesData>(options.ttlMs, options.now, 1);
   const previewCache = new TtlCache<string>(options.checkoutTtlMs, options.now);
-  // Learnt from every answer and kept: a currency's decimals do not change from one call to the next.
-  const decimalsOf = new Map<string, number>();
-  /** `<operator code>|<currency>` → minimum (decimal string). Bounded by the operators that exist. */
-  const minimumOf = new Map<string, string>();
+  const currencies = new LearntCurrencies();
   let lastCountries: CountriesData | null = null;
 
-  const learn = (entries: CorridorOperator[]) => {
-    for (const entry of entries) {
-      for (const currency of entry.currencies) {
-        decimalsOf.set(currency.code, currency.decimalPlaces);
-        minimumOf.set(`${entry.code}|${currency.code}`, amountFromNumber(entry.minAmountMajor));
-      }
-    }
-  };
   const corridorsOf = (e164: string) =>
     corridorCache.get(e164, async () => {
       const { operators } = await service.corridors(e164);
-      learn(operators);
+      currencies.learn(operators);
       return operators;
     });
   let skipCountriesUntil = 0;
@@ -109,20 +58,6 @@ export function createDiscovery(service: ServiceClient, options: { ttlMs: number
       lastCountries = answer;
       return answer;
     });
-
-  function operatorView(entry: CorridorOperator, currencyCode: string): OperatorView {
-    const currency = entry.currencies.find((item) => item.code === currencyCode)!;
-    return {
-      code: entry.code,
-      name: entry.name,
-      logoUrl: entry.logoUrl,
-      instructions: entry.instructions.trim() === '' ? null : entry.instructions,
-      workflowHint: entry.workflowType,
-      minAmount: amountFromNumber(entry.minAmountMajor),
-      maxAmount: entry.maxAmountMajor === null ? null : amountFromNumber(entry.maxAmountMajor),
-      decimalPlaces: currency.decimalPlaces,
-    };
-  }
 
   return {
     async countries(currencyCode) {
@@ -149,20 +84,7 @@ export function createDiscovery(service: ServiceClient, options: { ttlMs: number
           .finally(() => clearTimeout(timer));
         if (countries === null) skipCountriesUntil = options.now() + countriesRetryMs;
       }
-      const known = countries ?? lastCountries;
-      const minimums = [...minimumOf].filter(([key]) => key.endsWith(`|${currencyCode}`)).map(([, minimum]) => minimum);
-      const lowestMinimum = minimums.reduce<string | null>((lowest, minimum) => (lowest === null || compareAmounts(minimum, lowest) < 0 ? minimum : lowest), null);
-      const decimalPlaces = decimalsOf.get(currencyCode) ?? null;
-      // A country whose currencies are not listed could serve any: then nothing is known from them.
-      const listsAll = known !== null && known.countries.length > 0 && known.countries.every((entry) => entry.currencies.length > 0);
-      const servedCurrencies = listsAll ? [...new Set(known.countries.flatMap((entry) => entry.currencies))].sort() : null;
-      const served =
-        decimalPlaces !== null || servedCurrencies?.includes(currencyCode) || known?.countries.some((entry) => entry.currencies.includes(currencyCode))
-          ? true
-          : servedCurrencies !== null
-            ? false
-            : null;
-      return { decimalPlaces, lowestMinimum, served, servedCurrencies };
+      return currencies.facts(currencyCode, countries ?? lastCountries);
     },
 
     async lookup(checkout, typed, country) {
@@ -206,6 +128,21 @@ export function createDiscovery(service: ServiceClient, options: { ttlMs: number
         return answer.workflowType;
       });
     },
+  };
+}
+
+/** The page's view of one corridor entry, for the order's currency (which the entry serves). */
+function operatorView(entry: CorridorOperator, currencyCode: string): OperatorView {
+  const currency = entry.currencies.find((item) => item.code === currencyCode)!;
+  return {
+    code: entry.code,
+    name: entry.name,
+    logoUrl: entry.logoUrl,
+    instructions: entry.instructions.trim() === '' ? null : entry.instructions,
+    workflowHint: entry.workflowType,
+    minAmount: amountFromNumber(entry.minAmountMajor),
+    maxAmount: entry.maxAmountMajor === null ? null : amountFromNumber(entry.maxAmountMajor),
+    decimalPlaces: currency.decimalPlaces,
   };
 }
 

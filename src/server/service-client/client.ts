@@ -5,13 +5,15 @@
  * - Every call has a timeout and honours the caller's AbortSignal.
  * - GETs retry with backoff on a lost answer; pay-in and pay-out never do: a lost answer is an
  *   unknown outcome (`error.outcomeUnknown`), and only the caller may re-post the same body.
+ *
+ * This file says which endpoint is called how (method, path, query, schema, retries); what one
+ * call is (the HTTP exchange, its typed errors, the retries) is service-call.ts.
  */
 import type { z } from 'zod';
 import { jsonDecimal, stringifyJsonWithDecimals } from '../../contract/money.js';
 import {
   corridorsSchema,
   countriesSchema,
-  describeSchemaError,
   operatorsSchema,
   payInAnswerSchema,
   payOutAnswerSchema,
@@ -29,15 +31,7 @@ import {
   type WebhookSecretAnswer,
 } from '../../contract/upstream/index.js';
 import { silentLogger, type Logger } from '../log.js';
-import {
-  AbortedError,
-  ServiceNetworkError,
-  ServiceError,
-  TimeoutError,
-  UnexpectedBodyError,
-  UpstreamStatusError,
-} from './errors.js';
-import { mapErrorAnswer } from './map-error.js';
+import { runCall, type Call, type CallSettings } from './service-call.js';
 import type { MetricsRecorder } from '../model/metrics-recorder.js';
 
 export interface ServiceClientOptions {
@@ -84,121 +78,28 @@ export interface ServiceClient {
   createWebhookSecret(options?: CallOptions): Promise<WebhookSecretAnswer['data']>;
 }
 
-interface Call<S extends z.ZodType> {
-  endpoint: string;
-  method: 'GET' | 'POST';
-  path: string;
-  query?: Record<string, string | undefined>;
-  body?: string;
-  schema: S;
-  /** How many extra attempts after a lost answer. */
-  retries: number;
-  /** A lost answer may mean the thing was created (pay-in, pay-out). */
-  creates: boolean;
-  signal: AbortSignal | undefined;
-}
-
 /**
  * @example
  * const service = createServiceClient({ baseUrl: process.env.MOMO_BASE_URL!, apiKey: process.env.MOMO_API_KEY! });
  * const { operators } = await service.corridors('+22997000001');
  */
 export function createServiceClient(options: ServiceClientOptions): ServiceClient {
-  const baseUrl = options.baseUrl.replace(/\/+$/, '');
-  const timeoutMs = options.timeoutMs ?? 15_000;
-  const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
-  const log = options.log ?? silentLogger;
+  const settings: CallSettings = {
+    baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    apiKey: options.apiKey,
+    timeoutMs: options.timeoutMs ?? 15_000,
+    fetchImpl: options.fetch ?? globalThis.fetch.bind(globalThis),
+    log: options.log ?? silentLogger,
+    baseDelayMs: options.retries?.baseDelayMs ?? 200,
+    ...(options.metrics ? { metrics: options.metrics } : {}),
+  };
   const getRetries = options.retries?.attempts ?? 2;
-  const baseDelayMs = options.retries?.baseDelayMs ?? 200;
   if (!options.apiKey) throw new TypeError('createServiceClient: apiKey is empty. Set MOMO_API_KEY.');
 
-  async function attempt<S extends z.ZodType>(call: Call<S>): Promise<z.infer<S>> {
-    const url = new URL(baseUrl + call.path);
-    for (const [name, value] of Object.entries(call.query ?? {})) {
-      // URLSearchParams encodes `+` as `%2B` (assumptions.md): a raw `+` would arrive as a space.
-      if (value !== undefined) url.searchParams.set(name, value);
-    }
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
-    const headers: Record<string, string> = {
-      authorization: `Bearer ${options.apiKey}`,
-      accept: 'application/json',
-    };
-    if (call.body !== undefined) headers['content-type'] = 'application/json';
-    const started = Date.now();
-    const lost = (error: unknown): ServiceError => {
-      if (call.signal?.aborted) return new AbortedError('aborted', `${call.endpoint}: cancelled by the caller.`, { cause: error });
-      if (timeout.aborted) {
-        return new TimeoutError(
-          'timeout',
-          `${call.endpoint}: no answer within ${timeoutMs} ms.${call.creates ? ' The outcome is unknown: re-post the same body (409 means it exists).' : ''}`,
-          { cause: error, outcomeUnknown: call.creates },
-        );
-      }
-      return new ServiceNetworkError(
-        'network',
-        `${call.endpoint}: the connection failed or was cut before a whole answer arrived. Check MOMO_BASE_URL and the network.${call.creates ? ' The outcome is unknown: re-post the same body (409 means it exists).' : ''}`,
-        { cause: error, outcomeUnknown: call.creates },
-      );
-    };
-
-    let response: Response;
-    let text: string;
-    try {
-      response = await fetchImpl(url, { method: call.method, headers, body: call.body, signal, redirect: 'manual' });
-      text = await response.text();
-    } catch (error) {
-      const failure = lost(error);
-      log.warn('service call lost', { endpoint: call.endpoint, kind: failure.kind, ms: Date.now() - started });
-      options.metrics?.upstreamCall(call.endpoint, failure.kind, (Date.now() - started) / 1000);
-      throw failure;
-    }
-    log.info('service call', { endpoint: call.endpoint, method: call.method, status: response.status, ms: Date.now() - started });
-    options.metrics?.upstreamCall(call.endpoint, String(response.status), (Date.now() - started) / 1000);
-
-    let body: unknown;
-    try {
-      body = text === '' ? undefined : JSON.parse(text);
-    } catch {
-      body = undefined;
-    }
-    if (response.status < 200 || response.status >= 300) {
-      const failure = mapErrorAnswer(call.endpoint, response.status, body);
-      if (call.creates && failure instanceof UpstreamStatusError) failure.outcomeUnknown = true;
-      throw failure;
-    }
-    const parsed = call.schema.safeParse(body);
-    if (!parsed.success) {
-      const detail = body === undefined ? `${call.endpoint}: the answer is not JSON` : describeSchemaError(call.endpoint, parsed.error);
-      throw new UnexpectedBodyError(
-        'unexpected-body',
-        `${detail}. The service's answer changed or MOMO_BASE_URL points elsewhere.${call.creates ? ' The outcome is unknown: re-post the same body (409 means it exists).' : ''}`,
-        { httpStatus: response.status, outcomeUnknown: call.creates },
-      );
-    }
-    return parsed.data;
-  }
-
-  async function run<S extends z.ZodType>(call: Call<S>): Promise<z.infer<S>> {
-    for (let tried = 0; ; tried++) {
-      try {
-        return await attempt(call);
-      } catch (error) {
-        const retryable =
-          error instanceof ServiceNetworkError ||
-          error instanceof TimeoutError ||
-          (error instanceof UpstreamStatusError && (error.httpStatus ?? 0) >= 500);
-        if (!retryable || tried >= call.retries || call.signal?.aborted) throw error;
-        // Exponential backoff with full jitter, so many companions do not retry in step.
-        await sleep(Math.random() * baseDelayMs * 2 ** tried, call.signal);
-      }
-    }
-  }
-
   const get = <S extends z.ZodType>(endpoint: string, path: string, schema: S, query: Call<S>['query'], signal: AbortSignal | undefined, retries = getRetries) =>
-    run({ endpoint, method: 'GET', path, query, schema, retries, creates: false, signal });
+    runCall(settings, { endpoint, method: 'GET', path, query, schema, retries, creates: false, signal });
   const post = <S extends z.ZodType>(endpoint: string, path: string, schema: S, body: string, signal: AbortSignal | undefined) =>
-    run({ endpoint, method: 'POST', path, body, schema, retries: 0, creates: true, signal });
+    runCall(settings, { endpoint, method: 'POST', path, body, schema, retries: 0, creates: true, signal });
 
   return {
     async corridors(phone, callOptions) {
@@ -238,14 +139,4 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       return (await post('webhook-secrets', '/v1/webhook-secrets', webhookSecretAnswerSchema, '{}', callOptions?.signal)).data;
     },
   };
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    }, { once: true });
-  });
 }

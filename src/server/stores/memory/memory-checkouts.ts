@@ -1,0 +1,165 @@
+/**
+ * The memory store's checkout records and their registries: the records by order id, the indexes
+ * by token hash, return id and service order id (the registry of attempt and pay-out ids), the
+ * checkouts without a payment (what may be dropped when full), and the cap. Apart from the store
+ * (memory-store.ts, which adds the locks, the inbox and the signed-out sessions) because these maps
+ * must change together: a record forgotten or replaced takes its index entries with it.
+ *
+ * Nothing here awaits, so each method runs whole in one JavaScript process; records are stored as
+ * the caller gives them and copied by the store on the way in and out.
+ */
+import { nextDeliveryAt, serviceOrderIdsOf, type CheckoutRecord } from '../../model/records.js';
+import { serviceOrderIdTaken, type PaymentQuery } from '../store.js';
+
+/** The memory store is full of checkouts with payments: nothing could be dropped to make room. */
+export class StoreFullError extends Error {
+  override name = 'StoreFullError';
+}
+
+export class MemoryCheckouts {
+  private readonly byOrderId = new Map<string, CheckoutRecord>();
+  /** Order ids of checkouts without a payment, oldest first (what may be dropped when full). */
+  private readonly unpaid = new Set<string>();
+  private readonly orderIdByTokenHash = new Map<string, string>();
+  private readonly orderIdByReturnId = new Map<string, string>();
+  private readonly orderIdByServiceOrderId = new Map<string, string>();
+  private readonly serviceOrderIdsByOrderId = new Map<string, Set<string>>();
+  private lastForcedSweep = -Infinity;
+
+  constructor(
+    private readonly now: () => number,
+    private readonly maxRecords: number,
+  ) {}
+
+  /** The live record of `orderId`; an expired one is forgotten on the way. */
+  live(orderId: string | undefined): CheckoutRecord | undefined {
+    if (orderId === undefined) return undefined;
+    const record = this.byOrderId.get(orderId);
+    if (!record) return undefined;
+    if (record.retainUntil <= this.now()) {
+      this.forget(record);
+      return undefined;
+    }
+    return record;
+  }
+
+  byTokenHash(tokenHash: string): CheckoutRecord | undefined {
+    return this.live(this.orderIdByTokenHash.get(tokenHash));
+  }
+
+  byReturnId(returnId: string): CheckoutRecord | undefined {
+    return this.live(this.orderIdByReturnId.get(returnId));
+  }
+
+  byServiceOrderId(serviceOrderId: string): CheckoutRecord | undefined {
+    return this.live(this.orderIdByServiceOrderId.get(serviceOrderId));
+  }
+
+  /** Throws unless every id in `serviceOrderIds` is free for `orderId` (none is another live order's). */
+  checkServiceOrderIds(orderId: string, serviceOrderIds: ReadonlyArray<string | undefined>): void {
+    for (const serviceOrderId of serviceOrderIds) {
+      const owner = serviceOrderId === undefined ? undefined : this.otherOwner(serviceOrderId, orderId);
+      if (owner !== undefined) throw serviceOrderIdTaken(serviceOrderId!, owner);
+    }
+  }
+
+  /**
+   * Makes room for one more record when full: expired records first (a full sweep of the store,
+   * `sweepAll`, at most once a second), then the oldest never paid; throws a {@link StoreFullError}
+   * when every record has a payment.
+   */
+  makeRoom(sweepAll: () => void): void {
+    if (this.byOrderId.size < this.maxRecords) return;
+    if (this.now() - this.lastForcedSweep >= 1000) {
+      this.lastForcedSweep = this.now();
+      sweepAll();
+    }
+    while (this.byOrderId.size >= this.maxRecords) {
+      const oldest = this.unpaid.values().next();
+      if (oldest.done) {
+        throw new StoreFullError(
+          `The memory store holds ${this.byOrderId.size} checkouts, all with a payment (maxRecords ${this.maxRecords}): none is dropped while a notification may still come. Raise maxRecords, or use a persistent store.`,
+        );
+      }
+      const record = this.byOrderId.get(oldest.value);
+      if (record) this.forget(record);
+      else this.unpaid.delete(oldest.value);
+    }
+  }
+
+  /** Stores a new record (a copy, its service order ids checked, room made). */
+  add(record: CheckoutRecord): void {
+    this.byOrderId.set(record.orderId, record);
+    if (!record.payment) this.unpaid.add(record.orderId);
+    this.index(record);
+  }
+
+  /** Replaces the live record of `orderId` (with a copy, its service order ids checked). */
+  replace(orderId: string, next: CheckoutRecord): void {
+    this.byOrderId.set(orderId, next);
+    if (next.payment) this.unpaid.delete(orderId);
+    this.index(next);
+  }
+
+  /** Forgets every record expired at `at`. */
+  sweep(at: number): void {
+    for (const record of this.byOrderId.values()) if (record.retainUntil <= at) this.forget(record);
+  }
+
+  /** The order ids with a delivery due at `at`, the longest due first. */
+  dueDeliveries(at: number, limit: number): string[] {
+    const due: Array<{ orderId: string; at: number }> = [];
+    for (const record of this.byOrderId.values()) {
+      const next = nextDeliveryAt(record);
+      if (next !== null && next <= at && this.live(record.orderId)) due.push({ orderId: record.orderId, at: next });
+    }
+    return due.sort((a, b) => a.at - b.at).slice(0, limit).map((item) => item.orderId);
+  }
+
+  /** The live records with a payment that `query` asks for, not copied. */
+  payments(query: PaymentQuery): CheckoutRecord[] {
+    const found: CheckoutRecord[] = [];
+    for (const record of this.byOrderId.values()) {
+      const payment = record.payment;
+      if (!payment || !this.live(record.orderId)) continue;
+      if (query.states && !query.states.includes(payment.state)) continue;
+      if (query.updatedBefore !== undefined && payment.updatedAt > query.updatedBefore) continue;
+      if (query.updatedAfter !== undefined && payment.updatedAt < query.updatedAfter) continue;
+      found.push(record);
+    }
+    const direction = query.newestFirst ? -1 : 1;
+    found.sort((a, b) => direction * (a.payment!.updatedAt - b.payment!.updatedAt));
+    return found.slice(0, query.limit ?? 100);
+  }
+
+  private forget(record: CheckoutRecord): void {
+    this.byOrderId.delete(record.orderId);
+    this.unpaid.delete(record.orderId);
+    this.orderIdByTokenHash.delete(record.tokenHash);
+    this.orderIdByReturnId.delete(record.returnId);
+    for (const serviceOrderId of this.serviceOrderIdsByOrderId.get(record.orderId) ?? []) {
+      // Not one another order took over once this record had expired.
+      if (this.orderIdByServiceOrderId.get(serviceOrderId) === record.orderId) this.orderIdByServiceOrderId.delete(serviceOrderId);
+    }
+    this.serviceOrderIdsByOrderId.delete(record.orderId);
+  }
+
+  /** The live order other than `orderId` that `serviceOrderId` belongs to: an attempt's, or a checkout's own id. */
+  private otherOwner(serviceOrderId: string, orderId: string): string | undefined {
+    const owner = this.orderIdByServiceOrderId.get(serviceOrderId);
+    if (owner !== undefined && owner !== orderId && this.live(owner)) return owner;
+    if (serviceOrderId !== orderId && this.live(serviceOrderId)) return serviceOrderId;
+    return undefined;
+  }
+
+  private index(record: CheckoutRecord): void {
+    this.orderIdByTokenHash.set(record.tokenHash, record.orderId);
+    this.orderIdByReturnId.set(record.returnId, record.orderId);
+    for (const serviceOrderId of serviceOrderIdsOf(record)) {
+      this.orderIdByServiceOrderId.set(serviceOrderId, record.orderId);
+      let ids = this.serviceOrderIdsByOrderId.get(record.orderId);
+      if (!ids) this.serviceOrderIdsByOrderId.set(record.orderId, (ids = new Set()));
+      ids.add(serviceOrderId);
+    }
+  }
+}

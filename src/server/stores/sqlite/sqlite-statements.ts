@@ -1,0 +1,121 @@
+/**
+ * Every SQL statement the file store runs, prepared once per connection, and the mapping between a
+ * `CheckoutRecord` and its row (the record as JSON next to the columns that are looked up or
+ * indexed, sqlite-schema.ts). Apart from the store so that the SQL can be read against the schema
+ * in one place, and the store's methods read as what they do.
+ */
+import type BetterSqlite3 from 'better-sqlite3';
+import { nextDeliveryAt, type CheckoutRecord } from '../../model/records.js';
+import type { SqliteDatabase } from './sqlite-open.js';
+
+/** A better-sqlite3 statement: its bind parameters, and the row it reads. Named here so the declarations can name it. */
+type Statement<Parameters extends unknown[] = unknown[], Row = unknown> = BetterSqlite3.Statement<Parameters, Row>;
+
+interface RecordRow {
+  record: string;
+  retain_until: number;
+  revision: number;
+}
+
+/** Each statement with its parameters and its row (a row type only for the statements that read). */
+export interface FileStoreStatements {
+  record: Statement<[string], RecordRow>;
+  liveRecord: Statement<[string, number], { record: string }>;
+  byTokenHash: Statement<[string, number], { record: string }>;
+  byReturnId: Statement<[string, number], { record: string }>;
+  byServiceOrderId: Statement<[string, number], { record: string; order_id: string }>;
+  remove: Statement<[string]>;
+  insert: Statement;
+  update: Statement;
+  indexServiceOrderId: Statement<[string, string]>;
+  lock: Statement<[string], { owner: string; until: number }>;
+  setLock: Statement<[string, string, number]>;
+  releaseLock: Statement<[string, string]>;
+  inboxEntry: Statement<[string], { done: number; until: number }>;
+  addToInbox: Statement<[string, string, number, number]>;
+  pendingInbox: Statement<[number], { id: string; raw_body: string; received_at: number }>;
+  markInboxDone: Statement<[string]>;
+  dueDeliveries: Statement<[number, number, number], { order_id: string }>;
+  sweepCheckouts: Statement<[number]>;
+  sweepLocks: Statement<[number]>;
+  sweepInbox: Statement<[number]>;
+  ping: Statement;
+}
+
+export function prepareStatements(db: SqliteDatabase): FileStoreStatements {
+  return {
+    record: db.prepare('SELECT record, retain_until, revision FROM checkouts WHERE order_id = ?'),
+    liveRecord: db.prepare('SELECT record FROM checkouts WHERE order_id = ? AND retain_until > ?'),
+    byTokenHash: db.prepare('SELECT record FROM checkouts WHERE token_hash = ? AND retain_until > ?'),
+    byReturnId: db.prepare('SELECT record FROM checkouts WHERE return_id = ? AND retain_until > ?'),
+    byServiceOrderId: db.prepare(
+      'SELECT c.record, c.order_id FROM service_order_ids s JOIN checkouts c ON c.order_id = s.order_id WHERE s.service_order_id = ? AND c.retain_until > ?',
+    ),
+    remove: db.prepare('DELETE FROM checkouts WHERE order_id = ?'),
+    insert: db.prepare(
+      `INSERT INTO checkouts (order_id, revision, token_hash, return_id, retain_until, next_delivery_at, payment_state, payment_updated_at, record)
+       VALUES (@orderId, @revision, @tokenHash, @returnId, @retainUntil, @nextDeliveryAt, @paymentState, @paymentUpdatedAt, @record)`,
+    ),
+    update: db.prepare(
+      `UPDATE checkouts SET revision = @revision, token_hash = @tokenHash, return_id = @returnId, retain_until = @retainUntil,
+       next_delivery_at = @nextDeliveryAt, payment_state = @paymentState, payment_updated_at = @paymentUpdatedAt, record = @record
+       WHERE order_id = @orderId`,
+    ),
+    indexServiceOrderId: db.prepare(
+      'INSERT INTO service_order_ids (service_order_id, order_id) VALUES (?, ?) ON CONFLICT (service_order_id) DO UPDATE SET order_id = excluded.order_id',
+    ),
+    lock: db.prepare('SELECT owner, until FROM locks WHERE key = ?'),
+    setLock: db.prepare('INSERT OR REPLACE INTO locks (key, owner, until) VALUES (?, ?, ?)'),
+    releaseLock: db.prepare('DELETE FROM locks WHERE key = ? AND owner = ?'),
+    inboxEntry: db.prepare('SELECT done, until FROM inbox WHERE id = ?'),
+    addToInbox: db.prepare('INSERT OR REPLACE INTO inbox (id, raw_body, received_at, done, until) VALUES (?, ?, ?, 0, ?)'),
+    pendingInbox: db.prepare(
+      'SELECT id, raw_body, received_at FROM inbox WHERE done = 0 ORDER BY received_at, rowid LIMIT ?',
+    ),
+    // A done entry is only a nonce now: its body is dropped.
+    markInboxDone: db.prepare("UPDATE inbox SET done = 1, raw_body = '' WHERE id = ?"),
+    dueDeliveries: db.prepare(
+      'SELECT order_id FROM checkouts WHERE next_delivery_at <= ? AND retain_until > ? ORDER BY next_delivery_at, rowid LIMIT ?',
+    ),
+    sweepCheckouts: db.prepare('DELETE FROM checkouts WHERE retain_until <= ?'),
+    sweepLocks: db.prepare('DELETE FROM locks WHERE until <= ?'),
+    sweepInbox: db.prepare('DELETE FROM inbox WHERE done = 1 AND until <= ?'),
+    ping: db.prepare('SELECT 1'),
+  };
+}
+
+/** listPayments's statement for one shape of query (how many states, which dates, which order), prepared on first use. */
+export type ListStatement = (stateCount: number | null, before: boolean, after: boolean, newestFirst: boolean) => BetterSqlite3.Statement<unknown[], { record: string }>;
+
+export function createListStatements(db: SqliteDatabase): ListStatement {
+  const listStatements = new Map<string, ReturnType<ListStatement>>();
+  return (stateCount, before, after, newestFirst) => {
+    const shape = `${stateCount}:${before}:${after}:${newestFirst}`;
+    let statement = listStatements.get(shape);
+    if (!statement) {
+      const states = stateCount === null ? '' : ` AND payment_state IN (${Array(stateCount).fill('?').join(', ')})`;
+      const dates = `${before ? ' AND payment_updated_at <= ?' : ''}${after ? ' AND payment_updated_at >= ?' : ''}`;
+      const order = newestFirst ? 'payment_updated_at DESC, rowid DESC' : 'payment_updated_at, rowid';
+      statement = db.prepare<unknown[], { record: string }>(
+        `SELECT record FROM checkouts WHERE payment_state IS NOT NULL${states}${dates} AND retain_until > ? ORDER BY ${order} LIMIT ?`,
+      );
+      listStatements.set(shape, statement);
+    }
+    return statement;
+  };
+}
+
+export const parseRecord = (json: string) => JSON.parse(json) as CheckoutRecord;
+
+/** The row's columns for `record` (named parameters of `insert` and `update`). */
+export const recordColumns = (record: CheckoutRecord) => ({
+  orderId: record.orderId,
+  revision: record.revision,
+  tokenHash: record.tokenHash,
+  returnId: record.returnId,
+  retainUntil: record.retainUntil,
+  nextDeliveryAt: nextDeliveryAt(record),
+  paymentState: record.payment?.state ?? null,
+  paymentUpdatedAt: record.payment?.updatedAt ?? null,
+  record: JSON.stringify(record),
+});
