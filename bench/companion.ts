@@ -17,10 +17,12 @@
  *
  * Run alone: `npx tsx bench/companion.ts`.
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import { Agent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
+import { OPEN_STREAMS, SECRET, startServerProcess, type ServerHandle } from './companion-server.js';
+
+export { startServerProcess, type ServerHandle };
 
 export interface Figure {
   name: string;
@@ -28,141 +30,13 @@ export interface Figure {
   unit: string;
 }
 
-const SECRET = 'whsec_bench_companion_5b1e0c9d7a3f4e2b8c6d';
 const THROUGHPUT_COUNT = 15_000;
 const THROUGHPUT_MAX_MS = 6_000;
 const CONCURRENCY = 50;
 const STREAM_LATENCY_SAMPLES = 200;
-const OPEN_STREAMS = 10_000;
+
 /** Fewer for the durable stores: seeding writes each order twice, with an fsync each on the file store. */
 const DURABLE_COUNT = 6_000;
-
-type Ask = { type: 'seed'; count: number; prefix: string } | { type: 'memory' } | { type: 'settled' };
-type ToChild = Ask & { id: number };
-type FromChild = { id: number; result: unknown } | { ready: true; port: number };
-
-// ---------------------------------------------------------------- child: the companion server
-async function runServer(): Promise<void> {
-  const { createServer } = await import('node:http');
-  const { createCompanion, toNodeHandler, transitionCheckout } = await import('../src/server/index.js');
-  const { silentLogger } = await import('../src/server/log.js');
-  const { openStoreFromEnv } = await import('../src/server/stores/store-from-env.js');
-  // MOMO_STORE / MOMO_DATA_DIR / MOMO_REDIS_URL / MOMO_POSTGRES_URL, as the parent set them for this run.
-  const opened = await openStoreFromEnv(process.env);
-  const store = opened.store;
-  let server: ReturnType<typeof createServer> | undefined;
-  server = createServer();
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  let applied = 0;
-  const companion = createCompanion({
-    baseUrl: 'http://127.0.0.1:9', // never called: setup checks off, orders seeded
-    apiKey: 'sk_test_bench',
-    webhookSecrets: [SECRET],
-    publicUrl: `http://127.0.0.1:${port}/momo`,
-    allowedOrigins: ['http://shop.test'],
-    allowInsecureLocalUrls: true,
-    setupChecksAtStart: false,
-    // The memory figure is measured at OPEN_STREAMS, above the default cap of 4,000 per process.
-    limits: { streams: OPEN_STREAMS },
-    store,
-    ...(opened.hub ? { hub: opened.hub } : {}),
-    // Metrics on for this run (bench/metrics-cost.ts); off otherwise, as with no token nor server secret.
-    ...(process.env.MOMO_BENCH_METRICS_TOKEN ? { metricsToken: process.env.MOMO_BENCH_METRICS_TOKEN } : {}),
-    log: silentLogger,
-    onPaymentUpdate: () => {
-      applied += 1;
-    },
-  });
-  server.on('request', toNodeHandler(companion));
-
-  process.on('message', async (message: ToChild) => {
-    if (message.type === 'seed') {
-      const orders: Array<{ orderId: string; token: string }> = [];
-      for (let i = 0; i < message.count; i++) {
-        const orderId = `${message.prefix}-${i}`;
-        const { token } = await companion.createCheckout({ orderId, amount: '5000', currencyCode: 'XOF' });
-        // What a pay-in accepted by the service leaves behind.
-        await transitionCheckout(store, orderId, (checkout) => ({
-          ...checkout,
-          version: checkout.version + 1,
-          payment: {
-            state: 'pending', attempt: 1, serviceOrderId: orderId, phoneNumber: '+2290196000001', useWallet: false,
-            operator: { code: 'mtn', name: 'MTN MoMo', logoUrl: 'https://example.invalid/mtn.svg', instructions: null },
-            workflow: 'provider_auth', authorizationUrl: null, returned: false, amountMismatch: false, lastServiceStatus: null, transactionId: null, updatedAt: Date.now(),
-          },
-        }));
-        orders.push({ orderId, token });
-      }
-      process.send!({ id: message.id, result: orders });
-    } else if (message.type === 'memory') {
-      for (let i = 0; i < 3; i++) (globalThis as { gc?: () => void }).gc?.();
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      const usage = process.memoryUsage();
-      process.send!({ id: message.id, result: { heapUsed: usage.heapUsed, rss: usage.rss, streams: companion.openStreams() } });
-    } else if (message.type === 'settled') {
-      process.send!({ id: message.id, result: applied });
-    }
-  });
-  process.on('disconnect', () => process.exit(0));
-  process.send!({ ready: true, port });
-}
-
-/**
- * The reference: a bare @hono/node-server route that reads the body and answers 200, under the
- * same load. On a shared or small machine it shows what the machine itself allows.
- */
-async function runBareServer(): Promise<void> {
-  const { createServer } = await import('node:http');
-  const { getRequestListener } = await import('@hono/node-server');
-  const server = createServer(
-    getRequestListener(async (request) => {
-      await request.arrayBuffer();
-      return new Response('{"received":true}', { headers: { 'content-type': 'application/json' } });
-    }),
-  );
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  process.on('disconnect', () => process.exit(0));
-  process.send!({ ready: true, port: (server.address() as { port: number }).port });
-}
-
-// ---------------------------------------------------------------- parent: the load
-export interface ServerHandle {
-  port: number;
-  ask<T>(message: Ask): Promise<T>;
-  stop(): void;
-}
-
-export async function startServerProcess(role: 'server' | 'bare-server' = 'server', storeEnv: Record<string, string> = { MOMO_STORE: 'memory' }): Promise<ServerHandle> {
-  const child: ChildProcess = fork(fileURLToPath(import.meta.url), [], {
-    env: { ...process.env, ...storeEnv, MOMO_BENCH_ROLE: role },
-    execArgv: ['--import', 'tsx', '--expose-gc'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const waiting = new Map<number, (value: unknown) => void>();
-  let nextId = 0;
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
-    child.on('message', (message: FromChild) => {
-      if ('ready' in message) resolve(message.port);
-      else waiting.get(message.id)?.(message.result), waiting.delete(message.id);
-    });
-  });
-  return {
-    port,
-    ask: <T>(message: Ask) =>
-      new Promise<T>((resolve) => {
-        const id = ++nextId;
-        waiting.set(id, resolve as (value: unknown) => void);
-        child.send({ ...message, id });
-      }),
-    stop() {
-      child.removeAllListeners('exit');
-      child.kill();
-    },
-  };
-}
 
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
@@ -395,11 +269,7 @@ export async function benchCompanion(): Promise<Figure[]> {
   return [...memory, ...(await measureDurableStores(reference[0]!.value))];
 }
 
-if (process.env.MOMO_BENCH_ROLE === 'server') {
-  await runServer();
-} else if (process.env.MOMO_BENCH_ROLE === 'bare-server') {
-  await runBareServer();
-} else if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   for (const figure of await benchCompanion()) {
     const value = Number.isInteger(figure.value) ? String(figure.value) : figure.value.toFixed(2);
     console.log(`${figure.name}: ${value} ${figure.unit}`);

@@ -156,13 +156,18 @@ export async function provesClientAddressFromProxy(stack: Stack, client: H2Clien
   return forged;
 }
 
-/** The server API refused to the public through the proxy; /readyz answered for the load balancer. */
+/** The server API refused to the public through the proxy; /readyz and the metrics (with their token) answered for monitoring. */
 export async function provesServerApiClosedAndReadyz(stack: Stack, client: H2Client): Promise<void> {
   const ready = await client.fetch('/readyz');
   assert.equal(ready.status, 200, ready.body);
   assert.deepEqual(JSON.parse(ready.body), { ready: true });
   const serverApi = await client.fetch('/momo/server/payments?state=stale', { headers: { authorization: `Bearer ${stack.serverSecret}` } });
   assert.equal(serverApi.status, 403, 'the server API is not reachable through the proxy from outside the backend network');
+  const unscraped = await client.fetch('/momo/metrics');
+  assert.equal(unscraped.status, 401, 'the metrics ask for their token through the proxy too');
+  const scrape = await client.fetch('/momo/metrics', { headers: { authorization: `Bearer ${stack.serverSecret}` } });
+  assert.equal(scrape.status, 200, scrape.body);
+  assert.match(scrape.body, /^momo_notifications_received_total\{result="applied"\} [1-9]/m, 'the scrape through the proxy counts the notifications that came through it');
   const tooLarge = await client.fetch('/momo/webhook', { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"pad":"${'x'.repeat(70 * 1024)}"}` });
   assert.equal(tooLarge.status, 413, 'a body over 64 KB is refused by the proxy');
 }
