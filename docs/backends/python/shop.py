@@ -14,7 +14,7 @@ from urllib.parse import parse_qs, urlparse
 
 import momo
 
-SCRIPT = os.environ.get("MOMO_ELEMENT_SCRIPT") or "https://unpkg.com/momo-checkout@0.3.0/dist/browser/momo-checkout-0.3.0.js"
+SCRIPT = os.environ.get("MOMO_ELEMENT_SCRIPT") or "https://unpkg.com/momo-checkout@0.4.0/dist/browser/momo-checkout-0.4.0.js"
 # The same file as in the package (MOMO_ELEMENT_FILE: node_modules/momo-checkout/dist/browser/...):
 # its hash pins the script, so the browser runs no other bytes, whoever serves them.
 with open(os.environ["MOMO_ELEMENT_FILE"], "rb") as script:
