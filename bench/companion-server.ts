@@ -107,17 +107,18 @@ export interface ServerHandle {
   stop(): void;
 }
 
-export async function startServerProcess(role: 'server' | 'bare-server' = 'server', storeEnv: Record<string, string> = { MOMO_STORE: 'memory' }): Promise<ServerHandle> {
-  const child: ChildProcess = fork(fileURLToPath(import.meta.url), [], {
-    env: { ...process.env, ...storeEnv, MOMO_BENCH_ROLE: role },
-    execArgv: ['--import', 'tsx', '--expose-gc'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+/**
+ * A benchmark's child process (`file`, run with tsx) and the parent's handle on it: its port once
+ * it says it is ready, and questions over IPC, each answered under its id. bench/service.ts forks
+ * its own child the same way.
+ */
+export async function forkBenchChild<Question extends object>(file: string, env: Record<string, string>, execArgv: string[], label: string): Promise<{ port: number; ask<T>(message: Question): Promise<T>; stop(): void }> {
+  const child: ChildProcess = fork(file, [], { env: { ...process.env, ...env }, execArgv: ['--import', 'tsx', ...execArgv], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const waiting = new Map<number, (value: unknown) => void>();
   let nextId = 0;
   const port = await new Promise<number>((resolve, reject) => {
     child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+    child.once('exit', (code) => reject(new Error(`${label} exited with ${code}`)));
     child.on('message', (message: FromChild) => {
       if ('ready' in message) resolve(message.port);
       else waiting.get(message.id)?.(message.result), waiting.delete(message.id);
@@ -125,7 +126,7 @@ export async function startServerProcess(role: 'server' | 'bare-server' = 'serve
   });
   return {
     port,
-    ask: <T>(message: Ask) =>
+    ask: <T>(message: Question) =>
       new Promise<T>((resolve) => {
         const id = ++nextId;
         waiting.set(id, resolve as (value: unknown) => void);
@@ -136,6 +137,10 @@ export async function startServerProcess(role: 'server' | 'bare-server' = 'serve
       child.kill();
     },
   };
+}
+
+export function startServerProcess(role: 'server' | 'bare-server' = 'server', storeEnv: Record<string, string> = { MOMO_STORE: 'memory' }): Promise<ServerHandle> {
+  return forkBenchChild<Ask>(fileURLToPath(import.meta.url), { ...storeEnv, MOMO_BENCH_ROLE: role }, ['--expose-gc'], 'bench server');
 }
 
 

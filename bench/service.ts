@@ -16,10 +16,10 @@
  *
  * Run: `npm run bench:service` (or `npm run bench -- service`).
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { forkBenchChild } from './companion-server.js';
 
 interface Figure {
   name: string;
@@ -38,7 +38,6 @@ const RETRY_MS = 500;
 
 type Ask = { type: 'seed'; count: number; prefix: string } | { type: 'queued'; count: number; prefix: string };
 type ToChild = Ask & { id: number };
-type FromChild = { id: number; result: unknown } | { ready: true; port: number };
 
 // ---------------------------------------------------------------- child: momo-checkout serve
 async function runService(): Promise<void> {
@@ -101,35 +100,8 @@ interface ServiceHandle {
   stop(): void;
 }
 
-async function startServiceProcess(merchantUrl: string): Promise<ServiceHandle> {
-  const child: ChildProcess = fork(fileURLToPath(import.meta.url), [], {
-    env: { ...process.env, MOMO_BENCH_ROLE: 'service', MOMO_BENCH_MERCHANT_URL: merchantUrl },
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const waiting = new Map<number, (value: unknown) => void>();
-  let nextId = 0;
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`bench service exited with ${code}`)));
-    child.on('message', (message: FromChild) => {
-      if ('ready' in message) resolve(message.port);
-      else waiting.get(message.id)?.(message.result), waiting.delete(message.id);
-    });
-  });
-  return {
-    port,
-    ask: <T>(message: Ask) =>
-      new Promise<T>((resolve) => {
-        const id = ++nextId;
-        waiting.set(id, resolve as (value: unknown) => void);
-        child.send({ ...message, id });
-      }),
-    stop() {
-      child.removeAllListeners('exit');
-      child.kill();
-    },
-  };
+function startServiceProcess(merchantUrl: string): Promise<ServiceHandle> {
+  return forkBenchChild<Ask>(fileURLToPath(import.meta.url), { MOMO_BENCH_ROLE: 'service', MOMO_BENCH_MERCHANT_URL: merchantUrl }, [], 'bench service');
 }
 
 /** The merchant's endpoint: answers 204 when up, 503 when down; records what arrived. */
