@@ -6,6 +6,31 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { Companion, CheckoutStore } from '../src/server/index.js';
+
+/**
+ * A checkout whose pay-in the service accepted, as a notification finds it in production: created,
+ * then its payment written `pending` straight into the store (no service is called, and no delivery
+ * is queued: this is not a transition). Returns the checkout's token.
+ */
+export async function seedPendingOrder(
+  companion: Pick<Companion, 'createCheckout'>,
+  store: CheckoutStore,
+  orderId: string,
+): Promise<string> {
+  const { transitionCheckout } = await import('../src/server/index.js');
+  const { token } = await companion.createCheckout({ orderId, amount: '5000', currencyCode: 'XOF' });
+  await transitionCheckout(store, orderId, (checkout) => ({
+    ...checkout,
+    version: checkout.version + 1,
+    payment: {
+      state: 'pending', attempt: 1, serviceOrderId: orderId, phoneNumber: '+2290196000001', useWallet: false,
+      operator: { code: 'mtn', name: 'MTN MoMo', logoUrl: 'https://example.invalid/mtn.svg', instructions: null },
+      workflow: 'provider_auth', authorizationUrl: null, returned: false, amountMismatch: false, lastServiceStatus: null, transactionId: null, updatedAt: Date.now(),
+    },
+  }));
+  return token;
+}
 
 export const SECRET = 'whsec_bench_companion_5b1e0c9d7a3f4e2b8c6d';
 /** Status streams open for the memory figure, above the default cap of 4,000 per process. */
@@ -18,7 +43,7 @@ type FromChild = { id: number; result: unknown } | { ready: true; port: number }
 // ---------------------------------------------------------------- child: the companion server
 async function runServer(): Promise<void> {
   const { createServer } = await import('node:http');
-  const { createCompanion, toNodeHandler, transitionCheckout } = await import('../src/server/index.js');
+  const { createCompanion, toNodeHandler } = await import('../src/server/index.js');
   const { silentLogger } = await import('../src/server/log.js');
   const { openStoreFromEnv } = await import('../src/server/stores/store-from-env.js');
   // MOMO_STORE / MOMO_DATA_DIR / MOMO_REDIS_URL / MOMO_POSTGRES_URL, as the parent set them for this run.
@@ -55,17 +80,7 @@ async function runServer(): Promise<void> {
       const orders: Array<{ orderId: string; token: string }> = [];
       for (let i = 0; i < message.count; i++) {
         const orderId = `${message.prefix}-${i}`;
-        const { token } = await companion.createCheckout({ orderId, amount: '5000', currencyCode: 'XOF' });
-        // What a pay-in accepted by the service leaves behind.
-        await transitionCheckout(store, orderId, (checkout) => ({
-          ...checkout,
-          version: checkout.version + 1,
-          payment: {
-            state: 'pending', attempt: 1, serviceOrderId: orderId, phoneNumber: '+2290196000001', useWallet: false,
-            operator: { code: 'mtn', name: 'MTN MoMo', logoUrl: 'https://example.invalid/mtn.svg', instructions: null },
-            workflow: 'provider_auth', authorizationUrl: null, returned: false, amountMismatch: false, lastServiceStatus: null, transactionId: null, updatedAt: Date.now(),
-          },
-        }));
+        const token = await seedPendingOrder(companion, store, orderId);
         orders.push({ orderId, token });
       }
       process.send!({ id: message.id, result: orders });

@@ -19,7 +19,7 @@
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { forkBenchChild } from './companion-server.js';
+import { forkBenchChild, seedPendingOrder } from './companion-server.js';
 
 interface Figure {
   name: string;
@@ -42,7 +42,7 @@ type ToChild = Ask & { id: number };
 // ---------------------------------------------------------------- child: momo-checkout serve
 async function runService(): Promise<void> {
   const { startStandaloneCompanion } = await import('../src/server/commands/standalone-companion.js');
-  const { createMemoryStore, transitionCheckout } = await import('../src/server/index.js');
+  const { createMemoryStore } = await import('../src/server/index.js');
   const { silentLogger } = await import('../src/server/log.js');
   const store = createMemoryStore();
   const probe = createServer();
@@ -70,17 +70,7 @@ async function runService(): Promise<void> {
     if (message.type === 'seed') {
       for (let i = 0; i < message.count; i++) {
         const orderId = `${message.prefix}-${i}`;
-        await service.companion.createCheckout({ orderId, amount: '5000', currencyCode: 'XOF' });
-        // What a pay-in accepted by the service leaves behind (no delivery queued: not a transition here).
-        await transitionCheckout(store, orderId, (checkout) => ({
-          ...checkout,
-          version: checkout.version + 1,
-          payment: {
-            state: 'pending', attempt: 1, serviceOrderId: orderId, phoneNumber: '+2290196000001', useWallet: false,
-            operator: { code: 'mtn', name: 'MTN MoMo', logoUrl: 'https://example.invalid/mtn.svg', instructions: null },
-            workflow: 'provider_auth', authorizationUrl: null, returned: false, amountMismatch: false, lastServiceStatus: null, transactionId: null, updatedAt: Date.now(),
-          },
-        }));
+        await seedPendingOrder(service.companion, store, orderId);
       }
       process.send!({ id: message.id, result: message.count });
     } else if (message.type === 'queued') {

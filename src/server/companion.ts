@@ -123,7 +123,10 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
   }
   const { store, hub, counted } = companionStorage(options, log, now);
   // GET <publicUrl>/metrics, and the recorder the parts below count through (docs/metrics.md).
-  const metrics = createCompanionMetrics({ metricsToken: options.metricsToken, serverSecret: options.serverSecret, mountPath, store: guardStore(store, options.storeTimeoutMs ?? 4_000), now, staleAfterMinutes: options.staleAfterMinutes ?? defaultStaleMinutes, openStreams: () => streams.size(), log, storeGaugesEveryMs: options.metricsStoreGaugesEveryMs });
+  // What operators read (server API, console, metrics) goes through a deadline: an unusable store is a 503 in time.
+  const apiStore = guardStore(store, options.storeTimeoutMs ?? 4_000);
+  const staleAfterMinutes = options.staleAfterMinutes ?? defaultStaleMinutes;
+  const metrics = createCompanionMetrics({ metricsToken: options.metricsToken, serverSecret: options.serverSecret, mountPath, store: apiStore, now, staleAfterMinutes, openStreams: () => streams.size(), log, storeGaugesEveryMs: options.metricsStoreGaugesEveryMs });
   const service = createServiceClient({
     metrics: metrics.recorder,
     baseUrl: options.baseUrl,
@@ -166,7 +169,6 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
   };
   const notifications = createNotificationReceiver({ ...webhook, background });
   const acceptWebhook = async (raw: Uint8Array | string) => answerToService(await notifications.receive(raw));
-  const staleAfterMinutes = options.staleAfterMinutes ?? defaultStaleMinutes;
   const maintenance = createMaintenance({
     log,
     intervalMs: options.maintenanceIntervalMs ?? 30_000,
@@ -191,7 +193,7 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
   const listPayments = paymentsIn(store);
   const { serverApi, operationsConsole } = operatorRoutes({
     options,
-    store,
+    apiStore,
     counted,
     deliveries,
     actions,

@@ -15,12 +15,12 @@ import { isLoopbackUrl } from './model/urls.js';
 import type { RelayOutcome } from './notifications/notification-types.js';
 import { createServerApi } from './server-api/server-api.js';
 import type { LimitBackend } from './stores/limit-backend.js';
-import { guardStore } from './stores/store-guard.js';
 import type { CheckoutStore } from './stores/store.js';
 
 export interface OperatorRouteDeps {
   options: CompanionOptions;
-  store: CheckoutStore;
+  /** The store behind its deadline (`stores/store-guard.ts`), as the companion built it once. */
+  apiStore: CheckoutStore;
   counted: LimitBackend;
   deliveries: Pick<DeliveryWorker, 'deliverNow'>;
   actions: ReturnType<typeof companionActions>;
@@ -35,7 +35,8 @@ export interface OperatorRouteDeps {
 
 export function operatorRoutes(deps: OperatorRouteDeps) {
   const { options, actions, mountPath, base, log, now } = deps;
-  const apiStore = guardStore(deps.store, options.storeTimeoutMs ?? 4_000);
+  const { apiStore } = deps;
+  const refund = actions.refundsIn(apiStore);
   const endpoint = merchantEndpointActions(options, { store: apiStore, worker: deps.deliveries, now });
   const serverApi =
     options.serverSecret !== undefined
@@ -47,7 +48,7 @@ export function operatorRoutes(deps: OperatorRouteDeps) {
           createCheckout: actions.checkoutsIn(apiStore),
           relayNotification: deps.relayNotification(apiStore),
           listPayments: actions.paymentsIn(apiStore),
-          refund: actions.refundsIn(apiStore),
+          refund,
           log,
           now,
           merchantEndpoint: endpoint,
@@ -66,7 +67,7 @@ export function operatorRoutes(deps: OperatorRouteDeps) {
       perAddress: deps.counted.limiter('console-sign-in', signInLimits.perAddress),
       everywhere: deps.counted.limiter('console-sign-in-everywhere', signInLimits.everywhere),
     },
-    refund: actions.refundsIn(apiStore),
+    refund,
     ...endpoint,
   });
   return { serverApi, operationsConsole };
