@@ -45,7 +45,8 @@ export function merchantEventOf(delivery: Pick<DeliveryRecord, 'refund'>): typeo
 /** The body of a delivery: built from the stored record, so every retry sends the same bytes. */
 export function merchantWebhookBody(delivery: DeliveryRecord): string {
   const timestamp = new Date(delivery.createdAt).toISOString();
-  const event: MerchantWebhookEvent = delivery.refund ? { type: refundUpdatedEvent, timestamp, data: delivery.refund } : { type: paymentUpdatedEvent, timestamp, data: delivery.update! };
+  const event: MerchantWebhookEvent =
+    merchantEventOf(delivery) === refundUpdatedEvent ? { type: refundUpdatedEvent, timestamp, data: delivery.refund! } : { type: paymentUpdatedEvent, timestamp, data: delivery.update! };
   return JSON.stringify(event);
 }
 
