@@ -25,7 +25,7 @@ import { endpointSink } from './model/records.js';
 import { createBackgroundWork } from './background-work.js';
 import { createMaintenance } from './maintenance.js';
 import { reportStale } from './payments/stale-report.js';
-import { createDeliverySinks, sinksByEvent } from './deliveries/delivery-sinks.js';
+import { createDeliverySinks, sinksByEvent, stillSubscribed } from './deliveries/delivery-sinks.js';
 import { checkCompanionOptions } from './options-schema.js';
 import { companionStorage } from './companion-storage.js';
 import { companionActions } from './companion-actions.js';
@@ -144,6 +144,7 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
     now,
     sinks,
     metrics: metrics.recorder,
+    subscribed: stillSubscribed(options),
     ...(options.deliveryTimeoutMs !== undefined ? { timeoutMs: options.deliveryTimeoutMs } : {}),
     ...(options.deliveryRetryDelaysMs !== undefined ? { retryDelaysMs: options.deliveryRetryDelaysMs } : {}),
   });

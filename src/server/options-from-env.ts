@@ -6,7 +6,7 @@ import { CompanionConfigError, type EnvironmentProblem } from './config-error.js
 import { heartbeatFrom } from './model/heartbeat.js';
 import { isLoopbackUrl } from './model/urls.js';
 import type { CompanionOptions } from './options.js';
-import { parseTrustedEntry, type TrustProxy } from './page-routes/client-address.js';
+import { maxTrustedProxies, parseTrustedEntry, type TrustProxy } from './page-routes/client-address.js';
 
 /** What `companionOptionsFromEnv` reads: the companion's options plus where to listen. */
 export type CompanionEnvConfig = Pick<CompanionOptions, 'baseUrl' | 'apiKey' | 'webhookSecrets' | 'publicUrl' | 'allowedOrigins' | 'allowInsecureLocalUrls' | 'refunds' | 'consolePassword' | 'consoleAssetsDir' | 'trustProxy' | 'heartbeatMs' | 'metricsToken'> & {
@@ -25,7 +25,7 @@ const no = new Set(['', '0', 'false', 'no']);
  * `MOMO_PUBLIC_URL`, `MOMO_ALLOWED_ORIGINS` (comma-separated; default: the public URL's origin),
  * `MOMO_ALLOW_INSECURE_LOCAL_URLS` (`1` for a local stand-in of the service on loopback http),
  * `MOMO_REFUNDS` (`on` or `off`), `MOMO_CONSOLE_PASSWORD` and `MOMO_CONSOLE_ASSETS_DIR` (the console),
- * `MOMO_TRUST_PROXY` (proxies in front: a count, or their addresses and ranges),
+ * `MOMO_TRUST_PROXY` (proxies in front: a count from 0 to 10, or their addresses and ranges),
  * `MOMO_HEARTBEAT_MS` (the status stream's heartbeat, 1000 to 50000; docs/deploy.md),
  * `MOMO_METRICS_TOKEN` (opens `<publicUrl>/metrics`, docs/metrics.md),
  * `PORT` (default 3000) and `HOST` (default 127.0.0.1).
@@ -108,6 +108,8 @@ export function companionOptionsFromEnv(env: Record<string, string | undefined> 
   const consoleAssetsDir = value('MOMO_CONSOLE_ASSETS_DIR');
   const metricsToken = value('MOMO_METRICS_TOKEN');
   if (metricsToken && metricsToken.length < 32) problem('MOMO_METRICS_TOKEN', 'MOMO_METRICS_TOKEN is shorter than 32 characters: generate one with openssl rand -hex 32.');
+  else if (/\s/.test(metricsToken)) problem('MOMO_METRICS_TOKEN', 'MOMO_METRICS_TOKEN contains whitespace, which no Authorization: Bearer header can carry (a scrape could never match it): generate one with openssl rand -hex 32.');
+  if (/\s/.test(value('MOMO_API_KEY'))) problem('MOMO_API_KEY', 'MOMO_API_KEY contains whitespace, which the service never accepts in Authorization: Bearer: copy the key again, as one word.');
   const trustProxy = trustProxyFrom(value('MOMO_TRUST_PROXY'), (message) => problem('MOMO_TRUST_PROXY', message));
   const heartbeatMs = heartbeatFrom(value('MOMO_HEARTBEAT_MS'), (message) => problem('MOMO_HEARTBEAT_MS', message));
 
@@ -148,13 +150,18 @@ export function companionOptionsFromEnv(env: Record<string, string | undefined> 
  */
 function trustProxyFrom(text: string, problem: (message: string) => void): TrustProxy | undefined {
   if (text === '') return undefined;
-  if (/^\d+$/.test(text)) return Number(text);
+  const what = `set the number of proxies in front (0 to ${maxTrustedProxies}, e.g. 1), or their addresses and ranges separated by commas (e.g. 127.0.0.1,10.0.0.0/8)`;
+  if (/^\d+$/.test(text)) {
+    if (Number(text) <= maxTrustedProxies) return Number(text);
+    problem(`MOMO_TRUST_PROXY is ${text}, more proxies than any real chain (a CDN, a load balancer, an ingress): ${what}.`);
+    return undefined;
+  }
   const entries = text.split(',').map((item) => item.trim()).filter(Boolean);
   for (const entry of entries) {
     try {
       parseTrustedEntry(entry);
     } catch {
-      problem(`MOMO_TRUST_PROXY entry ${JSON.stringify(entry)} is neither an IP address nor a range: set the number of proxies in front (e.g. 1), or their addresses and ranges separated by commas (e.g. 127.0.0.1,10.0.0.0/8).`);
+      problem(`MOMO_TRUST_PROXY entry ${JSON.stringify(entry)} is neither an IP address nor a range (an IPv4 address has four decimal parts, e.g. 10.0.0.1): ${what}.`);
       return undefined;
     }
   }

@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import { CompanionConfigError } from './config-error.js';
 import type { CompanionOptions } from './options.js';
-import { parseTrustedEntry } from './page-routes/client-address.js';
+import { maxTrustedProxies, parseTrustedEntry } from './page-routes/client-address.js';
 
 const text = z.string().trim().min(1);
 const count = z.number().int().min(0);
@@ -23,12 +23,13 @@ const isOrigin = (value: string) => {
     return false;
   }
 };
-const rate = z.object({ burst: count, perMinute: positive });
+// A burst under 1 refuses every call for good: no limit means that (issue 40, finding 9).
+const rate = z.object({ burst: z.number().int().min(1), perMinute: positive });
 
 // Every option has its line (the `satisfies` fails the build when an option is added without one).
 const shape = {
   baseUrl: text,
-  apiKey: text,
+  apiKey: text.refine((key) => !/\s/.test(key), 'the service never accepts a key with whitespace'),
   webhookSecrets: z.array(z.string()),
   publicUrl: text,
   mountPath: z.string().optional(),
@@ -71,7 +72,7 @@ const shape = {
     .optional(),
   clientAddress: fn.optional(),
   trustProxy: z
-    .union([count, z.array(z.string().refine(isTrustedEntry, 'each entry must be an IP address or a range such as 10.0.0.0/8'))])
+    .union([count.max(maxTrustedProxies, `a count of proxies is at most ${maxTrustedProxies}`), z.array(z.string().refine(isTrustedEntry, 'each entry must be an IP address or a range such as 10.0.0.0/8'))])
     .optional(),
   allowIdnAuthorizationUrls: z.boolean().optional(),
   serverSecret: z.string().optional(),
@@ -82,7 +83,7 @@ const shape = {
   consoleSessionTtlMs: positive.optional(),
   consoleAssetsDir: z.string().optional(),
   metricsStoreGaugesEveryMs: count.optional(),
-  metricsToken: z.string().min(32, 'metricsToken must be at least 32 characters: generate one with openssl rand -hex 32').optional(),
+  metricsToken: z.string().min(32, 'metricsToken must be at least 32 characters: generate one with openssl rand -hex 32').regex(/^\S+$/, 'metricsToken must have no whitespace: generate one with openssl rand -hex 32').optional(),
 } satisfies Record<keyof CompanionOptions, z.ZodType>;
 
 // Options of a newer or older version are not refused: the shape of the known ones is what matters.
@@ -91,14 +92,15 @@ const schema = z.object(shape).loose();
 /** What to pass, for the options whose name alone does not say it. */
 const expected: Partial<Record<keyof CompanionOptions, string>> = {
   baseUrl: "the payment service's address, e.g. baseUrl: 'https://api.example.com' (or the sandbox's URL)",
-  apiKey: "the organisation API key, e.g. apiKey: process.env.MOMO_API_KEY",
   webhookSecrets: "the list of whsec_ secrets that sign notifications, e.g. webhookSecrets: ['whsec_...']",
   publicUrl: "where the service and browsers reach this companion, e.g. publicUrl: 'https://shop.example/momo'",
   allowedOrigins: "the origins (scheme, host and port, no path) of the pages that show the checkout, e.g. allowedOrigins: ['https://shop.example']",
   store: 'a store such as createFileStore(), await createRedisStore({ url }) or createMemoryStore(), or leave it out for the file store',
   log: 'an object with debug, info, warn and error functions, or leave it out',
-  limits: 'e.g. limits: { perCheckout: { burst: 20, perMinute: 20 } }',
+  limits: 'e.g. limits: { perCheckout: { burst: 20, perMinute: 20 } } (a burst of at least 1: a burst of 0 would refuse every call)',
   deliveryRetryDelaysMs: 'a non-empty list of milliseconds, e.g. [1000, 5000, 30000]',
+  trustProxy: `how many proxies of yours are in front (0 to ${maxTrustedProxies}), or their addresses and ranges, e.g. trustProxy: ['127.0.0.1', '10.0.0.0/8']`,
+  apiKey: 'the organisation API key as one word (no spaces or line breaks), e.g. apiKey: process.env.MOMO_API_KEY',
 };
 
 /** Throws a CompanionConfigError (code INVALID_OPTION) for the first missing or malformed option. */

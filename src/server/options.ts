@@ -140,8 +140,9 @@ export interface CompanionOptions {
    * - their addresses or ranges (`['127.0.0.1', '10.0.0.0/8']`): the chain is walked from its
    *   right end past every one of them; a request that does not come from one of them keeps its
    *   socket's address, whatever it wrote in the header. The safest form;
-   * - how many there are (`1`): read only from a loopback or private socket (what a proxy of
-   *   yours looks like); a public socket keeps its own address.
+   * - how many there are (`1`, at most 10): read only from a loopback or private socket (what a
+   *   proxy of yours looks like); a public socket keeps its own address.
+   * IPv4 addresses are written in four decimal parts (`10.1` is refused, not read as 10.0.0.1).
    * Default: `X-Forwarded-For` is ignored (a client can write anything in it) and the socket's
    * address is used; a private or loopback socket address, which is what a proxy looks like, is
    * not limited per address.
@@ -155,7 +156,7 @@ export interface CompanionOptions {
   /**
    * Opens the server API (`<publicUrl>/server/...`: create checkouts, read payments and their
    * deliveries, relay notifications) to `Authorization: Bearer <serverSecret>`. At least 32
-   * characters, e.g. `openssl rand -hex 32`. Unset: the server API does not exist.
+   * characters, no whitespace, e.g. `openssl rand -hex 32`. Unset: the server API does not exist.
    */
   serverSecret?: string;
   /**
@@ -190,7 +191,7 @@ export interface CompanionOptions {
   /**
    * Opens `GET <publicUrl>/metrics` (Prometheus text format, docs/metrics.md) to
    * `Authorization: Bearer <metricsToken>`, so the monitoring need not hold the server secret. At
-   * least 32 characters. The server secret is accepted too; with neither, metrics are off.
+   * least 32 characters, no whitespace. The server secret is accepted too; with neither, metrics are off.
    */
   metricsToken?: string;
   /**

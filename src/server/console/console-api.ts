@@ -17,6 +17,7 @@ import { consolePaymentStates } from '../../contract/console.js';
 import type { PaymentState } from '../../contract/companion.js';
 import type { Redeliver } from '../deliveries/redeliver.js';
 import type { PingResult } from '../deliveries/merchant-notifications.js';
+import { hasUnusableCharacters, unusableIdReason } from '../model/id-text.js';
 import type { RefundView } from '../model/refund.js';
 import { listPaymentSummaries } from '../payments/payments-list.js';
 import { RefundRefusal, refundRefusalStatus } from '../refunds/refund-refusal.js';
@@ -57,7 +58,16 @@ export function registerConsoleApi(app: Hono<{ Variables: { session: SignedSessi
     return c.json(body);
   });
 
+  // A NUL or a lone surrogate in an order id is a 400 on every store, never the engine's error (model/id-text.ts).
+  const unusableOrderId = { error: { code: 'BAD_REQUEST', message: `The order id ${unusableIdReason('order id')}.` } };
+  app.use('/api/payments/:orderId/*', async function usableOrderId(c, next) {
+    if (hasUnusableCharacters(c.req.param('orderId') ?? '')) return c.json(unusableOrderId, 400);
+    await next();
+  });
+
   app.get('/api/payments', async (c) => {
+    const searched = new URL(c.req.url).searchParams.get('orderId');
+    if (searched && hasUnusableCharacters(searched)) return c.json(unusableOrderId, 400);
     const filter = paymentFilter(new URL(c.req.url).searchParams);
     if (filter === null) return c.json(refused('BAD_REQUEST', `state must be one of ${[...consolePaymentStates, 'open'].join(', ')}; withinHours a number of hours.`), 400);
     const payments = await findPayments(deps.store, filter, deps.now());

@@ -26,9 +26,11 @@ export const sessionCookie = 'momo_console';
  * applies only where the address is known (the socket's, or a trusted proxy's `X-Forwarded-For`),
  * so one guesser behind the documented proxy can no longer lock everyone out under one key.
  * Everywhere: the console password may be short, so every password attempt from anywhere also
- * counts in one slower bucket, against guessers with many addresses. It never holds back the
- * server secret (at least 32 characters: out of reach of guessing), so the operator can always
- * sign in. (The OWASP pattern; the maintained limiters on npm count keys, not this rule.)
+ * counts in one slower bucket, against guessers with many addresses. Neither bucket holds back the
+ * server secret (at least 32 characters: out of reach of guessing), which is recognised before
+ * either is taken, so the operator can always sign in, even from an address a guesser shares (an
+ * office, a carrier NAT). A wrong secret counts like any wrong password. (The OWASP pattern; the
+ * maintained limiters on npm count keys, not this rule.)
  */
 export const signInLimits = {
   perAddress: { burst: 5, perMinute: 5 },
@@ -90,14 +92,17 @@ export function createConsoleRoutes(deps: ConsoleDeps): ConsoleRoutes {
   app.post('/sign-in', bodyLimit({ maxSize: 4096, onError: (c) => c.text('Sign-in form too large.', 413) }), async (c) => {
     const language = languageOf(c.req.raw);
     const address = c.env.clientAddress ?? 'unknown';
-    const perAddressWait = c.env.clientAddress ? await deps.signInLimiters.perAddress.take(c.env.clientAddress) : 0;
-    if (perAddressWait > 0) {
-      deps.log.warn('console sign-in refused: too many attempts from this address', { address });
-      return c.html(signInPage(language, prefix, { kind: 'limited', retryAfterSeconds: perAddressWait }), 429, { 'retry-after': String(perAddressWait) });
-    }
     const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
     const presented = typeof form.secret === 'string' ? form.secret : '';
+    // The server secret is recognised before any bucket is taken (issue 40, finding 5): five wrong
+    // guesses from the operator's office or carrier NAT must not answer the operator's own secret 429.
+    // It is at least 32 characters, out of reach of guessing, so it needs no limit of its own.
     if (!(await deps.isServerSecret?.(presented))) {
+      const perAddressWait = c.env.clientAddress ? await deps.signInLimiters.perAddress.take(c.env.clientAddress) : 0;
+      if (perAddressWait > 0) {
+        deps.log.warn('console sign-in refused: too many attempts from this address', { address });
+        return c.html(signInPage(language, prefix, { kind: 'limited', retryAfterSeconds: perAddressWait }), 429, { 'retry-after': String(perAddressWait) });
+      }
       const everywhereWait = await deps.signInLimiters.everywhere.take('all');
       if (everywhereWait > 0) {
         deps.log.warn('console sign-in refused: too many password attempts from everywhere; the server secret still signs in', { address });

@@ -25,6 +25,8 @@ export interface DeliveryDeps {
   timeoutMs: number;
   retryDelaysMs: readonly number[];
   giveUpAfterMs: number;
+  /** Whether the delivery's sink still takes its type (delivery-worker.ts `DeliveryOptions.subscribed`). */
+  subscribed: (delivery: DeliveryRecord) => boolean;
   metrics?: MetricsRecorder;
 }
 
@@ -102,4 +104,20 @@ export async function attemptDelivery(deps: DeliveryDeps, orderId: string, deliv
   const started = performance.now();
   const result = await callSink(deps, delivery);
   await recordAttempt(deps, orderId, delivery, result, Math.round(performance.now() - started));
+}
+
+/**
+ * Takes deliveries of a type their sink no longer subscribes to off the order's queue, unsent: the
+ * merchant narrowed `MOMO_MERCHANT_EVENTS` after they were queued. Logged (info) once each; they are
+ * not attempts, so neither the delivery log nor the metrics count them.
+ */
+export async function dropUnsubscribed(deps: DeliveryDeps, orderId: string, deliveries: readonly DeliveryRecord[]): Promise<void> {
+  const dropped = new Set(deliveries.map((delivery) => `${delivery.sink}\0${delivery.id}`));
+  await updateCheckoutRecord(deps.store, orderId, (current) => {
+    const kept = (current.deliveries ?? []).filter((delivery) => !dropped.has(`${delivery.sink}\0${delivery.id}`));
+    return kept.length === (current.deliveries ?? []).length ? null : { ...current, deliveries: kept };
+  });
+  for (const delivery of deliveries) {
+    deps.log.info('queued notification not sent: its type is no longer subscribed (MOMO_MERCHANT_EVENTS)', { orderId, sink: delivery.sink, webhookId: delivery.id, ...reportedBy(delivery) });
+  }
 }

@@ -4,14 +4,14 @@
  */
 import type { PaymentUpdate } from '../model/payment-update.js';
 import type { RefundUpdate } from '../model/refund.js';
-import { endpointSink, type DeliverySink } from '../model/records.js';
+import { endpointSink, type DeliveryRecord, type DeliverySink } from '../model/records.js';
 import type { DeliverFunction } from './delivery-worker.js';
 import type { CheckoutStore } from '../stores/store.js';
 import type { DeliveryWorker } from './delivery-worker.js';
 import { createRedelivery } from './redeliver.js';
 import { redactedUrl } from '../model/urls.js';
 import { subscribedEvents } from './merchant-events.js';
-import { createMerchantNotificationSink, createMerchantPing, paymentUpdatedEvent, refundUpdatedEvent, testPingEvent, type PingResult } from './merchant-notifications.js';
+import { createMerchantNotificationSink, createMerchantPing, merchantEventOf, paymentUpdatedEvent, refundUpdatedEvent, testPingEvent, type PingResult } from './merchant-notifications.js';
 
 /** The companion's options that say where transitions go (`CompanionOptions` has their documentation). */
 export interface DeliverySinkOptions {
@@ -50,18 +50,37 @@ export interface SinksByEvent {
 }
 
 /**
- * The endpoint (`webhook`) hears only of the types it subscribed to (merchant-events.ts): a change
- * of another type is never queued for it, so it never shows as a delivery that failed or waits.
- * The callbacks (library mode) are chosen by which of them the shop passed.
+ * Whether `sink` takes notifications of type `event`: the endpoint (`webhook`) hears only of the
+ * types it subscribed to (merchant-events.ts); the callbacks (library mode) are chosen by which of
+ * them the shop passed.
+ */
+function subscription(options: DeliverySinkOptions): (sink: DeliverySink, event: string) => boolean {
+  const events = subscribedEvents(options.merchantEvents) as readonly string[];
+  return (sink, event) => sink !== endpointSink || events.includes(event);
+}
+
+/**
+ * A change of a type the endpoint did not subscribe to is never queued for it, so it never shows
+ * as a delivery that failed or waits.
  */
 export function sinksByEvent(sinks: Partial<Record<DeliverySink, DeliverFunction>>, options: DeliverySinkOptions): SinksByEvent {
-  const events = subscribedEvents(options.merchantEvents);
-  const wants = (sink: DeliverySink, event: string) => sink !== endpointSink || (events as readonly string[]).includes(event);
+  const wants = subscription(options);
   const names = Object.keys(sinks) as DeliverySink[];
   return {
     payment: names.filter((sink) => wants(sink, paymentUpdatedEvent)),
     refund: names.filter((sink) => wants(sink, refundUpdatedEvent)),
   };
+}
+
+/**
+ * Whether a queued delivery is still wanted by its sink under the subscription the companion runs
+ * with now (issue 40, finding 8): a delivery queued before `MOMO_MERCHANT_EVENTS` was narrowed is
+ * checked again when it is sent, and when a redelivery is asked for, so a type taken off the list
+ * stops reaching the endpoint at once, not after its retries run out (72 h).
+ */
+export function stillSubscribed(options: DeliverySinkOptions): (delivery: DeliveryRecord) => boolean {
+  const wants = subscription(options);
+  return (delivery) => wants(delivery.sink, merchantEventOf(delivery));
 }
 
 /**
@@ -73,7 +92,7 @@ export function merchantEndpointActions(options: DeliverySinkOptions, deps: { st
   const secret = options.merchantWebhookSecret;
   if (url === undefined || secret === undefined) return {};
   return {
-    redeliver: createRedelivery({ ...deps, sink: endpointSink }),
+    redeliver: createRedelivery({ ...deps, sink: endpointSink, subscribed: stillSubscribed(options) }),
     pingMerchant: subscribedEvents(options.merchantEvents).includes(testPingEvent)
       ? createMerchantPing({ url, secret, now: deps.now, timeoutMs: options.deliveryTimeoutMs ?? 10_000 })
       : notSubscribedToPing,

@@ -19,7 +19,7 @@ import type { Logger } from '../log.js';
 import { deliveryHeads, type CheckoutRecord, type DeliveryRecord, type DeliverySink } from '../model/records.js';
 import type { CheckoutStore } from '../stores/store.js';
 import { randomId } from '../tokens.js';
-import { attemptDelivery, type DeliverFunction, type DeliveryDeps } from './delivery-attempt.js';
+import { attemptDelivery, dropUnsubscribed, type DeliverFunction, type DeliveryDeps } from './delivery-attempt.js';
 import type { MetricsRecorder } from '../model/metrics-recorder.js';
 import { defaultGiveUpAfterMs, defaultRetryDelaysMs } from './delivery-backoff.js';
 
@@ -43,6 +43,12 @@ export interface DeliveryOptions {
   pollMs?: number;
   /** Each attempt's outcome, by sink (metrics/). */
   metrics?: MetricsRecorder;
+  /**
+   * Whether a queued delivery's sink still takes its type (delivery-sinks.ts `stillSubscribed`),
+   * asked when it is sent: one queued before the subscription was narrowed is dropped, unsent.
+   * Default: every delivery is.
+   */
+  subscribed?: (delivery: DeliveryRecord) => boolean;
 }
 
 export interface DeliveryWorker {
@@ -82,6 +88,12 @@ async function deliverOrder(deps: DeliveryDeps, orderId: string, attempting: (co
       const checkout = await store.getByOrderId(orderId);
       const heads = checkout ? dueHeads(checkout, deps.now()) : [];
       if (heads.length === 0) return;
+      const unsubscribed = heads.filter((delivery) => !deps.subscribed(delivery));
+      if (unsubscribed.length > 0) {
+        // Taken off the queue unsent; the next round reads the heads behind them.
+        await dropUnsubscribed(deps, orderId, unsubscribed);
+        continue;
+      }
       // Sinks are independent: a merchant endpoint that is down does not hold up the callback.
       attempting(heads.length);
       await Promise.all(heads.map((delivery) => attemptDelivery(deps, orderId, delivery)));
@@ -100,6 +112,7 @@ export function createDeliveryWorker(options: DeliveryOptions): DeliveryWorker {
     timeoutMs: options.timeoutMs ?? 10_000,
     retryDelaysMs: options.retryDelaysMs?.length ? options.retryDelaysMs : defaultRetryDelaysMs,
     giveUpAfterMs: options.giveUpAfterMs ?? defaultGiveUpAfterMs,
+    subscribed: options.subscribed ?? (() => true),
     ...(options.metrics ? { metrics: options.metrics } : {}),
   };
   const { store, log, now } = deps;

@@ -37,10 +37,16 @@ export interface MerchantWebhookOptions {
   fetch?: typeof fetch;
 }
 
+/** The notification type a queued delivery is sent as. */
+export function merchantEventOf(delivery: Pick<DeliveryRecord, 'refund'>): typeof paymentUpdatedEvent | typeof refundUpdatedEvent {
+  return delivery.refund ? refundUpdatedEvent : paymentUpdatedEvent;
+}
+
 /** The body of a delivery: built from the stored record, so every retry sends the same bytes. */
 export function merchantWebhookBody(delivery: DeliveryRecord): string {
   const timestamp = new Date(delivery.createdAt).toISOString();
-  const event: MerchantWebhookEvent = delivery.refund ? { type: refundUpdatedEvent, timestamp, data: delivery.refund } : { type: paymentUpdatedEvent, timestamp, data: delivery.update! };
+  const event: MerchantWebhookEvent =
+    merchantEventOf(delivery) === refundUpdatedEvent ? { type: refundUpdatedEvent, timestamp, data: delivery.refund! } : { type: paymentUpdatedEvent, timestamp, data: delivery.update! };
   return JSON.stringify(event);
 }
 

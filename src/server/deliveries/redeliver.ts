@@ -5,7 +5,8 @@
  * to 2 h) or for support.
  *
  * What goes again: every delivery not yet acknowledged (queued, or given up), due at once; when
- * every one was acknowledged, the last one; with `all`, every one still kept. Each keeps its
+ * every one was acknowledged, the last one; with `all`, every one still kept; always only of the
+ * types the endpoint subscribes to now (`MOMO_MERCHANT_EVENTS`, issue 40 finding 8). Each keeps its
  * `webhook-id` and its body, so a handler that already recorded it skips it as a duplicate.
  */
 import { reportedBy, type CheckoutRecord, type DeliveryRecord, type DeliverySink, type ReportedState, type SettledDelivery } from '../model/records.js';
@@ -25,10 +26,16 @@ export type Requeued = Pick<DeliveryRecord, 'id' | 'sink' | 'update' | 'refund'>
  * Queues the order's deliveries to `sink` again, due now, in their original order (each sink hears
  * an order's transitions in order). Resolves with what was queued, [] when the order has none.
  */
-export async function requeueDeliveries(store: CheckoutStore, sink: DeliverySink, request: RedeliveryRequest, now: number): Promise<Requeued | null> {
+export async function requeueDeliveries(
+  store: CheckoutStore,
+  sink: DeliverySink,
+  request: RedeliveryRequest,
+  now: number,
+  subscribed: (delivery: DeliveryRecord) => boolean = () => true,
+): Promise<Requeued | null> {
   let requeued: Requeued = [];
   const result = await updateCheckoutRecord(store, request.orderId, (checkout) => {
-    const chosen = chooseAgain(checkout, sink, request.all === true);
+    const chosen = chooseAgain(checkout, sink, request.all === true, subscribed);
     requeued = chosen.map(({ id, sink: to, update, refund }) => ({ id, sink: to, update, refund }));
     if (chosen.length === 0) return null;
     const again = new Set(chosen);
@@ -43,9 +50,10 @@ export async function requeueDeliveries(store: CheckoutStore, sink: DeliverySink
   return result.record === undefined ? null : requeued;
 }
 
-function chooseAgain(checkout: CheckoutRecord, sink: DeliverySink, all: boolean): DeliveryRecord[] {
-  const pending = (checkout.deliveries ?? []).filter((delivery) => delivery.sink === sink);
-  const settled = (checkout.settledDeliveries ?? []).filter((delivery) => delivery.sink === sink);
+/** Only types the sink still takes (`subscribed`): a narrowed MOMO_MERCHANT_EVENTS holds for `all` too. */
+function chooseAgain(checkout: CheckoutRecord, sink: DeliverySink, all: boolean, subscribed: (delivery: DeliveryRecord) => boolean): DeliveryRecord[] {
+  const pending = (checkout.deliveries ?? []).filter((delivery) => delivery.sink === sink && subscribed(delivery));
+  const settled = (checkout.settledDeliveries ?? []).filter((delivery) => delivery.sink === sink && subscribed(delivery));
   if (all) return byTransition([...settled, ...pending]);
   const undelivered = [...settled.filter((delivery) => !delivery.delivered), ...pending];
   if (undelivered.length > 0) return byTransition(undelivered);
@@ -100,9 +108,16 @@ export function redeliveryOutcomes(record: CheckoutRecord, requeued: Requeued): 
 /** A redelivery: queued again, sent at once, and how each went; null when the order has no checkout. */
 export type Redeliver = (request: RedeliveryRequest) => Promise<RedeliveryOutcome[] | null>;
 
-export function createRedelivery(deps: { store: CheckoutStore; worker: Pick<DeliveryWorker, 'deliverNow'>; sink: DeliverySink; now: () => number }): Redeliver {
+export function createRedelivery(deps: {
+  store: CheckoutStore;
+  worker: Pick<DeliveryWorker, 'deliverNow'>;
+  sink: DeliverySink;
+  now: () => number;
+  /** Whether the sink still takes a delivery's type (delivery-sinks.ts `stillSubscribed`). */
+  subscribed?: (delivery: DeliveryRecord) => boolean;
+}): Redeliver {
   return async (request) => {
-    const requeued = await requeueDeliveries(deps.store, deps.sink, request, deps.now());
+    const requeued = await requeueDeliveries(deps.store, deps.sink, request, deps.now(), deps.subscribed);
     if (requeued === null) return null;
     if (requeued.length > 0) await deps.worker.deliverNow(request.orderId);
     const record = await deps.store.getByOrderId(request.orderId);

@@ -45,6 +45,10 @@ export function createCompanionMetrics(options: CompanionMetricsOptions): Compan
   if (options.metricsToken !== undefined && (typeof options.metricsToken !== 'string' || options.metricsToken.length < minMetricsTokenLength)) {
     throw new CompanionConfigError(`metricsToken (MOMO_METRICS_TOKEN) must be at least ${minMetricsTokenLength} characters. Generate one with: openssl rand -hex 32`);
   }
+  // RFC 6750 §2.1: a Bearer token has no whitespace, so a scrape could never present this one.
+  if (options.metricsToken !== undefined && /\s/.test(options.metricsToken)) {
+    throw new CompanionConfigError('metricsToken (MOMO_METRICS_TOKEN) contains whitespace, which no Authorization: Bearer header can carry: generate one with openssl rand -hex 32.');
+  }
   const tokens = [options.metricsToken, options.serverSecret].filter((token): token is string => typeof token === 'string' && token.length > 0);
   if (tokens.length === 0) {
     return { recorder: noMetrics, route: createMetricsRoute({ mountPath: options.mountPath, tokens, log: options.log, scrape: () => Promise.reject(new Error('metrics are off')) }) };

@@ -11,9 +11,13 @@
  *   theirs looks like); a public socket reached the companion directly, so its own address is
  *   used and its `X-Forwarded-For` (anything it chose) is not.
  *
+ * The address found is returned as the key the limits count it under (address-key.ts): an IPv6
+ * client's /64, the IPv4 a 6to4 or Teredo address carries.
+ *
  * ipaddr.js parses and matches addresses and ranges (IPv4-mapped IPv6 included).
  */
 import ipaddr from 'ipaddr.js';
+import { isPublicAddress, limitKey, strictAddress } from './address-key.js';
 
 /** What an adapter knows about a request besides the `Request` itself. */
 export interface RequestContext {
@@ -24,15 +28,32 @@ export interface RequestContext {
 /** How many proxies are in front, or their addresses and ranges (`MOMO_TRUST_PROXY`). */
 export type TrustProxy = number | readonly string[];
 
+/**
+ * The most proxies a count may name. Real chains are short: a CDN's edge and shield, a cloud load
+ * balancer, an ingress, a sidecar make five. A larger count is a slip (an address or a port typed
+ * where the count goes: `999`), and it would read the leftmost `X-Forwarded-For` entry, the one a
+ * client writes itself; it is refused at start instead (issue 40, finding 9).
+ */
+export const maxTrustedProxies = 10;
+
 export interface ClientAddressOptions {
   clientAddress?: ((request: Request) => string | undefined) | undefined;
   trustProxy?: TrustProxy | undefined;
 }
 
+/** The client's address as the per-address limits key it (address-key.ts), or undefined: not limited per address. */
 export function resolveClientAddress(options: ClientAddressOptions, request: Request, context: RequestContext | undefined): string | undefined {
-  if (options.clientAddress) return options.clientAddress(request) || undefined;
+  if (options.clientAddress) {
+    // The merchant's own function (a platform header): keyed the same way when it gives an IP address.
+    const given = options.clientAddress(request) || undefined;
+    return given === undefined ? undefined : (limitKey(given) ?? given);
+  }
+  const address = clientAddressOf(options.trustProxy ?? 0, request, context);
+  return address === undefined ? undefined : (limitKey(address) ?? address);
+}
+
+function clientAddressOf(trust: TrustProxy, request: Request, context: RequestContext | undefined): string | undefined {
   const socket = context?.clientAddress || undefined;
-  const trust = options.trustProxy ?? 0;
   const chain = () => [
     ...(request.headers.get('x-forwarded-for') ?? '')
       .split(',')
@@ -48,14 +69,14 @@ export function resolveClientAddress(options: ClientAddressOptions, request: Req
     return validAddress(hops[index]) ?? socket;
   }
   const count = typeof trust === 'number' ? trust : 0;
-  if (count > 0 && socket !== undefined && !isPublic(socket)) {
+  if (count > 0 && socket !== undefined && !isPublicAddress(socket)) {
     // [client, proxy1, ..., socket]: with n trusted proxies, the address the outermost one saw.
     const hops = chain();
     return validAddress(hops[Math.max(0, hops.length - 1 - count)]) ?? socket;
   }
   // Without trustProxy, a private or loopback socket is most likely the merchant's own proxy: every
   // client would share its address and one limit, so it is not limited per address.
-  if (count === 0 && (socket === undefined || !isPublic(socket))) return undefined;
+  if (count === 0 && (socket === undefined || !isPublicAddress(socket))) return undefined;
   return socket;
 }
 
@@ -72,36 +93,28 @@ function trustedRanges(entries: readonly string[]): Range[] {
   return ranges;
 }
 
-/** An address (`10.0.0.5`) or a range (`10.0.0.0/8`); throws a sentence for anything else. */
+/**
+ * An address (`10.0.0.5`) or a range (`10.0.0.0/8`) in the usual forms (`strictAddress`); throws a
+ * sentence for anything else, `1`, `1.2.3` or `10.1` included.
+ */
 export function parseTrustedEntry(entry: string): Range {
   const text = entry.trim();
-  try {
-    if (text.includes('/')) {
-      const [address, bits] = ipaddr.parseCIDR(text);
-      return [normalised(address), address.kind() === 'ipv6' && normalised(address).kind() === 'ipv4' ? bits - 96 : bits];
-    }
-    const address = normalised(ipaddr.parse(text));
-    return [address, address.kind() === 'ipv4' ? 32 : 128];
-  } catch {
+  const [addressText = '', bitsText, ...rest] = text.split('/');
+  const written = strictAddress(addressText);
+  const maxBits = addressText.includes(':') ? 128 : 32;
+  const bits = bitsText === undefined ? maxBits : /^\d{1,3}$/.test(bitsText) ? Number(bitsText) : NaN;
+  if (!written || rest.length > 0 || !(bits >= 0 && bits <= maxBits)) {
     throw new Error(`trustProxy: ${JSON.stringify(entry)} is neither an IP address nor a range such as 10.0.0.0/8`);
   }
-}
-
-function normalised(address: ipaddr.IPv4 | ipaddr.IPv6): ipaddr.IPv4 | ipaddr.IPv6 {
-  return address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress() ? (address as ipaddr.IPv6).toIPv4Address() : address;
+  // An IPv4-mapped range (::ffff:10.0.0.0/104) matches as the IPv4 range it maps (10.0.0.0/8).
+  return [written, written.kind() === 'ipv4' && addressText.includes(':') ? Math.max(0, bits - 96) : bits];
 }
 
 function isTrusted(entry: string, ranges: Range[]): boolean {
-  if (!ipaddr.isValid(entry)) return false;
-  const address = normalised(ipaddr.parse(entry));
-  return ranges.some(([base, bits]) => base.kind() === address.kind() && address.match(base as never, bits));
+  const address = strictAddress(entry);
+  return address !== undefined && ranges.some(([base, bits]) => base.kind() === address.kind() && address.match(base as never, bits));
 }
 
 function validAddress(entry: string | undefined): string | undefined {
-  return entry && ipaddr.isValid(entry) ? normalised(ipaddr.parse(entry)).toString() : undefined;
-}
-
-function isPublic(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  return ipaddr.process(address).range() === 'unicast';
+  return entry ? strictAddress(entry)?.toString() : undefined;
 }

@@ -5,6 +5,7 @@
  */
 import type { Hono } from 'hono';
 import { companionRoutes, returnOrderQueryParam, returnQueryParam } from '../../contract/companion.js';
+import { hasUnusableCharacters } from '../model/id-text.js';
 import { parseReturnUrl } from '../model/urls.js';
 import type { AppDeps, Env } from './app-deps.js';
 
@@ -13,8 +14,12 @@ export function registerReturnRoute(app: Hono<Env>, deps: Pick<AppDeps, 'store' 
       // A payer who may just have approved a payment: whatever fails here, never a JSON error and
       // never "nothing was charged" (the webhook decides, §2.3).
       const confirming = 'Your payment is being confirmed. You can go back to the shop to see your order.';
+      const returnId = c.req.param('returnId');
+      // Anyone can ask for any link: one no id can be (a NUL, which PostgreSQL refuses) is answered
+      // without asking the store, so it neither fails there nor writes an error line per request.
+      if (hasUnusableCharacters(returnId)) return c.html(returnPage('This payment link is broken. Go back to the shop to see your order.'), 400);
       try {
-        const checkout = await deps.store.getByReturnId(c.req.param('returnId'));
+        const checkout = await deps.store.getByReturnId(returnId);
         const outcome = c.req.query('outcome') === 'success' ? 'success' : 'failure';
         if (!checkout) return c.html(returnPage('This payment link is no longer valid. Go back to the shop to see your order.'), 404);
         // §2.3: a browser return is never proof of payment; the element shows "confirming" until the webhook decides.

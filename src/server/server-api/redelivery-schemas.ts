@@ -5,7 +5,7 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import { refundStates } from '../model/refund.js';
-import { ErrorSchema, paymentStates, serverApiErrors, serverApiSecurity, jsonContent } from './schema-parts.js';
+import { ErrorSchema, OrderIdPathParams, paymentStates, serverApiErrors, serverApiSecurity, jsonContent } from './schema-parts.js';
 
 const RedeliveryOutcomeSchema = z
   .object({
@@ -49,7 +49,7 @@ export const redeliverRoute = createRoute({
     'Every notification of this payment your endpoint has not acknowledged (still queued, or given up after 72 hours) is sent at once, in order, each under its first `webhook-id`; when all were acknowledged, the last one; with `?all=1`, every one kept (the last ten). Answers once they were tried. One not delivered stays queued and is retried with backoff as before. Use it after fixing your handler or its secret.',
   security: serverApiSecurity,
   request: {
-    params: z.object({ orderId: z.string().openapi({ param: { name: 'orderId', in: 'path' }, example: 'order-42' }) }),
+    params: OrderIdPathParams,
     query: z.object({ all: z.enum(['0', '1', 'true', 'false']).optional().openapi({ description: '`1`: every notification kept, acknowledged or not.', example: '1' }) }),
   },
   responses: {

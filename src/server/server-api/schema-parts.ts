@@ -3,7 +3,16 @@
  * payment states, the error body, the security scheme and the common error answers.
  */
 import { z } from '@hono/zod-openapi';
+import { hasUnusableCharacters, unusableIdReason } from '../model/id-text.js';
 export { paymentStates } from '../../contract/companion.js';
+
+/** `{orderId}` in a path: a NUL or a lone surrogate is a 400 on every store (model/id-text.ts). */
+export const OrderIdPathParams = z.object({
+  orderId: z
+    .string()
+    .refine((orderId) => !hasUnusableCharacters(orderId), unusableIdReason('order id'))
+    .openapi({ param: { name: 'orderId', in: 'path' }, example: 'order-42' }),
+});
 
 export const ErrorSchema = z
   .object({

@@ -5,7 +5,7 @@
  */
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { pingRoute, redeliverRoute } from './redelivery-schemas.js';
-import { ErrorSchema, serverApiErrors as errors, jsonContent as json, serverApiSecurity as security } from './schema-parts.js';
+import { ErrorSchema, OrderIdPathParams, serverApiErrors as errors, jsonContent as json, serverApiSecurity as security } from './schema-parts.js';
 import {
   CreateCheckoutRequestSchema,
   CreatedCheckoutSchema,
@@ -51,7 +51,7 @@ export const getPaymentRoute = createRoute({
   path: '/payments/{orderId}',
   summary: 'Read the payment of an order, with its notification deliveries',
   security,
-  request: { params: z.object({ orderId: z.string().openapi({ param: { name: 'orderId', in: 'path' }, example: 'order-42' }) }) },
+  request: { params: OrderIdPathParams },
   responses: {
     200: json(PaymentDetailsSchema, 'The checkout, its payment, and the deliveries to your endpoint (pending and the last attempts).'),
     ...errors,
@@ -84,7 +84,7 @@ export const createRefundRoute = createRoute({
     'A pay-out (§4.3 of the service) to the number that paid, under a pay-out order id the companion derives. Off until `MOMO_REFUNDS=on`. The refunds not failed never add up to more than the amount paid. Idempotent on `refundId`: a repeat makes no new pay-out. The outcome comes as `refund.updated` notifications.',
   security,
   request: {
-    params: z.object({ orderId: z.string().openapi({ param: { name: 'orderId', in: 'path' }, example: 'order-42' }) }),
+    params: OrderIdPathParams,
     body: { required: true, content: { 'application/json': { schema: RefundRequestSchema } } },
   },
   responses: {

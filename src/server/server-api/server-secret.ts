@@ -20,6 +20,11 @@ export function checkServerSecret(secret: string): void {
       `serverSecret (MOMO_SERVER_SECRET) must be at least ${minServerSecretLength} characters. Generate one with: openssl rand -hex 32`,
     );
   }
+  // A Bearer token has no whitespace (RFC 6750 §2.1): `Authorization: Bearer <secret>` would never
+  // match, and the server API and the metrics would refuse the operator for good (issue 40, finding 9).
+  if (/\s/.test(secret)) {
+    throw new CompanionConfigError('serverSecret (MOMO_SERVER_SECRET) contains whitespace, which no Authorization: Bearer header can carry: generate one with openssl rand -hex 32.');
+  }
 }
 
 /** Returns a check of a presented Bearer value against the secret. */

@@ -3,7 +3,8 @@
  * documented proxy each client's address is its own key, a client that reaches the port directly
  * cannot lift its limit with a new X-Forwarded-For, guessers with many addresses hold back the
  * password everywhere but never the server secret, and on the file store the limit holds across
- * the processes sharing the file.
+ * the processes sharing the file. The server secret is recognised before any per-address bucket is
+ * taken, so guesses from the operator's office or carrier NAT never lock it out (issue 40, finding 5).
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -41,6 +42,22 @@ describe('console sign-in under guessing', () => {
       assert.deepEqual(guesses, [401, 401, 401, 401, 401, 429, 429]);
       assert.equal((await signIn(harness, consolePassword, '127.0.0.1', '198.51.100.20')).status, 303, 'the operator, from their own address');
       assert.equal((await signIn(harness, serverSecret, '127.0.0.1', '198.51.100.21')).status, 303);
+    } finally {
+      await harness.close();
+    }
+  });
+
+  it('never refuses the server secret from an address a guesser shares (issue 40, finding 5), while wrong ones still count there', async () => {
+    const harness = await startHarness({ serverSecret, consolePassword });
+    try {
+      const office = '45.33.70.1';
+      const guesses = [];
+      for (let attempt = 0; attempt < 6; attempt++) guesses.push((await signIn(harness, `guess-${attempt}`, office)).status);
+      assert.deepEqual(guesses, [401, 401, 401, 401, 401, 429]);
+      assert.equal((await signIn(harness, consolePassword, office)).status, 429, 'the password is held back at that address');
+      assert.equal((await signIn(harness, `${serverSecret}x`, office)).status, 429, 'a wrong secret counts like any guess');
+      assert.equal((await signIn(harness, serverSecret, office)).status, 303, 'the server secret gets through');
+      assert.equal((await signIn(harness, serverSecret, office)).status, 303, 'and takes nothing from the bucket');
     } finally {
       await harness.close();
     }

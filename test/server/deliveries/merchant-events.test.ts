@@ -4,11 +4,15 @@
  * so nothing is retried at it for 72 hours; `refund.updated` reaches an endpoint that subscribed;
  * the test notification (server API, and the console's "Send test notification") goes only to an
  * endpoint that listed `test.ping`, once when asked, its answer shown, and is never retried.
+ * Narrowing the list holds for notifications already queued and for `redeliver` (issue 40).
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { csrfHeader } from '../../../src/contract/console.js';
-import { CompanionConfigError, createCompanion, type CompanionOptions } from '../../../src/server/index.js';
+import { CompanionConfigError, createCompanion, createFileStore, type CompanionOptions } from '../../../src/server/index.js';
 import { merchantEventsFromEnv } from '../../../src/server/deliveries/merchant-events.js';
 import { standaloneOptionsFromEnv } from '../../../src/server/commands/standalone-options.js';
 import { newOrderId, startHarness, type Harness } from '../harness.js';
@@ -129,6 +133,51 @@ describe('merchant notifications by subscription', () => {
     } finally {
       receiver.answer = paymentsOnly;
       await h.close();
+    }
+  });
+
+  // Issue 40, finding 8: narrowing the list holds for what was queued before. A restart on the
+  // same file store with refund.updated taken off, as a merchant would do it.
+  it('after refund.updated is taken off the list, drops one still queued unsent, and redelivers with all only payment.updated', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'momo-narrowed-events-'));
+    const onFile = (merchantEvents: NonNullable<CompanionOptions['merchantEvents']>) => startHarness(options({ merchantEvents, store: createFileStore({ dataDir }) }));
+    receiver.received.length = 0;
+    receiver.answer = () => 204;
+    const wide = await onFile(['payment.updated', 'refund.updated']);
+    let acknowledged: string;
+    let waiting: string;
+    try {
+      acknowledged = await paidAndRefunded(wide);
+      await until('the refund notification, acknowledged', () => typesFor(acknowledged).includes('refund.updated'));
+      receiver.answer = paymentsOnly;
+      waiting = await paidAndRefunded(wide);
+      await until('the refund notification, refused', () => typesFor(waiting).includes('refund.updated'));
+    } finally {
+      await wide.close();
+    }
+    try {
+      const store = createFileStore({ dataDir });
+      const queued = (await store.getByOrderId(waiting))?.deliveries ?? [];
+      await store.close?.();
+      assert.ok(queued.some((delivery) => delivery.refund?.refund.refundId === 'rf-1'), 'the refund notification waits for a retry');
+
+      receiver.answer = () => 204;
+      receiver.received.length = 0;
+      const narrow = await onFile(['payment.updated']);
+      try {
+        await until('the waiting order has nothing queued', async () => (await api(narrow, `/payments/${waiting}`, { method: 'GET' })).body.deliveries.pending.length === 0);
+        await new Promise((resolve) => setTimeout(resolve, 300)); // a retry would show by now
+        assert.deepEqual(typesFor(waiting), [], 'the queued refund.updated was not sent');
+        const again = await api(narrow, `/payments/${acknowledged}/redeliver?all=1`);
+        assert.equal(again.status, 200, JSON.stringify(again.body));
+        assert.ok(again.body.deliveries.length >= 2 && again.body.deliveries.every((delivery: { refundId?: string }) => delivery.refundId === undefined), JSON.stringify(again.body));
+        assert.deepEqual([...new Set(typesFor(acknowledged))], ['payment.updated']);
+      } finally {
+        await narrow.close();
+      }
+    } finally {
+      receiver.answer = paymentsOnly;
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 
