@@ -6,9 +6,13 @@
  *   (MOMO_BASE_URL, MOMO_API_KEY, MOMO_WEBHOOK_SECRETS, MOMO_PUBLIC_URL, ...) and its store, and
  *   says what to fix. Exit code 1 when a check fails.
  * - `npx momo-checkout payments [--stale] [--state S] [--older-than MIN] [--json]`: the payments in
- *   the store, with what to tell the service's support about the stuck ones.
+ *   the store (or, with MOMO_SERVER_URL or --url, the running companion's), with what to tell the
+ *   service's support about the stuck ones.
  * - `npx momo-checkout refund ORDER AMOUNT --id REFUND_ID`: refunds a completed payment through the
- *   running companion's server API (MOMO_SERVER_URL, MOMO_SERVER_SECRET; commands/refund.ts).
+ *   running companion's server API (commands/refund.ts).
+ * - Every command that asks the running companion reaches its server API the same way:
+ *   MOMO_SERVER_URL or --url (the public URL followed by /server), MOMO_SERVER_SECRET
+ *   (commands/server-api-call.ts).
  * - `npx momo-checkout serve`: the companion as its own HTTP server, for a backend in any language
  *   (docs/backends.md); stops cleanly on SIGTERM/SIGINT.
  * - `npx momo-checkout redeliver ORDER [--all]`, `npx momo-checkout ping`: send an order's
@@ -40,19 +44,25 @@ const usage = `Usage:
   momo-checkout serve --sandbox
                           the same with the local simulator of the payment service on its origin: no
                           service variable needed (docs/sandbox.md); prints the test numbers
-  momo-checkout payments [--stale] [--state pending|unknown|...] [--older-than MINUTES] [--json]
+  momo-checkout payments [--stale] [--state pending|unknown|...] [--older-than MINUTES] [--json] [--url SERVER_API_URL]
                           list payments in the store, with what to do for the stuck ones (--stale: open
-                          with no news for 15 minutes or more, or --older-than MINUTES; or a refused notification)
-  momo-checkout refund ORDER AMOUNT --id REFUND_ID [--reason TEXT] [--json]
+                          with no news for 15 minutes or more, or --older-than MINUTES; or a refused notification);
+                          with MOMO_SERVER_URL or --url, asks the running companion instead of opening the store
+  momo-checkout refund ORDER AMOUNT --id REFUND_ID [--reason TEXT] [--json] [--url SERVER_API_URL]
                           refund a completed payment to the number that paid, through the running
-                          companion (MOMO_SERVER_URL, MOMO_SERVER_SECRET; refunds on: MOMO_REFUNDS=on)
+                          companion (refunds on: MOMO_REFUNDS=on)
   momo-checkout sandbox   run the local simulator of the payment service (PORT, default 4010; HOST)
-  momo-checkout redeliver ORDER_ID [--all] [--url COMPANION_URL] [--json]
+  momo-checkout redeliver ORDER_ID [--all] [--url SERVER_API_URL] [--json]
                           send the order's notifications your endpoint did not acknowledge again, now
-                          (--all: every one); asks the running companion (MOMO_PUBLIC_URL, MOMO_SERVER_SECRET)
-  momo-checkout ping [--url COMPANION_URL] [--json]
+                          (--all: every one); asks the running companion
+  momo-checkout ping [--url SERVER_API_URL] [--json]
                           send one signed test.ping to MOMO_MERCHANT_WEBHOOK_URL and show its answer
-                          (never retried; only if MOMO_MERCHANT_EVENTS lists test.ping)`;
+                          (never retried; only if MOMO_MERCHANT_EVENTS lists test.ping)
+
+  refund, redeliver, ping and payments --url reach the running companion's server API at
+  MOMO_SERVER_URL or --url: its public URL followed by /server (on its host, e.g.
+  http://127.0.0.1:3000/momo/server; MOMO_PUBLIC_URL + /server when neither is set), with
+  MOMO_SERVER_SECRET.`;
 
 const [command, ...args] = process.argv.slice(2);
 try {
