@@ -18,7 +18,7 @@ import { getRequestListener } from '@hono/node-server';
 import { randomId } from '../tokens.js';
 import { CompanionConfigError } from '../config-error.js';
 import { createLogger } from '../log.js';
-import { redactedUrl } from '../model/urls.js';
+import { isLoopbackUrl, redactedUrl } from '../model/urls.js';
 import { startStandaloneCompanion, type RunningStandaloneCompanion, type StandaloneCompanionOptions } from './standalone-companion.js';
 
 export interface StandaloneWithSandbox extends RunningStandaloneCompanion {
@@ -50,9 +50,9 @@ function sandboxEnv(env: Env, at: Awaited<ReturnType<typeof addresses>>, credent
     MOMO_API_KEY: credentials.apiKey,
     MOMO_WEBHOOK_SECRETS: credentials.webhookSecret,
     MOMO_PUBLIC_URL: at.publicUrl,
-    // Needed for an http public URL on this machine only; behind a TLS proxy (an https public URL,
-    // anywhere) the payer's links are https and the variable would be refused off loopback.
-    MOMO_ALLOW_INSECURE_LOCAL_URLS: new URL(at.publicUrl).protocol === 'https:' ? env.MOMO_ALLOW_INSECURE_LOCAL_URLS : '1',
+    // For a public URL on this machine (the approval page's link is then on loopback); behind a
+    // TLS proxy with a host name the links are public https, and the variable is refused off loopback.
+    MOMO_ALLOW_INSECURE_LOCAL_URLS: isLoopbackUrl(at.publicUrl) ? '1' : env.MOMO_ALLOW_INSECURE_LOCAL_URLS,
     MOMO_SERVER_SECRET: env.MOMO_SERVER_SECRET?.trim() || randomId(32),
     // The sandbox forgets everything at a restart: so does the companion with it, unless told otherwise.
     MOMO_STORE: env.MOMO_STORE?.trim() || (env.MOMO_POSTGRES_URL || env.MOMO_REDIS_URL || env.MOMO_DATA_DIR ? '' : 'memory'),
