@@ -2,9 +2,9 @@
 /**
  * The `momo-checkout` command:
  *
- * - `npx momo-checkout doctor`: checks the companion's configuration from the environment
- *   (MOMO_BASE_URL, MOMO_API_KEY, MOMO_WEBHOOK_SECRETS, MOMO_PUBLIC_URL, ...) and its store, and
- *   says what to fix. Exit code 1 when a check fails.
+ * - `npx momo-checkout doctor [--sandbox]`: checks the companion's configuration from the
+ *   environment (MOMO_BASE_URL, MOMO_API_KEY, MOMO_WEBHOOK_SECRETS, MOMO_PUBLIC_URL, ...) and its
+ *   store, and says what to fix (commands/doctor.ts). Exit code 1 when a check fails.
  * - `npx momo-checkout payments [--stale] [--state S] [--older-than MIN] [--json]`: the payments in
  *   the store (or, with MOMO_SERVER_URL or --url, the running companion's), with what to tell the
  *   service's support about the stuck ones.
@@ -20,24 +20,20 @@
  * - `npx momo-checkout sandbox`: the local simulator of the payment service, with the variables to
  *   point a companion at it (docs/sandbox.md).
  */
-import { companionOptionsFromEnv } from './options-from-env.js';
 import { CompanionConfigError } from './config-error.js';
-import { runSetupChecks } from './setup/setup-checks.js';
-import { formatSetupChecks } from './setup/setup-report.js';
 import { paymentsCommand, UsageError } from './commands/payments.js';
-import { nodeCheck } from './commands/node-check.js';
-import { storeCheck } from './commands/store-check.js';
-import { standaloneChecks } from './commands/standalone-checks.js';
+import { doctorCommand } from './commands/doctor.js';
 import { runServeCommand } from './commands/serve.js';
 import { pingCommand, redeliverCommand } from './commands/endpoint-commands.js';
 import { refundCommand } from './commands/refund.js';
 
 const usage = `Usage:
-  momo-checkout doctor    check the companion's configuration and store (reads MOMO_BASE_URL,
+  momo-checkout doctor [--sandbox]
+                          check the companion's configuration and store (reads MOMO_BASE_URL,
                           MOMO_API_KEY, MOMO_WEBHOOK_SECRETS, MOMO_PUBLIC_URL, MOMO_ALLOWED_ORIGINS,
                           MOMO_ALLOW_INSECURE_LOCAL_URLS, MOMO_DATA_DIR, MOMO_POSTGRES_URL, MOMO_REDIS_URL, and serve's
                           MOMO_SERVER_SECRET, MOMO_MERCHANT_WEBHOOK_URL, MOMO_MERCHANT_WEBHOOK_SECRET,
-                          MOMO_MERCHANT_EVENTS)
+                          MOMO_MERCHANT_EVENTS); --sandbox: as serve --sandbox reads them (no service variable)
   momo-checkout serve     run the companion as an HTTP server (the same variables, plus MOMO_SERVER_SECRET,
                           MOMO_MERCHANT_WEBHOOK_URL, MOMO_MERCHANT_WEBHOOK_SECRET, MOMO_MERCHANT_EVENTS
                           (default payment.updated; add refund.updated, test.ping), PORT, HOST; docs/backends.md)
@@ -76,7 +72,7 @@ try {
       await import('../sandbox/cli.js');
       break;
     case 'doctor':
-      await doctor();
+      process.exitCode = await doctorCommand(process.env, args, (line) => console.log(line), (line) => console.error(line));
       break;
     case 'serve':
       await runServeCommand(process.env, args);
@@ -111,34 +107,4 @@ try {
     console.error(`${error.message}\n${usage}`);
     process.exitCode = 2;
   } else throw error;
-}
-
-async function doctor(): Promise<void> {
-  // Said whatever else fails: on too old a Node the store cannot be trusted to stay up.
-  const node = nodeCheck();
-  let options: ReturnType<typeof companionOptionsFromEnv>;
-  try {
-    options = companionOptionsFromEnv(process.env);
-  } catch (error) {
-    if (!(error instanceof CompanionConfigError)) throw error;
-    console.log(formatSetupChecks([node])[0]);
-    // Every malformed variable at once: fixing them one run at a time is slow.
-    for (const problem of error.problems) console.error(`FAIL  ${problem.variable}: ${problem.message}`);
-    if (error.problems.length === 0) console.error(`FAIL  configuration: ${error.message}`);
-    // Without the summary line: the configuration above already failed.
-    for (const line of formatSetupChecks(standaloneChecks(process.env)).slice(0, -1)) console.log(line);
-    process.exitCode = 1;
-    return;
-  }
-  if (options.allowInsecureLocalUrls) {
-    console.log('Local mode (MOMO_ALLOW_INSECURE_LOCAL_URLS=1): http on this machine is accepted, for a local stand-in of the service only.');
-  }
-  const checks = [
-    node,
-    ...(await runSetupChecks({ ...options, allowLocalPublicUrl: options.allowInsecureLocalUrls === true })),
-    ...standaloneChecks(process.env),
-    await storeCheck(process.env),
-  ];
-  for (const line of formatSetupChecks(checks)) console.log(line);
-  process.exitCode = checks.some((check) => check.status === 'error') ? 1 : 0;
 }

@@ -59,10 +59,21 @@ function sandboxEnv(env: Env, at: Awaited<ReturnType<typeof addresses>>, credent
   };
 }
 
-export async function startStandaloneWithSandbox(options: Omit<StandaloneCompanionOptions, 'mount'> & { sandboxLog?: (line: string) => void }): Promise<StandaloneWithSandbox> {
-  if (options.env.MOMO_BASE_URL?.trim() || options.env.MOMO_API_KEY?.trim()) {
+/** The service's variables are refused: a real key is never mixed with the simulator. */
+export function refuseServiceVariables(env: Env): void {
+  if (env.MOMO_BASE_URL?.trim() || env.MOMO_API_KEY?.trim()) {
     throw new CompanionConfigError('serve --sandbox talks to its own simulator: unset MOMO_BASE_URL and MOMO_API_KEY (or run serve without --sandbox for the real service).');
   }
+}
+
+/** The environment `serve --sandbox` would run with (for `doctor --sandbox`), the simulator's credentials stood in for. */
+export async function sandboxServeEnv(env: Env): Promise<Env> {
+  refuseServiceVariables(env);
+  return sandboxEnv(env, await addresses(env), { apiKey: 'sk_test_sandbox_made_at_start', webhookSecret: 'whsec_made_at_start' });
+}
+
+export async function startStandaloneWithSandbox(options: Omit<StandaloneCompanionOptions, 'mount'> & { sandboxLog?: (line: string) => void }): Promise<StandaloneWithSandbox> {
+  refuseServiceVariables(options.env);
   const at = await addresses(options.env);
   const log = options.log ?? createLogger();
   const sandbox = createSandbox({

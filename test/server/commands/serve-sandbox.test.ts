@@ -16,7 +16,7 @@ const shop = 'http://127.0.0.1:8000';
 describe('momo-checkout serve --sandbox', () => {
   let service: StandaloneWithSandbox;
   before(async () => {
-    service = await startStandaloneWithSandbox({ env: { PORT: '0', MOMO_ALLOWED_ORIGINS: shop, MOMO_RETURN_URL: `${shop}/thanks` }, log: silentLogger, sandboxLog: () => {} });
+    service = await startStandaloneWithSandbox({ env: { PORT: '0', MOMO_ALLOWED_ORIGINS: shop }, log: silentLogger, sandboxLog: () => {} });
   });
   after(async () => service.close());
 
