@@ -13,7 +13,7 @@ import { formatSetupChecks } from '../setup/setup-report.js';
 import { nodeCheck } from './node-check.js';
 import { storeCheck } from './store-check.js';
 import { standaloneChecks } from './standalone-checks.js';
-import { UsageError } from './payments.js';
+import { UsageError } from './usage-error.js';
 
 type Env = Record<string, string | undefined>;
 type Out = (line: string) => void;

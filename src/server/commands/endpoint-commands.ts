@@ -6,7 +6,7 @@
  * these too.
  */
 import { parseArgs } from 'node:util';
-import { UsageError } from './payments.js';
+import { UsageError } from './usage-error.js';
 import { callServerApi, serverApiTarget } from './server-api-call.js';
 
 type Env = Record<string, string | undefined>;

@@ -10,6 +10,7 @@ import type { PaymentState } from '../../contract/companion.js';
 import { defaultStaleMinutes, listPaymentSummaries, type PaymentSummary } from '../payments/payments-list.js';
 import { openStoreFromEnv } from '../stores/store-from-env.js';
 import { callServerApi, serverApiTarget } from './server-api-call.js';
+import { UsageError } from './usage-error.js';
 
 export async function paymentsCommand(args: string[], env: Record<string, string | undefined>, out: (line: string) => void): Promise<number> {
   const { values } = parseArgs({
@@ -59,9 +60,8 @@ export async function paymentsCommand(args: string[], env: Record<string, string
   }
 }
 
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
+// Kept here too: the CLI and older callers import it from this file.
+export { UsageError } from './usage-error.js';
 
 function table(list: PaymentSummary[]): string[] {
   if (list.length === 0) return [];

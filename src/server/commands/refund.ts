@@ -6,7 +6,7 @@
  * safe: the refund id is the idempotency key.
  */
 import { parseArgs } from 'node:util';
-import { UsageError } from './payments.js';
+import { UsageError } from './usage-error.js';
 import { callServerApi, serverApiTarget } from './server-api-call.js';
 
 export async function refundCommand(args: string[], env: Record<string, string | undefined>, out: (line: string) => void, fetchImpl: typeof fetch = fetch): Promise<number> {

@@ -7,7 +7,7 @@
  * fallback, and a `--url` without `/server` is refused with a sentence rather than sent to
  * `/momo/server/server/...`.
  */
-import { UsageError } from './payments.js';
+import { UsageError } from './usage-error.js';
 
 type Env = Record<string, string | undefined>;
 
