@@ -47,7 +47,8 @@ const usage = `Usage:
   momo-checkout refund ORDER AMOUNT --id REFUND_ID [--reason TEXT] [--json] [--url SERVER_API_URL]
                           refund a completed payment to the number that paid, through the running
                           companion (refunds on: MOMO_REFUNDS=on)
-  momo-checkout sandbox   run the local simulator of the payment service (PORT, default 4010; HOST)
+  momo-checkout sandbox   run the local simulator of the payment service (PORT, default 4010; HOST;
+                          NODE_EXTRA_CA_CERTS for a staging proxy's private CA: docs/deploy.md section 7)
   momo-checkout redeliver ORDER_ID [--all] [--url SERVER_API_URL] [--json]
                           send the order's notifications your endpoint did not acknowledge again, now
                           (--all: every one); asks the running companion
