@@ -16,6 +16,13 @@
  *
  * One pay-in in flight per checkout (the store's lock): a double click, Enter plus click, or a
  * second tab produce one upstream call. The amount is always the checkout's.
+ *
+ * The lock is a lease its holder renews (stores/lock-lease.ts, issue 45): a companion killed in the
+ * middle of a pay frees it within seconds, not a minute. A holder paused past its lease cannot post
+ * beside the one that took over: the write before the post is fenced on the payment as read under
+ * the lock (nobody else wrote it meanwhile), and the lease is renewed right before the post (nobody
+ * else holds it). What stays of a post from a holder that then died is the written request,
+ * `unknown`: only that very request may be posted again (5.), so the order still gets one pay-in.
  */
 import type { OperatorView, PaymentState, PaymentView, PayRequest } from '../../contract/companion.js';
 import type { PayInRequest } from '../../contract/upstream/index.js';
@@ -37,7 +44,7 @@ import { StoreConflictError, type CheckoutStore } from '../stores/store.js';
 import { nextAttemptOrderIds } from './attempt-ids.js';
 import { isFinal, movesForward, type Transitions } from './transitions.js';
 import { paymentView } from '../model/payment-view.js';
-import { randomId } from '../tokens.js';
+import { takeLock } from '../stores/lock-lease.js';
 import type { MetricsRecorder } from '../model/metrics-recorder.js';
 import { redactPhone } from '../../contract/phone.js';
 
@@ -65,17 +72,13 @@ type Outcome =
 
 /** States in which the payment is under way: a new pay call only reports it. */
 const underWay: readonly PaymentState[] = ['pending', 'awaiting-redirect', 'redirect-ready'];
+/** The lock's ttl on a store without `renewLock` (a store of the merchant's own); leased otherwise. */
 const lockTtlMs = 60_000;
 
 export async function payCheckout(deps: PayFlowDeps, checkoutAtStart: CheckoutRecord, body: PayRequest): Promise<PaymentView> {
   const orderId = checkoutAtStart.orderId;
-  const lockKey = `pay:${orderId}`;
-  const lockOwner = randomId(12);
-  if (!(await deps.store.claimLock(lockKey, lockOwner, lockTtlMs))) {
-    const view = paymentView((await deps.store.getByOrderId(orderId)) ?? checkoutAtStart);
-    if (view && view.state !== 'needs-otp') return view;
-    throw new PayerRefusal('PAYMENT_IN_PROGRESS', 'This payment is already being sent. Wait a moment.');
-  }
+  const lock = await takeLock(deps.store, `pay:${orderId}`, { fallbackTtlMs: lockTtlMs });
+  if (!lock) return underWayElsewhere(deps, checkoutAtStart);
   try {
     const checkout = (await deps.store.getByOrderId(orderId)) ?? checkoutAtStart;
     const current = checkout.payment;
@@ -131,7 +134,9 @@ export async function payCheckout(deps: PayFlowDeps, checkoutAtStart: CheckoutRe
     });
     // Written before the call: a webhook can arrive before the answer, and must find the attempt.
     const candidates = newAttempt ? nextAttemptOrderIds(orderId, current.serviceOrderId) : [current?.serviceOrderId ?? orderId];
-    const base = await claimServiceOrderId(deps, orderId, candidates.map(paymentUnder));
+    const base = await claimServiceOrderId(deps, orderId, current ?? null, candidates.map(paymentUnder));
+    // Another process wrote this payment since it was read: it took the lock over (ours lapsed).
+    if (!base) return underWayElsewhere(deps, checkoutAtStart);
     const serviceOrderId = base.serviceOrderId;
     // The one case where a 409 is ours: we posted this very request before and lost the answer
     // (the outcome stayed unknown, or the process stopped before the answer was written).
@@ -148,6 +153,11 @@ export async function payCheckout(deps: PayFlowDeps, checkoutAtStart: CheckoutRe
       ...(body.otp !== undefined ? { otp: body.otp } : {}),
     };
 
+    // Right before the post: the lease is still ours (renewed now), so no one else posts beside it.
+    if (!(await lock.stillHeld())) {
+      deps.log.warn('pay-in not sent: this process lost the pay lock (paused past its lease); the process that took it over sends it', { orderId, serviceOrderId });
+      return underWayElsewhere(deps, checkoutAtStart);
+    }
     let outcome: Outcome;
     try {
       outcome = await postPayIn(deps, request, checkout, operator, postedBefore);
@@ -176,19 +186,34 @@ export async function payCheckout(deps: PayFlowDeps, checkoutAtStart: CheckoutRe
     if (current?.attempt !== attempt) deps.metrics?.paymentStarted(operator.name);
     return paymentView(after ?? checkout)!;
   } finally {
-    await deps.store.releaseLock(lockKey, lockOwner);
+    await lock.release();
   }
+}
+
+/**
+ * Another call holds this checkout's pay lock: its payment if there is one to show, else the
+ * refusal that tells the page to wait (the element re-posts the same request by itself).
+ */
+async function underWayElsewhere(deps: PayFlowDeps, checkoutAtStart: CheckoutRecord): Promise<PaymentView> {
+  const view = paymentView((await deps.store.getByOrderId(checkoutAtStart.orderId)) ?? checkoutAtStart);
+  if (view && view.state !== 'needs-otp') return view;
+  throw new PayerRefusal('PAYMENT_IN_PROGRESS', 'This payment is already being sent. Wait a moment.');
 }
 
 /**
  * Writes the first of `payments` whose service order id the store gives this order, and returns it.
  * The store decides atomically, across processes: an id another order's attempt holds, or that is
  * another checkout's order id (a merchant's order `X-a2`), is refused and the next one is tried.
+ *
+ * Fenced: written only while the payment is still `readUnderLock` (compare-and-set). Null when
+ * another writer changed it meanwhile: a process that took the lock over, or a notification; the
+ * caller then posts nothing.
  */
-async function claimServiceOrderId(deps: PayFlowDeps, orderId: string, payments: PaymentRecord[]): Promise<PaymentRecord> {
+async function claimServiceOrderId(deps: PayFlowDeps, orderId: string, readUnderLock: PaymentRecord | null, payments: PaymentRecord[]): Promise<PaymentRecord | null> {
   for (const payment of payments) {
     try {
-      await deps.transitions.update(orderId, () => payment, { silent: true });
+      const { changed } = await deps.transitions.update(orderId, (latest) => (sameJson(latest ?? null, readUnderLock) ? payment : null), { silent: true });
+      if (!changed) return null;
       return payment;
     } catch (error) {
       if (!(error instanceof StoreConflictError)) throw error;
@@ -203,6 +228,9 @@ async function claimServiceOrderId(deps: PayFlowDeps, orderId: string, payments:
   });
   throw new PayerRefusal('INTERNAL', 'This payment cannot be sent for this order. Nothing was sent to the payment service: contact the shop with your order reference.');
 }
+
+/** Both read from the one store, so one record serialises the same way (no node:util: the handler runs on any runtime). */
+const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 /**
  * A 409 we did not cause: the transaction under this order id is someone else's. The payment is
