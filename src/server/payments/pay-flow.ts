@@ -21,8 +21,11 @@
  * middle of a pay frees it within seconds, not a minute. A holder paused past its lease cannot post
  * beside the one that took over: the write before the post is fenced on the payment as read under
  * the lock (nobody else wrote it meanwhile), and the lease is renewed right before the post (nobody
- * else holds it). What stays of a post from a holder that then died is the written request,
- * `unknown`: only that very request may be posted again (5.), so the order still gets one pay-in.
+ * else holds it). Paused after that renewal, it may still post once the lock is taken over: the
+ * other process then found this very request on the record (only it may be posted again, 5.), so
+ * the order still gets one pay-in, and the paused one, seeing its lease gone, takes the 409 for that
+ * process's post and writes nothing. A holder that died leaves its written request, `unknown`,
+ * which the next pay of the same request posts again (its 409 is ours).
  */
 import type { OperatorView, PaymentState, PaymentView, PayRequest } from '../../contract/companion.js';
 import type { PayInRequest } from '../../contract/upstream/index.js';
@@ -167,7 +170,13 @@ export async function payCheckout(deps: PayFlowDeps, checkoutAtStart: CheckoutRe
       throw error;
     }
 
-    if (outcome.kind === 'not-ours') return holdForSupport(deps, orderId, serviceOrderId, checkout);
+    if (outcome.kind === 'not-ours') {
+      // Paused past the lease between its renewal and this post: the process that took the lock over
+      // found this very request on the record and may have posted it; the 409 is then that one's,
+      // and the record, which that process keeps, says what happened. Nothing is written here.
+      if (!(await lock.stillHeld())) return underWayElsewhere(deps, checkoutAtStart);
+      return holdForSupport(deps, orderId, serviceOrderId, checkout);
+    }
     const redirect = outcome.kind === 'accepted' || outcome.kind === 'exists' ? outcome.redirect : false;
     const state: PaymentState =
       outcome.kind === 'needs-otp' ? 'needs-otp' : outcome.kind === 'unknown' ? 'unknown' : redirect ? 'awaiting-redirect' : 'pending';
