@@ -15,7 +15,7 @@ import { embeddedView } from './embedded-view.js';
 import { NumberLookups } from './number-lookups.js';
 import { NumberStep, type NumberStepHost } from './number-step.js';
 import { OnlineRetry } from './online-retry.js';
-import { PayRepost } from './pay-repost.js';
+import { payRepostBoundMs, waitToRepost } from './pay-repost.js';
 import { problemOf, setupProblem } from './problems.js';
 import { RememberNumber, type RememberHost } from './remember-number.js';
 import { StepFocus, type StepFocusHost } from './step-focus.js';
@@ -270,7 +270,7 @@ export class CheckoutController implements ReactiveController {
     void this.pay(request);
   }
 
-  private async pay(request: { phoneNumber: string; useWallet: boolean; otp?: string }, repost?: PayRepost): Promise<void> {
+  private async pay(request: { phoneNumber: string; useWallet: boolean; otp?: string }, repostUntil?: number): Promise<void> {
     const client = this.client;
     if (!client) return;
     const signal = this.run.signal;
@@ -287,9 +287,9 @@ export class CheckoutController implements ReactiveController {
         if (signal.aborted) return;
         if (payment) this.onPayment(payment);
         // Nothing to show yet: still "sending", and the same request again in a moment (pay-repost.ts).
-        else if (problem.code === 'PAYMENT_IN_PROGRESS' && (await (repost ??= new PayRepost()).wait(signal))) {
+        else if (problem.code === 'PAYMENT_IN_PROGRESS' && (await waitToRepost((repostUntil ??= Date.now() + payRepostBoundMs), signal))) {
           // The status stream may have brought the payment meanwhile: then there is nothing to re-post.
-          if (this.state.status === 'submitting') void this.pay(request, repost);
+          if (this.state.status === 'submitting') void this.pay(request, repostUntil);
         } else if (!signal.aborted) this.dispatch({ type: 'REJECTED', problem });
       } else if (['AMOUNT_OUT_OF_RANGE', 'INVALID_PHONE', 'NO_OPERATOR', 'BAD_REQUEST'].includes(problem.code)) {
         this.dispatch({ type: 'REJECTED', problem });

@@ -15,30 +15,11 @@ export const payRepostBoundMs = 30_000;
 /** The pause between two re-posts (a dead process's lock frees within a few seconds). */
 export const payRepostEveryMs = 1_000;
 
-export class PayRepost {
-  private readonly until: number;
-
-  constructor(
-    private readonly everyMs = payRepostEveryMs,
-    boundMs = payRepostBoundMs,
-  ) {
-    this.until = Date.now() + boundMs;
-  }
-
-  /** Waits before the next re-post: false when the bound is reached or the run was abandoned. */
-  wait(signal: AbortSignal): Promise<boolean> {
-    const left = this.until - Date.now();
-    if (left <= 0 || signal.aborted) return Promise.resolve(false);
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        signal.removeEventListener('abort', stop);
-        resolve(!signal.aborted);
-      }, Math.min(this.everyMs, left));
-      const stop = () => {
-        clearTimeout(timer);
-        resolve(false);
-      };
-      signal.addEventListener('abort', stop, { once: true });
-    });
-  }
+/** Waits before the next re-post: false once `deadline` has passed or the run was abandoned. */
+export function waitToRepost(deadline: number, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (Date.now() >= deadline || signal.aborted) return resolve(false);
+    const timer = setTimeout(() => resolve(!signal.aborted), payRepostEveryMs);
+    signal.addEventListener('abort', () => (clearTimeout(timer), resolve(false)), { once: true });
+  });
 }
