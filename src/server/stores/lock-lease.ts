@@ -34,7 +34,7 @@ export interface HeldLock {
 }
 
 export interface LockLeaseOptions {
-  /** The lease; renewed every third of it. Default {@link defaultLockLeaseMs}. */
+  /** The lease; renewed every fifth of it, so a process slowed down for most of a lease keeps it. Default {@link defaultLockLeaseMs}. */
   leaseMs?: number;
   /** The whole ttl for a store without `renewLock`. */
   fallbackTtlMs: number;
@@ -60,7 +60,7 @@ export async function takeLock(store: CheckoutStore, key: string, options: LockL
   const timer = setInterval(() => {
     // A failed renewal (the store briefly unreachable) is retried at the next tick; stillHeld asks again.
     renewing = renew().catch(() => undefined);
-  }, Math.max(1, Math.floor(leaseMs / 3)));
+  }, Math.max(1, Math.floor(leaseMs / 5)));
   // The lease never keeps a process alive that is otherwise done.
   timer.unref?.();
   return {
