@@ -123,3 +123,42 @@ async function watchStream(base: string, token: string): Promise<WatchedStream> 
     close: () => controller.abort(),
   };
 }
+
+/**
+ * Issue 40 §3, on any shared store: payers wait on open status streams (two tabs each) while the
+ * store's server goes down and comes back (`outage` resolves once it is back); payments completed
+ * 0, 0.5 and 1 s after that must reach every stream, well within its 5-minute life, and nothing
+ * else (never a state going back, never one twice). Resolves with how long after the restart the
+ * last stream heard its completion.
+ */
+export async function streamsHearCompletionsAfter(page: PayerPage, label: string, outage: () => Promise<void>, withinMs = 15_000): Promise<number> {
+  const orders = await Promise.all(
+    [0, 500, 1_000].map(async (delay) => {
+      const orderId = `${label}-${delay}-${Date.now()}`;
+      const token = await page.checkout(orderId);
+      const state = await page.pay(token);
+      if (state !== 'pending') throw new Error(`${orderId} is ${state}, not pending, after the pay`);
+      return { orderId, delay, streams: [await page.watch(token), await page.watch(token)] };
+    }),
+  );
+  try {
+    await outage();
+    const backAt = Date.now();
+    await Promise.all(
+      orders.map(async ({ orderId, delay }) => {
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        await page.complete(orderId);
+      }),
+    );
+    await Promise.all(orders.flatMap(({ streams }) => streams.map((stream) => stream.until('completed', withinMs))));
+    const heardAfterMs = Date.now() - backAt;
+    for (const { orderId, streams } of orders) {
+      for (const stream of streams) {
+        if (stream.states.join() !== 'pending,completed') throw new Error(`${orderId}'s stream brought ${stream.states.join(', ')}, not pending then completed`);
+      }
+    }
+    return heardAfterMs;
+  } finally {
+    for (const { streams } of orders) for (const stream of streams) stream.close();
+  }
+}
