@@ -69,11 +69,12 @@ export function payerPage(options: { base: string; serverSecret: string; webhook
   };
 }
 
-async function watchStream(base: string, token: string): Promise<WatchedStream> {
+/** Opens the status stream of `token` as a page of `origin` does, once its first view has come. */
+export async function watchStream(base: string, token: string, origin = new URL(base).origin): Promise<WatchedStream> {
   const controller = new AbortController();
   const states: string[] = [];
   const waiters = new Set<() => void>();
-  const response = await fetch(`${base}/checkout/events`, { headers: { authorization: `Bearer ${token}`, origin: new URL(base).origin }, signal: controller.signal });
+  const response = await fetch(`${base}/checkout/events`, { headers: { authorization: `Bearer ${token}`, origin }, signal: controller.signal });
   if (response.status !== 200) throw new Error(`the status stream answered ${response.status}: ${await response.text()}`);
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
   let first = () => {};

@@ -12,10 +12,11 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createCompanion, createFileStore, signWebhook, type Companion } from '../../../src/server/index.js';
 import { silentLogger } from '../../../src/server/log.js';
-import { pendingNumber, type WatchedStream } from '../../support/payer-page.js';
+import { STREAM_RECHECK_MS } from '../../../src/server/page-routes/event-stream.js';
+import { pendingNumber, watchStream } from '../../support/payer-page.js';
 import { newOrderId, shopOrigin, startHarness, type Harness } from '../harness.js';
 
-const recheckMs = 5_000;
+const recheckMs = STREAM_RECHECK_MS;
 let dataDir: string;
 let a: Harness;
 let b: Companion;
@@ -42,43 +43,13 @@ after(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** The states a stream brings, as they come. */
-async function watch(token: string): Promise<WatchedStream> {
-  const response = await a.call('/checkout/events', { token, headers: {} });
-  assert.equal(response.status, 200);
-  const states: string[] = [];
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  void (async () => {
-    let buffer = '';
-    for (;;) {
-      const { value, done } = await reader.read().catch(() => ({ value: '', done: true }));
-      if (done) return;
-      buffer += value;
-      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-        const data = buffer.slice(0, end).split('\n').find((line) => line.startsWith('data: '));
-        buffer = buffer.slice(end + 2);
-        if (data) states.push((JSON.parse(data.slice(6)) as { state: string }).state);
-      }
-    }
-  })();
-  const until = async (state: string, ms: number) => {
-    const end = Date.now() + ms;
-    while (!states.includes(state)) {
-      if (Date.now() > end) throw new Error(`the stream did not bring "${state}" within ${ms} ms (it brought ${states.join(', ')})`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  };
-  await until('pending', 5_000);
-  return { states, until, close: () => void reader.cancel().catch(() => {}) };
-}
-
 describe('status stream re-read', () => {
   it('brings a completion its hub never published, within the re-read interval', async (t) => {
     const orderId = newOrderId();
     const token = await a.checkout(orderId);
     const paid = await a.json('/checkout/pay', { token, body: { phoneNumber: pendingNumber, useWallet: false } });
     assert.equal(paid.body.state, 'pending', JSON.stringify(paid.body));
-    const stream = await watch(token);
+    const stream = await watchStream(a.base, token, shopOrigin);
     try {
       const result = await b.handleWebhook(await signWebhook({ phoneNumber: pendingNumber, amount: 5000, orderId, status: 'completed' }, a.sandbox.webhookSecret));
       assert.equal(result.status === 200 && result.outcome, 'applied', JSON.stringify(result));
