@@ -30,7 +30,7 @@ describe('e2e: the demo page under a strict CSP', () => {
     assert.equal(response.status, 200);
     const policy = response.headers.get('content-security-policy') ?? '';
     assert.equal(policy, demoCsp());
-    for (const directive of ["script-src 'self'", "style-src 'self'", "connect-src 'self'", "require-trusted-types-for 'script'", 'trusted-types lit-html', "frame-ancestors 'none'"]) {
+    for (const directive of ["script-src 'self'", "style-src 'self'", "connect-src 'self'", "require-trusted-types-for 'script'", 'trusted-types lit-html momo-checkout', "frame-ancestors 'none'"]) {
       assert.ok(policy.includes(directive), `the policy holds ${directive}`);
     }
     assert.doesNotMatch(policy, /unsafe-inline|unsafe-eval/);
