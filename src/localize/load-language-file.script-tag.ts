@@ -30,7 +30,7 @@ const giveUpAfterMs = 6000;
 
 /** The part of the Trusted Types API used here (not in TypeScript's DOM library). */
 interface TrustedTypesFactory {
-  createPolicy(name: string, rules: { createScriptURL(url: string): string }): { createScriptURL(url: string): unknown };
+  createPolicy(name: string, rules: { createScriptURL(input: string): string }): { createScriptURL(input: string): unknown };
 }
 
 export const trustedTypesPolicyName = 'momo-checkout';
@@ -40,19 +40,19 @@ export const trustedTypesPolicyName = 'momo-checkout';
  * has no Trusted Types, or where the page's `trusted-types` list does not name it (the assignment
  * then throws, and the console warning says what to add). It refuses any URL but its own files'.
  */
-let policy: ReturnType<TrustedTypesFactory['createPolicy']> | undefined;
-function trustedUrl(url: string): unknown {
+let policy: { createScriptURL(code: string): unknown } | undefined;
+/** `code`'s file as the page lets a script's `src` take it: through the policy when there is one. */
+function trustedUrl(code: string): unknown {
   try {
     policy ??= (globalThis as { trustedTypes?: TrustedTypesFactory }).trustedTypes?.createPolicy(trustedTypesPolicyName, {
-      createScriptURL: (asked) => {
-        if (Object.keys(files).some((code) => languageFileUrl(code) === asked)) return asked;
-        throw new TypeError(asked);
-      },
+      // Given a language's code, not a URL: it can only make the URL of a file in the table (any
+      // other code has no entry, and throws here).
+      createScriptURL: (asked) => new URL(files[asked]!.file, scriptUrl).href,
     });
   } catch {
     // Not allowed by the page (or made already by another copy of the element): the plain URL.
   }
-  return policy?.createScriptURL(url) ?? url;
+  return policy ? policy.createScriptURL(code) : languageFileUrl(code);
 }
 
 export function languageFileUrl(code: string): string {
@@ -82,7 +82,7 @@ export function loadLanguageFile(code: string): Promise<void> {
     try {
       // Throws on a page that enforces Trusted Types and does not allow the element's policy:
       // English then, and the warning says why.
-      script.src = trustedUrl(languageFileUrl(code)) as string;
+      script.src = trustedUrl(code) as string;
     } catch (error) {
       clearTimeout(timer);
       reject(new Error(`${error instanceof Error ? error.message : error}; allow trusted-types ${trustedTypesPolicyName}`));
