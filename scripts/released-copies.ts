@@ -11,11 +11,11 @@
  * Never rebuild them here from today's sources: other bytes under a released name are blocked by
  * the browser on every page that pinned it.
  */
-import { copyFile, readFile } from 'node:fs/promises';
+import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readReleasedFiles, type ReleasedFile, type ReleasedFiles } from './released-files.js';
-import { sriOf } from './sri-manifest.js';
+import { pinnedFileProblems } from '../src/server/commands/element-files-check.js';
 
 export const releasedCopiesDir = fileURLToPath(new URL('../releases/files/', import.meta.url));
 
@@ -26,17 +26,10 @@ export function recordedFiles(record: ReleasedFiles): Array<ReleasedFile & { ver
 
 /**
  * What is wrong with the released files in `dir` (releases/files/, or a build's dist/browser):
- * one sentence per file missing or holding other bytes than released; none when all are there.
+ * one sentence per file missing or holding other bytes; none when all are there.
  */
-export async function releasedFileProblems(dir: string, record: ReleasedFiles): Promise<string[]> {
-  const problems: string[] = [];
-  for (const file of recordedFiles(record)) {
-    const bytes = await readFile(join(dir, file.file)).catch(() => undefined);
-    if (!bytes) problems.push(`${file.file} (released in ${file.version}) is missing from ${dir}: pages that pin it would get a 404.`);
-    else if (sriOf(bytes) !== file.integrity)
-      problems.push(`${file.file} in ${dir} is ${bytes.length} bytes, ${sriOf(bytes)}; ${file.version} released ${file.bytes} bytes, ${file.integrity}: pages that pin it would block it.`);
-  }
-  return problems;
+export function releasedFileProblems(dir: string, record: ReleasedFiles): Promise<string[]> {
+  return pinnedFileProblems(dir, recordedFiles(record));
 }
 
 /**
