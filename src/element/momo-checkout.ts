@@ -122,8 +122,9 @@ export class MomoCheckout extends LitElement {
   protected override willUpdate(changed: PropertyValues<this>): void {
     // The payer pressed Pay: the height reserved for the element (theme.ts) has done its work, and
     // the steps after take their own (issue 41: a paid card left a large empty area below it). Now,
-    // within 500 ms of the payer's input, the page moving is not counted as a layout shift.
-    if (this.status === 'submitting') this.style.minHeight = '0';
+    // within 500 ms of the payer's input, the page moving is not counted as a layout shift. The
+    // property, not min-height itself: a merchant's own `momo-checkout { min-height }` still holds.
+    if (this.status === 'submitting') this.style.setProperty('--momo-checkout-min-height', '0');
     if (changed.has('client') || changed.has('endpoint') || changed.has('token') || changed.has('checkoutView')) this.checkout.configure();
     if (changed.has('country') && this.country) {
       // Programmatic: sets the choice without any user event (no momo-submit, no validation message).

@@ -38,7 +38,7 @@ export const trustedTypesPolicyName = 'momo-checkout';
 /**
  * The element's policy, made once, when the first language file is loaded; none where the browser
  * has no Trusted Types, or where the page's `trusted-types` list does not name it (the assignment
- * then throws, and the console warning says what to add). It refuses any URL but its own files'.
+ * then throws, and the console warning says what to add). It makes no URL but its own files'.
  */
 let policy: { createScriptURL(code: string): unknown } | undefined;
 /** `code`'s file as the page lets a script's `src` take it: through the policy when there is one. */

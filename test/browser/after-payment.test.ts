@@ -36,6 +36,9 @@ describe('<momo-checkout> after the payer has acted', () => {
     const below = await fixture<HTMLParagraphElement>(html`<p>The shop's text below the checkout.</p>`);
     m.el.parentElement!.after(below);
     await enterNumber(m);
+    // The number step settled (its operator row and button laid out) before the payer presses.
+    await frame();
+    await new Promise((resolve) => setTimeout(resolve, 300));
     const reserved = m.el.getBoundingClientRect().height;
     const shifts = watchShifts();
     // A real press (a trusted input), as the payer's: the shift it causes is the payer's own.
@@ -59,6 +62,18 @@ describe('<momo-checkout> after the payer has acted', () => {
     // What the paid card's own height moves, with no input (reported, not a failure: see above).
     console.log(`momo after-payment: reserved ${reserved} px, approval step ${waiting} px, paid ${host} px; shifts: ${shifts.moved.join('; ')}`);
     below.remove();
+  });
+
+  it("a merchant's own min-height on momo-checkout still holds after the press", async () => {
+    const m = await mount();
+    m.el.style.minHeight = '30rem';
+    await enterNumber(m);
+    $(m.root, '[part="submit-button"]').click();
+    await reach(m.el, 'awaiting-approval');
+    m.client.emit(payment('completed', 2));
+    await reach(m.el, 'succeeded');
+    await frame();
+    expect(m.el.getBoundingClientRect().height).to.equal(480);
   });
 
   it('"Payment received" once in the element: shown, and announced by the live region that holds it', async () => {
