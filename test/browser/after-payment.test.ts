@@ -10,7 +10,7 @@
  */
 import { expect, fixture, html } from '@open-wc/testing';
 import { sendMouse } from '@web/test-runner-commands';
-import { $, enterNumber, mount, payment, reach } from './fixtures.js';
+import { $, enterNumber, mount, payment, payUntilPaid, reach } from './fixtures.js';
 
 /** Counted layout shifts (not within 500 ms of an input) on this page from now on, and what moved. */
 function watchShifts(): { counted: () => number; moved: string[] } {
@@ -68,10 +68,7 @@ describe('<momo-checkout> after the payer has acted', () => {
     const m = await mount();
     m.el.style.minHeight = '30rem';
     await enterNumber(m);
-    $(m.root, '[part="submit-button"]').click();
-    await reach(m.el, 'awaiting-approval');
-    m.client.emit(payment('completed', 2));
-    await reach(m.el, 'succeeded');
+    await payUntilPaid(m);
     await frame();
     expect(m.el.getBoundingClientRect().height).to.equal(480);
   });
@@ -79,10 +76,7 @@ describe('<momo-checkout> after the payer has acted', () => {
   it('"Payment received" once in the element: shown, and announced by the live region that holds it', async () => {
     const m = await mount();
     await enterNumber(m);
-    $(m.root, '[part="submit-button"]').click();
-    await reach(m.el, 'awaiting-approval');
-    m.client.emit(payment('completed', 2));
-    await reach(m.el, 'succeeded');
+    await payUntilPaid(m);
     const holding = [...m.root.querySelectorAll('*')].filter((el) => el.children.length === 0 && el.textContent?.includes('Payment received'));
     expect(holding.map((el) => el.tagName)).to.deep.equal(['H2']);
     expect(holding[0]!.closest('[role="status"]'), 'inside the live region').to.not.equal(null);
