@@ -3,12 +3,13 @@
  * `node_modules/momo-checkout/dist/browser/momo-checkout-<version>.js` themselves, pinned by its
  * hash, so a file missing or changed there is a payer's page with no checkout and nothing in any
  * log. The build lists them in `dist/browser/manifest.json` (`released`); `serve` checks them at
- * start and says loudly which one a page would miss. Also used by the build's own check
- * (scripts/released-copies.ts).
+ * start and says loudly which one a page would miss, and `doctor` fails on it. Also used by the
+ * build's own check (scripts/released-copies.ts).
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { SetupCheck } from '../setup/setup-checks.js';
 
 export interface PinnedFile {
   file: string;
@@ -40,4 +41,11 @@ export async function packagedElementFileProblems(dir: string = packageBrowserDi
   const manifest = (await readFile(join(dir, 'manifest.json'), 'utf8').then(JSON.parse, () => null)) as { released?: PinnedFile[] } | null;
   const problems = await pinnedFileProblems(dir, manifest?.released ?? []);
   return problems.map((problem) => `${problem} Reinstall momo-checkout (npm ci) and do not prune dist/browser.`);
+}
+
+/** `doctor`'s line for the same check: an error, since a page pinning the file shows no checkout. */
+export async function elementFilesCheck(dir: string = packageBrowserDir()): Promise<SetupCheck> {
+  const problems = await packagedElementFileProblems(dir);
+  if (problems.length === 0) return { name: 'released script-tag files', status: 'ok', message: 'every released file a shop may pin is in the package as released.' };
+  return { name: 'released script-tag files', status: 'error', message: problems.join(' ') };
 }

@@ -8,7 +8,7 @@ import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { packagedElementFileProblems } from '../../../src/server/commands/element-files-check.js';
+import { elementFilesCheck, packagedElementFileProblems } from '../../../src/server/commands/element-files-check.js';
 import { builtOnce, removeBuild } from '../../ship/built.js';
 
 describe("serve's check of the package's released script-tag files", () => {
@@ -38,6 +38,12 @@ describe("serve's check of the package's released script-tag files", () => {
     assert.equal(problems.length, 2, problems.join('\n'));
     assert.match(problems[0]!, /^momo-checkout-0\.1\.0\.js is missing .*a 404 and shows no checkout\. Reinstall momo-checkout \(npm ci\)/);
     assert.match(problems[1]!, /^momo-checkout-0\.2\.0\.fr\.js .* 6768 bytes.*released as 6767 bytes.*Reinstall/);
+  });
+
+  it("fails doctor's check with the same sentences", async () => {
+    const check = await elementFilesCheck(dir);
+    assert.equal(check.status, 'error');
+    assert.match(check.message, /momo-checkout-0\.1\.0\.js is missing .*Reinstall momo-checkout/);
   });
 
   it('says nothing for a folder that was never built (a work tree run from src/)', async () => {
