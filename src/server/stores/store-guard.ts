@@ -53,5 +53,7 @@ export function guardStore(store: CheckoutStore, timeoutMs: number): CheckoutSto
       ? { endConsoleSession: guard(store.endConsoleSession), isConsoleSessionEnded: guard(store.isConsoleSessionEnded) }
       : {}),
     ...(store.probeWrite ? { probeWrite: guard(store.probeWrite) } : {}),
+    ...(store.listNeedingSupport ? { listNeedingSupport: guard(store.listNeedingSupport) } : {}),
+    ...(store.countPayments ? { countPayments: guard(store.countPayments) } : {}),
   };
 }

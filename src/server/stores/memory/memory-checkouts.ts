@@ -9,6 +9,7 @@
  * the caller gives them and copied by the store on the way in and out.
  */
 import { nextDeliveryAt, serviceOrderIdsOf, type CheckoutRecord } from '../../model/records.js';
+import { supportSince } from '../../model/support.js';
 import { serviceOrderIdTaken, type PaymentQuery } from '../store.js';
 
 /** The memory store is full of checkouts with payments: nothing could be dropped to make room. */
@@ -130,6 +131,16 @@ export class MemoryCheckouts {
     const direction = query.newestFirst ? -1 : 1;
     found.sort((a, b) => direction * (a.payment!.updatedAt - b.payment!.updatedAt));
     return found.slice(0, query.limit ?? 100);
+  }
+
+  /** The live records that need a person (model/support.ts), the newest first, not copied: one pass over the map. */
+  needingSupport(): CheckoutRecord[] {
+    const found: Array<{ record: CheckoutRecord; since: number }> = [];
+    for (const record of this.byOrderId.values()) {
+      const since = supportSince(record);
+      if (since !== null && this.live(record.orderId)) found.push({ record, since });
+    }
+    return found.sort((a, b) => b.since - a.since).map((item) => item.record);
   }
 
   private forget(record: CheckoutRecord): void {
