@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { createCompanion, createMemoryStore, type CheckoutStore } from '../../../src/server/index.js';
 import { silentLogger } from '../../../src/server/log.js';
 import type { CheckoutRecord } from '../../../src/server/model/records.js';
@@ -21,7 +21,7 @@ import { createFileStore } from '../../../src/server/stores/sqlite/sqlite-store.
 import { sampleRecord, samplePayment } from '../../../src/server/stores/store-contract.js';
 import { updateCheckoutRecord } from '../../../src/server/stores/store.js';
 import { refundCompanionOptions } from '../refunds/fixtures/companion-options.js';
-import { newOrderId, startHarness } from '../harness.js';
+import { newOrderId, startHarness, type Harness } from '../harness.js';
 import { metricsToken, scrape } from '../metrics/scrape.js';
 import { startPostgresServer, type PostgresServer } from '../../support/postgres-server.js';
 import { startRedisServer, type RedisServer } from '../../support/redis-server.js';
@@ -94,45 +94,53 @@ const engines: Array<{ name: string; open(): Promise<{ store: CheckoutStore; see
 
 for (const engine of engines) {
   describe(`a busy week on the ${engine.name} store`, () => {
-    it('lists, counts and resumes the newest refund left sending, and reads the last hour of each operator', async () => {
-      const { store, seed } = await engine.open();
+    let h: Harness;
+    let store: CheckoutStore;
+    const orderId = newOrderId();
+    before(async () => {
+      const opened = await engine.open();
+      store = opened.store;
       // Stale after 5 minutes: the refund's ten are past it.
-      const h = await startHarness({ refunds: true, store, metricsToken, metricsStoreGaugesEveryMs: 0, staleAfterMinutes: 5 });
+      h = await startHarness({ refunds: true, store, metricsToken, metricsStoreGaugesEveryMs: 0, staleAfterMinutes: 5 });
+      await opened.seed(busyWeek(Date.now()));
+      // The newest payment, paid through the sandbox, whose refund's process stopped ten minutes ago.
+      const token = await h.checkout(orderId);
+      await h.json('/checkout/pay', { token, body: { phoneNumber: '+2290196000001', useWallet: false } });
+      await h.waitFor(orderId, (view) => view.state === 'completed');
+      const tenMinutesAgo = Date.now() - 10 * 60_000;
+      await updateCheckoutRecord(store, orderId, (record) => ({
+        ...record,
+        refunds: [newRefundRecord({ refundId: 'rf-busy', payoutOrderId: `${orderId}-r1`, amount: '2500', reason: null, phoneNumber: record.payment!.reportedPhoneNumber! }, tenMinutesAgo)],
+      }));
+    });
+    after(async () => {
+      await h?.close(); // and the store with it
+    });
+
+    it('lists the newest refund left sending as stale, and counts it in the stuck gauge (finding 1)', async () => {
+      const stale = await h.companion.listPayments({ state: 'stale', olderThanMinutes: 5 });
+      assert.ok(stale.some((item) => item.orderId === orderId && item.refund?.refundId === 'rf-busy'), 'the stuck refund is in GET /payments?state=stale');
+      assert.equal((await scrape(h.base)).value('momo_payments_stuck', { kind: 'refund' }), 1);
+    });
+
+    it('reads the last hour of each operator, none cut (finding 2)', async () => {
+      const metrics = await scrape(h.base);
+      assert.equal(metrics.value('momo_operator_finished_payments', { operator: operator.name, window: '1h' }), 8, 'the last hour is read, not cut');
+      assert.equal(metrics.value('momo_operator_completion_ratio', { operator: operator.name, window: '1h' }), 0);
+      assert.equal(metrics.value('momo_operator_finished_payments', { operator: operator.name, window: 'usual' }), 20_100);
+    });
+
+    it('posts the refund again from a restarted companion, once, under its own pay-out id (finding 1)', async () => {
+      // It shares the store with the first: its close leaves the store open.
+      const restarted = createCompanion(refundCompanionOptions(h.sandbox, { ...store, close: async () => {} }));
       try {
-        await seed(busyWeek(Date.now()));
-        // The newest payment, paid through the sandbox, whose refund's process stopped ten minutes ago.
-        const orderId = newOrderId();
-        const token = await h.checkout(orderId);
-        await h.json('/checkout/pay', { token, body: { phoneNumber: '+2290196000001', useWallet: false } });
-        await h.waitFor(orderId, (view) => view.state === 'completed');
-        const tenMinutesAgo = Date.now() - 10 * 60_000;
-        await updateCheckoutRecord(store, orderId, (record) => ({
-          ...record,
-          refunds: [newRefundRecord({ refundId: 'rf-busy', payoutOrderId: `${orderId}-r1`, amount: '2500', reason: null, phoneNumber: record.payment!.reportedPhoneNumber! }, tenMinutesAgo)],
-        }));
-
-        const stale = await h.companion.listPayments({ state: 'stale', olderThanMinutes: 5 });
-        assert.ok(stale.some((item) => item.orderId === orderId && item.refund?.refundId === 'rf-busy'), 'the stuck refund is in GET /payments?state=stale');
-        const metrics = await scrape(h.base);
-        assert.equal(metrics.value('momo_payments_stuck', { kind: 'refund' }), 1);
-        assert.equal(metrics.value('momo_operator_finished_payments', { operator: operator.name, window: '1h' }), 8, 'the last hour is read, not cut');
-        assert.equal(metrics.value('momo_operator_completion_ratio', { operator: operator.name, window: '1h' }), 0);
-        assert.equal(metrics.value('momo_operator_finished_payments', { operator: operator.name, window: 'usual' }), 20_100);
-
-        // A restarted companion on the same store posts it again, once, under its own pay-out id.
-        // (It shares the store with the first: its close leaves the store open.)
-        const restarted = createCompanion(refundCompanionOptions(h.sandbox, { ...store, close: async () => {} }));
-        try {
-          await restarted.resumed;
-        } finally {
-          await restarted.close();
-        }
-        assert.notEqual((await store.getByOrderId(orderId))!.refunds![0]!.state, 'sending');
-        const payouts = h.sandbox.control.transactions().filter((entry) => entry.kind === 'payout' && entry.orderId === `${orderId}-r1`);
-        assert.equal(payouts.length, 1);
+        await restarted.resumed;
       } finally {
-        await h.close(); // and the store with it
+        await restarted.close();
       }
+      assert.notEqual((await store.getByOrderId(orderId))!.refunds![0]!.state, 'sending');
+      const payouts = h.sandbox.control.transactions().filter((entry) => entry.kind === 'payout' && entry.orderId === `${orderId}-r1`);
+      assert.equal(payouts.length, 1);
     });
   });
 }
