@@ -9,8 +9,8 @@ import { parseRecord, supportColumns } from './sqlite-statements.js';
 
 const SCHEMA_VERSION = 2;
 
-/** Version 1 (0.4.0 and before). */
-const schema = `
+/** Version 1 (0.4.0 and before); exported for the upgrade test, which writes a file of that shape. */
+export const schemaVersion1 = `
 CREATE TABLE checkouts (
   order_id TEXT PRIMARY KEY,
   revision INTEGER NOT NULL,
@@ -68,10 +68,16 @@ CREATE INDEX checkouts_payment_counts ON checkouts (payment_updated_at, payment_
 
 function addSupportViews(db: SqliteDatabase): void {
   db.exec(supportViews);
+  const page = db.prepare<[number], { rowid: number; order_id: string; record: string }>(
+    'SELECT rowid, order_id, record FROM checkouts WHERE payment_state IS NOT NULL AND rowid > ? ORDER BY rowid LIMIT 1000',
+  );
   const fill = db.prepare('UPDATE checkouts SET payment_operator = ?, support_at = ? WHERE order_id = ?');
-  for (const row of db.prepare<[], { order_id: string; record: string }>('SELECT order_id, record FROM checkouts WHERE payment_state IS NOT NULL').iterate()) {
-    const columns = supportColumns(parseRecord(row.record));
-    fill.run(columns.paymentOperator, columns.supportAt, row.order_id);
+  // A page at a time (a statement cannot write while another still reads).
+  for (let rows = page.all(0); rows.length > 0; rows = page.all(rows[rows.length - 1]!.rowid)) {
+    for (const row of rows) {
+      const columns = supportColumns(parseRecord(row.record));
+      fill.run(columns.paymentOperator, columns.supportAt, row.order_id);
+    }
   }
 }
 
@@ -87,7 +93,7 @@ function migrate(db: SqliteDatabase, path: string): void {
     // Read again under the write lock: another process opening the same file may have just done it.
     const at = db.pragma('user_version', { simple: true }) as number;
     if (at === SCHEMA_VERSION) return;
-    if (at < 1) db.exec(schema);
+    if (at < 1) db.exec(schemaVersion1);
     if (at < 2) addSupportViews(db);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   }).immediate();
