@@ -8,8 +8,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { PaymentState } from '../../contract/companion.js';
-import type { CheckoutRecord } from '../model/records.js';
-import { sampleRecord, sampleRefund, samplePayment, type MakeStore } from './store-contract.js';
+import type { CheckoutRecord, PaymentRecord } from '../model/records.js';
+import { newRefundRecord } from '../model/refund.js';
 import { updateCheckoutRecord, type CheckoutStore } from './store.js';
 import { countPaymentsBetween, recordsNeedingSupport } from './support-views.js';
 
@@ -17,8 +17,16 @@ const hourMs = 3_600_000;
 const weekMs = 7 * 24 * hourMs;
 const operator = { code: 'mtn', name: 'MTN', logoUrl: 'https://example.test/mtn.png', instructions: null };
 
+/** The contract's record builders (store-contract.ts), handed in: this file is imported by it. */
+export interface VolumeSamples {
+  sampleRecord(overrides: Partial<CheckoutRecord>): CheckoutRecord;
+  samplePayment(serviceOrderId: string, overrides: Partial<PaymentRecord>): PaymentRecord;
+}
+
+type MakeStore = (deps: { now: () => number }) => CheckoutStore | Promise<CheckoutStore>;
+
 /** A finished payment changed at `updatedAt`, kept a week after (as the companion keeps one). */
-function finished(tag: string, index: number, state: PaymentState, updatedAt: number): CheckoutRecord {
+function finished({ sampleRecord, samplePayment }: VolumeSamples, tag: string, index: number, state: PaymentState, updatedAt: number): CheckoutRecord {
   const record = sampleRecord({ orderId: `${tag}-${index}`, retainUntil: updatedAt + weekMs + hourMs });
   const reported = state === 'completed' ? { reportedPhoneNumber: '+2290196000001' } : {};
   return { ...record, payment: samplePayment(`${tag}-${index}`, { state, updatedAt, operator, ...reported }) };
@@ -29,14 +37,14 @@ async function seed(store: CheckoutStore, records: readonly CheckoutRecord[]): P
   for (let start = 0; start < records.length; start += 500) await Promise.all(records.slice(start, start + 500).map((record) => store.createIfAbsent(record)));
 }
 
-export function runVolumeContract(makeStore: MakeStore, volume: number, bulk: (store: CheckoutStore, records: readonly CheckoutRecord[]) => Promise<void> = seed): void {
+export function runVolumeContract(makeStore: MakeStore, samples: VolumeSamples, volume: number, bulk: (store: CheckoutStore, records: readonly CheckoutRecord[]) => Promise<void> = seed): void {
   describe(`at volume: ${volume} finished payments`, () => {
     const now = Date.now();
     const tag = `volume-${now}-${Math.random().toString(36).slice(2, 8)}`;
     let store: CheckoutStore;
     // The week before the last hour, oldest first: the newest of them is the one refunded.
-    const older = Array.from({ length: volume }, (_, index) => finished(tag, index, 'completed', now - weekMs + hourMs + Math.floor(((weekMs - 3 * hourMs) * index) / volume)));
-    const failedLastHour = Array.from({ length: 8 }, (_, index) => finished(`${tag}-failed`, index, 'failed', now - 50 * 60_000 + index * 60_000));
+    const older = Array.from({ length: volume }, (_, index) => finished(samples, tag, index, 'completed', now - weekMs + hourMs + Math.floor(((weekMs - 3 * hourMs) * index) / volume)));
+    const failedLastHour = Array.from({ length: 8 }, (_, index) => finished(samples, `${tag}-failed`, index, 'failed', now - 50 * 60_000 + index * 60_000));
     const refunded = older[older.length - 1]!;
     const held = { ...older[volume >> 1]!, payment: { ...older[volume >> 1]!.payment!, state: 'failed' as const, amountMismatch: true } };
 
@@ -44,7 +52,7 @@ export function runVolumeContract(makeStore: MakeStore, volume: number, bulk: (s
       store = await makeStore({ now: () => now });
       await bulk(store, [...older.filter((record) => record.orderId !== held.orderId), held, ...failedLastHour]);
       // The newest payment's refund, left `sending` ten minutes ago (its process stopped).
-      const refund = { ...sampleRefund(`${tag}-refund`, `${refunded.orderId}-r1`), createdAt: now - 10 * 60_000, updatedAt: now - 10 * 60_000 };
+      const refund = newRefundRecord({ refundId: `${tag}-refund`, payoutOrderId: `${refunded.orderId}-r1`, amount: '1000', reason: null, phoneNumber: '+2290196000001' }, now - 10 * 60_000);
       await updateCheckoutRecord(store, refunded.orderId, (current) => ({ ...current, refunds: [refund] }));
     });
     after(async () => {

@@ -497,7 +497,7 @@ export function runStoreContract(name: string, makeStore: MakeStore, options: St
       });
     });
 
-    runVolumeContract(makeStore, options.volume ?? 20_100, options.seed);
+    runVolumeContract(makeStore, { sampleRecord, samplePayment }, options.volume ?? 20_100, options.seed);
 
     if (!options.realClock) {
       describe('expiry (injected clock)', () => {

@@ -133,6 +133,11 @@ export class MemoryCheckouts {
     return found.slice(0, query.limit ?? 100);
   }
 
+  /** Every live record, not copied, in no order (the counts of `countPayments`). */
+  *liveRecords(): Generator<CheckoutRecord> {
+    for (const record of this.byOrderId.values()) if (this.live(record.orderId)) yield record;
+  }
+
   /** The live records that need a person (model/support.ts), the newest first, not copied: one pass over the map. */
   needingSupport(): CheckoutRecord[] {
     const found: Array<{ record: CheckoutRecord; since: number }> = [];
