@@ -53,10 +53,10 @@ async function fill(store: CheckoutStore, now: number): Promise<string> {
   return middle;
 }
 
-/** Median time of `runs` calls, in ms. */
-async function median(work: () => Promise<unknown>): Promise<number> {
+/** Median time of `count` calls, in ms (bench/support-views.ts uses it too). */
+export async function median(work: () => Promise<unknown>, count = runs): Promise<number> {
   const times: number[] = [];
-  for (let run = 0; run < runs; run++) {
+  for (let run = 0; run < count; run++) {
     const started = performance.now();
     await work();
     times.push(performance.now() - started);

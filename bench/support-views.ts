@@ -13,6 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { median } from './console-list.js';
 import { readOperatorRates, readPaymentsPerHour } from '../src/server/console/overview-reads.js';
 import { createLogger } from '../src/server/log.js';
 import { readStoreGauges } from '../src/server/metrics/store-gauges.js';
@@ -55,16 +56,6 @@ function busyWeek(now: number): CheckoutRecord[] {
   return records;
 }
 
-async function median(work: () => Promise<unknown>): Promise<number> {
-  const times: number[] = [];
-  for (let run = 0; run < runs; run++) {
-    const started = performance.now();
-    await work();
-    times.push(performance.now() - started);
-  }
-  return times.sort((a, b) => a - b)[Math.floor(runs / 2)]!;
-}
-
 async function measure(name: string, store: CheckoutStore, seed: (records: CheckoutRecord[]) => Promise<void>): Promise<Figure[]> {
   const now = Date.now();
   const seedStarted = performance.now();
@@ -81,9 +72,9 @@ async function measure(name: string, store: CheckoutStore, seed: (records: Check
   const unit = `ms (median of ${runs}, ${payments} finished payments)`;
   return [
     { name: `${name}: seeding`, value: Math.round(seeded), unit: 'ms (once)' },
-    { name: `${name}: stale list`, value: Number((await median(stale)).toFixed(1)), unit },
-    { name: `${name}: store gauges (one scrape)`, value: Number((await median(gauges)).toFixed(1)), unit },
-    { name: `${name}: console overview`, value: Number((await median(overview)).toFixed(1)), unit },
+    { name: `${name}: stale list`, value: Number((await median(stale, runs)).toFixed(1)), unit },
+    { name: `${name}: store gauges (one scrape)`, value: Number((await median(gauges, runs)).toFixed(1)), unit },
+    { name: `${name}: console overview`, value: Number((await median(overview, runs)).toFixed(1)), unit },
   ];
 }
 
