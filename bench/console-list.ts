@@ -62,7 +62,7 @@ export async function median(work: () => Promise<unknown>, count = runs): Promis
     times.push(performance.now() - started);
   }
   times.sort((a, b) => a - b);
-  return times[Math.floor(runs / 2)]!;
+  return times[Math.floor(count / 2)]!;
 }
 
 async function measure(name: string, store: CheckoutStore): Promise<Figure[]> {
