@@ -26,7 +26,7 @@ import { createPostgresStore } from '../src/server/stores/postgres/postgres-stor
 import { createDatabase, startPostgresServer } from '../test/support/postgres-server.js';
 import { checkout, paid } from './stores.js';
 
-interface Figure {
+export interface Figure {
   name: string;
   value: number;
   unit: string;

@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { median } from './console-list.js';
+import { median, type Figure } from './console-list.js';
 import { readOperatorRates, readPaymentsPerHour } from '../src/server/console/overview-reads.js';
 import { createLogger } from '../src/server/log.js';
 import { readStoreGauges } from '../src/server/metrics/store-gauges.js';
@@ -29,12 +29,6 @@ import type { CheckoutStore } from '../src/server/stores/store.js';
 import { startPostgresServer } from '../test/support/postgres-server.js';
 import { startRedisServer } from '../test/support/redis-server.js';
 import { seedFileStore, seedPostgresStore } from '../test/support/seed-records.js';
-
-interface Figure {
-  name: string;
-  value: number;
-  unit: string;
-}
 
 const payments = 100_000;
 const runs = 5;
