@@ -24,7 +24,7 @@ import { RefundRefusal, refundRefusalStatus } from '../refunds/refund-refusal.js
 import type { RefundRequest } from '../refunds/refund-rules.js';
 import type { CheckoutStore } from '../stores/store.js';
 import { lastEndpointDeliveries } from './endpoint-health.js';
-import { chartHours, operatorRates, paymentsPerHour, usualWindowMs } from './overview-charts.js';
+import { readOperatorRates, readPaymentsPerHour } from './overview-reads.js';
 import { findOrder, findPayments, findUnpaidCheckout, paymentDetail } from './payment-queries.js';
 import type { ConsoleSessions, SignedSession } from './console-session.js';
 
@@ -40,9 +40,6 @@ export interface ConsoleApiDeps {
   merchantWebhookUrl?: string | undefined;
   sessions: ConsoleSessions;
 }
-
-/** The most records one picture reads: a day of a busy shop; beyond it the picture says less, never fails. */
-const chartRecords = 20_000;
 
 export function registerConsoleApi(app: Hono<{ Variables: { session: SignedSession }; Bindings: { clientAddress: string | undefined } }>, deps: ConsoleApiDeps): void {
   const refused = (code: string, message: string) => ({ error: { code, message } });
@@ -113,14 +110,14 @@ export function registerConsoleApi(app: Hono<{ Variables: { session: SignedSessi
 
   app.get('/api/overview', async (c) => {
     const now = deps.now();
-    const [lastDay, finished, stale] = await Promise.all([
-      deps.store.listPayments({ updatedAfter: now - chartHours * 3_600_000, limit: chartRecords }),
-      deps.store.listPayments({ states: ['completed', 'failed'], updatedAfter: now - usualWindowMs, limit: chartRecords }),
+    const [hours, operators, stale] = await Promise.all([
+      readPaymentsPerHour(deps.store, now),
+      readOperatorRates(deps.store, now),
       listPaymentSummaries(deps.store, { state: 'stale', olderThanMinutes: deps.staleAfterMinutes }, now),
     ]);
     const body: ConsoleOverview = {
-      hours: paymentsPerHour(lastDay, now),
-      operators: operatorRates(finished, now),
+      hours,
+      operators,
       stale: stale.map(({ orderId, serviceOrderId, transactionId, amount, currencyCode, ageMinutes, action }) => ({ orderId, serviceOrderId, transactionId, amount, currencyCode, ageMinutes, action })),
       staleAfterMinutes: deps.staleAfterMinutes,
     };

@@ -4,10 +4,12 @@
  * its usual one. Mobile money operators have outages; a shop should see at a glance that one
  * operator's payments stopped completing this afternoon.
  *
- * Pure functions of records and a time, so the rules are tested without a store or a clock.
+ * Pure functions of counts (or records) and a time, so the rules are tested without a store or a
+ * clock; overview-reads.ts asks the store for the counts.
  */
 import type { ConsoleHour, ConsoleOperatorRate, ConsoleRate } from '../../contract/console.js';
 import type { CheckoutRecord } from '../model/records.js';
+import { countPaymentsOf, type PaymentCount } from '../model/support.js';
 
 const hourMs = 3_600_000;
 export const chartHours = 24;
@@ -22,42 +24,54 @@ export const belowUsualBy = 0.25;
 export const minFinishedLastHour = 5;
 export const minFinishedUsual = 20;
 
+/** The first hour of the chart: the one `chartHours - 1` hours before the current one. */
+export const firstChartHour = (now: number) => Math.floor(now / hourMs) * hourMs - (chartHours - 1) * hourMs;
+
 /** Payments counted in the hour of their last change: a completed one in the hour it completed. */
 export function paymentsPerHour(records: readonly CheckoutRecord[], now: number): ConsoleHour[] {
-  const firstHour = Math.floor(now / hourMs) * hourMs - (chartHours - 1) * hourMs;
-  const hours: ConsoleHour[] = Array.from({ length: chartHours }, (_, index) => ({
-    start: new Date(firstHour + index * hourMs).toISOString(),
-    completed: 0,
-    failed: 0,
-    open: 0,
-  }));
-  for (const record of records) {
-    const payment = record.payment;
-    if (!payment) continue;
-    const index = Math.floor((payment.updatedAt - firstHour) / hourMs);
-    const hour = hours[index];
-    if (!hour) continue;
-    if (payment.state === 'completed') hour.completed++;
-    else if (payment.state === 'failed') hour.failed++;
-    else hour.open++;
-  }
-  return hours;
+  const first = firstChartHour(now);
+  return hoursFromCounts(Array.from({ length: chartHours }, (_, index) => countPaymentsOf(records, first + index * hourMs, first + (index + 1) * hourMs)), now);
+}
+
+/** The chart from each hour's counts (`counts[i]` is hour i's, the oldest first). */
+export function hoursFromCounts(counts: ReadonlyArray<readonly PaymentCount[]>, now: number): ConsoleHour[] {
+  const first = firstChartHour(now);
+  return Array.from({ length: chartHours }, (_, index) => {
+    const hour: ConsoleHour = { start: new Date(first + index * hourMs).toISOString(), completed: 0, failed: 0, open: 0 };
+    for (const { state, count } of counts[index] ?? []) {
+      if (state === 'completed') hour.completed += count;
+      else if (state === 'failed') hour.failed += count;
+      else hour.open += count;
+    }
+    return hour;
+  });
+}
+
+/** The windows an operator's rates are counted over, as [from, to) for `now`. */
+export function rateWindows(now: number): Record<'lastHour' | 'lastDay' | 'usual', [number, number]> {
+  return { lastHour: [now - hourMs + 1, now + 1], lastDay: [now - chartHours * hourMs + 1, now + 1], usual: [now - usualWindowMs + 1, now - hourMs + 1] };
 }
 
 /** Each operator's rates; the records are the finished payments of the last week. */
 export function operatorRates(finished: readonly CheckoutRecord[], now: number): ConsoleOperatorRate[] {
+  const windows = rateWindows(now);
+  return operatorRatesFromCounts({
+    lastHour: countPaymentsOf(finished, ...windows.lastHour),
+    lastDay: countPaymentsOf(finished, ...windows.lastDay),
+    usual: countPaymentsOf(finished, ...windows.usual),
+  });
+}
+
+/** Each operator's rates from the counts of each window ({@link rateWindows}). */
+export function operatorRatesFromCounts(counts: Record<'lastHour' | 'lastDay' | 'usual', readonly PaymentCount[]>): ConsoleOperatorRate[] {
   const byOperator = new Map<string, { lastHour: ConsoleRate; lastDay: ConsoleRate; usual: ConsoleRate }>();
-  for (const record of finished) {
-    const payment = record.payment;
-    if (!payment || (payment.state !== 'completed' && payment.state !== 'failed')) continue;
-    const name = payment.operator?.name ?? payment.operator?.code ?? '?';
-    let rates = byOperator.get(name);
-    if (!rates) byOperator.set(name, (rates = { lastHour: emptyRate(), lastDay: emptyRate(), usual: emptyRate() }));
-    const age = now - payment.updatedAt;
-    const completed = payment.state === 'completed';
-    if (age < hourMs) count(rates.lastHour, completed);
-    else if (age < usualWindowMs) count(rates.usual, completed);
-    if (age < chartHours * hourMs) count(rates.lastDay, completed);
+  for (const window of ['lastHour', 'lastDay', 'usual'] as const) {
+    for (const { operator, state, count } of counts[window]) {
+      if (state !== 'completed' && state !== 'failed') continue;
+      let rates = byOperator.get(operator);
+      if (!rates) byOperator.set(operator, (rates = { lastHour: emptyRate(), lastDay: emptyRate(), usual: emptyRate() }));
+      add(rates[window], state === 'completed', count);
+    }
   }
   return [...byOperator.entries()]
     .map(([operator, rates]) => ({ operator, ...rates, belowUsual: isBelowUsual(rates.lastHour, rates.usual) }))
@@ -72,8 +86,8 @@ function isBelowUsual(lastHour: ConsoleRate, usual: ConsoleRate): boolean {
 
 const emptyRate = (): ConsoleRate => ({ completed: 0, finished: 0, rate: null });
 
-function count(rate: ConsoleRate, completed: boolean): void {
-  rate.finished++;
-  if (completed) rate.completed++;
-  rate.rate = rate.completed / rate.finished;
+function add(rate: ConsoleRate, completed: boolean, count: number): void {
+  rate.finished += count;
+  if (completed) rate.completed += count;
+  rate.rate = rate.finished > 0 ? rate.completed / rate.finished : null;
 }

@@ -4,18 +4,18 @@
  * are computed the way the console computes them, from the same functions, so a number on a
  * dashboard is the number on the console's overview.
  *
- * Each read is bounded (the store is asked for a page, never for everything): counts above
- * {@link countedUpTo} read as that many, which an alert on "more than zero" does not mind.
+ * The stuck payments held for support and stuck refunds come from the store's support index, every
+ * one (the stale list puts them first); the operator rates from the store's counts. The other reads
+ * are bounded pages: counts above {@link countedUpTo} read as that many, which an alert on "more
+ * than zero" does not mind.
  */
 import { finalPaymentStates } from '../../contract/companion.js';
 import { deliveryHeads, type DeliverySink } from '../model/records.js';
 import { listPaymentSummaries, openPaymentStates } from '../payments/payments-list.js';
 import type { CheckoutStore } from '../stores/store.js';
-import { operatorRates, usualWindowMs } from '../console/overview-charts.js';
+import { readOperatorRates } from '../console/overview-reads.js';
 
 export const countedUpTo = 1_000;
-/** The most finished payments the operator rates read (the console's overview reads as many). */
-const rateRecords = 20_000;
 
 export interface StoreGauges {
   inbox: { pending: number; oldestSeconds: number };
@@ -26,12 +26,13 @@ export interface StoreGauges {
 }
 
 export async function readStoreGauges(store: CheckoutStore, now: number, staleAfterMinutes: number): Promise<StoreGauges> {
-  const [inbox, deliveries, open, stuck, finished] = await Promise.all([
+  const [inbox, deliveries, open, stuck, operators] = await Promise.all([
     store.pendingInbox(countedUpTo),
     deliveryBacklog(store, now),
     store.listPayments({ states: openPaymentStates, limit: countedUpTo }),
     listPaymentSummaries(store, { state: 'stale', olderThanMinutes: staleAfterMinutes, limit: countedUpTo }, now),
-    store.listPayments({ states: finalPaymentStates, updatedAfter: now - usualWindowMs, limit: rateRecords }),
+    // Counted from the store's index over the whole week, the last hour first in mind (overview-reads.ts).
+    readOperatorRates(store, now),
   ]);
   const stuckKinds = { payment: 0, held: 0, refund: 0 };
   for (const summary of stuck) stuckKinds[summary.refund ? 'refund' : finalPaymentStates.includes(summary.state) ? 'held' : 'payment']++;
@@ -41,7 +42,7 @@ export async function readStoreGauges(store: CheckoutStore, now: number, staleAf
     // listPayments gives the oldest change first.
     open: { count: open.length, oldestSeconds: secondsSince(now, open[0]?.payment?.updatedAt) },
     stuck: stuckKinds,
-    operators: operatorRates(finished, now).map(({ operator, lastHour, usual }) => ({ operator, lastHour, usual })),
+    operators: operators.map(({ operator, lastHour, usual }) => ({ operator, lastHour, usual })),
   };
 }
 

@@ -7,6 +7,7 @@ import { finalPaymentStates, type PaymentState } from '../../contract/companion.
 import { redactPhone } from '../../contract/phone.js';
 import type { CheckoutRecord } from '../model/records.js';
 import { heldForSupport } from '../model/payment-view.js';
+import { recordsNeedingSupport } from '../stores/support-views.js';
 import type { RefundRecord, RefundState } from '../model/refund.js';
 import { refundAdvice, stuckRefunds } from './stuck-refunds.js';
 import type { CheckoutStore } from '../stores/store.js';
@@ -54,34 +55,28 @@ export async function listPaymentSummaries(store: CheckoutStore, query: PaymentL
   const stale = query.state === 'stale';
   const olderThan = query.olderThanMinutes ?? (stale ? defaultStaleMinutes : undefined);
   const states: readonly PaymentState[] | undefined = stale ? openPaymentStates : query.state && query.state !== 'stale' ? [query.state] : undefined;
+  const limit = query.limit ?? 100;
   const records = await store.listPayments({
     ...(states ? { states } : {}),
     ...(olderThan !== undefined ? { updatedBefore: now - olderThan * 60_000 } : {}),
-    limit: query.limit ?? 100,
+    limit,
   });
   const found = records.map((record) => summarise(record, now));
   if (!stale) return found;
-  // A refused genuine notification makes a payment stuck whatever its age.
-  const refused = await store.listPayments({ states: openPaymentStates, limit: query.limit ?? 100 });
-  for (const record of refused) {
-    if (record.payment?.refusedNotification && !found.some((item) => item.orderId === record.orderId)) found.push(summarise(record, now));
+  // What needs a person comes first, the newest first, from the store's support index (never a
+  // capped scan, which at a busy shop's volume hid the newest): a payment held for a differing
+  // amount or number or with a refused notification (whatever its age), a refund with no outcome
+  // past the threshold (stuck-refunds.ts). Then the open payments without news, the oldest first.
+  const support: PaymentSummary[] = [];
+  for (const record of await recordsNeedingSupport(store)) {
+    const payment = record.payment!;
+    const refused = !finalPaymentStates.includes(payment.state) && payment.refusedNotification;
+    if (heldForSupport(payment) || refused) support.push(summarise(record, now));
+    for (const refund of stuckRefunds(record, now - (olderThan ?? defaultStaleMinutes) * 60_000)) support.push(summariseRefund(record, refund, now));
   }
-  // A finished payment can still need support: one held for a differing amount or number (whatever
-  // its age), or a refund with no outcome past the threshold (stuck-refunds.ts).
-  const finished = await store.listPayments({ states: finalPaymentStates, limit: finishedScanLimit });
-  for (const record of finished) {
-    if (heldForSupport(record.payment!) && !found.some((item) => item.orderId === record.orderId && !item.refund)) found.push(summarise(record, now));
-    for (const refund of stuckRefunds(record, now - (olderThan ?? defaultStaleMinutes) * 60_000)) found.push(summariseRefund(record, refund, now));
-  }
-  return found.slice(0, query.limit ?? 100);
+  const listed = new Set(support.filter((item) => !item.refund).map((item) => item.orderId));
+  return [...support, ...found.filter((item) => !listed.has(item.orderId))].slice(0, limit);
 }
-
-/**
- * How many finished payments the stale list reads for held payments and stuck refunds: a store
- * indexes payments by their own state, not their refunds', so they are read and filtered here. A
- * record is kept a week after its last change, so this bounds a week of a shop's finished payments.
- */
-export const finishedScanLimit = 10_000;
 
 export function summarise(record: CheckoutRecord, now: number): PaymentSummary {
   const payment = record.payment!;

@@ -6,12 +6,11 @@
  */
 import type { CheckoutRecord } from '../model/records.js';
 import type { RefundRecord } from '../model/refund.js';
-
-const unsettled = new Set(['sending', 'unknown', 'pending']);
+import { unsettledRefundStates } from '../model/support.js';
 
 /** The refunds of `record` with no final outcome and unchanged since `changedBefore`, or with a refused notification. */
 export function stuckRefunds(record: CheckoutRecord, changedBefore: number): RefundRecord[] {
-  return (record.refunds ?? []).filter((refund) => unsettled.has(refund.state) && (refund.updatedAt <= changedBefore || refund.refusedNotification));
+  return (record.refunds ?? []).filter((refund) => unsettledRefundStates.has(refund.state) && (refund.updatedAt <= changedBefore || refund.refusedNotification));
 }
 
 export function refundAdvice(record: CheckoutRecord, refund: RefundRecord): string {

@@ -5,7 +5,7 @@
  * existed, so a 409 means its pay-out exists and is ours; it never pays twice. Without this, such
  * a refund would wait for ever, and the shop would never get its `refund.updated`.
  */
-import { finishedScanLimit } from '../payments/payments-list.js';
+import { recordsNeedingSupport } from '../stores/support-views.js';
 import { refundLockTtlMs, refundPayment, type RefundDeps } from './refund-flow.js';
 import { RefundRefusal } from './refund-refusal.js';
 
@@ -19,8 +19,9 @@ export function createRefundResumer(deps: RefundDeps, rescanMs = 5 * 60_000): ()
     if (lastScan !== null && !leftOver && at - lastScan < rescanMs) return;
     lastScan = at;
     leftOver = false;
-    // Refunds exist only on completed payments; the store indexes payments by their own state.
-    const records = await deps.store.listPayments({ states: ['completed'], limit: finishedScanLimit });
+    // Every record with a refund left without an outcome is in the store's support index, however
+    // many finished payments surround it (a capped read of the oldest hid the newest).
+    const records = await recordsNeedingSupport(deps.store);
     for (const record of records) {
       for (const refund of record.refunds ?? []) {
         if (refund.state !== 'sending') continue;

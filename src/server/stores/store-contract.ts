@@ -16,10 +16,21 @@ import type { PaymentState, PaymentView } from '../../contract/companion.js';
 import type { CheckoutRecord, DeliveryRecord, PaymentRecord } from '../model/records.js';
 import { newRefundRecord, type RefundRecord } from '../model/refund.js';
 import { StoreConflictError, updateCheckoutRecord, type CheckoutStore } from './store.js';
+import { runVolumeContract } from './store-contract-volume.js';
 
 export interface StoreContractOptions {
   /** The store keeps time by itself (cannot follow an injected clock): skip the expiry cases. */
   realClock?: boolean;
+  /**
+   * How many finished payments the volume cases (store-contract-volume.ts) surround a stuck refund
+   * with. Default 20,100: more than a week of a busy shop's payments (about 1,430 a day).
+   */
+  volume?: number;
+  /**
+   * Writes the volume cases' records in bulk, for a store whose one-by-one create costs a round trip
+   * and a transaction each: the rows its create would write. Default: `createIfAbsent`, 500 at a time.
+   */
+  seed?: (store: CheckoutStore, records: readonly CheckoutRecord[]) => Promise<void>;
 }
 
 export type MakeStore = (deps: { now: () => number }) => CheckoutStore | Promise<CheckoutStore>;
@@ -499,6 +510,8 @@ export function runStoreContract(name: string, makeStore: MakeStore, options: St
         await store.close?.();
       });
     });
+
+    runVolumeContract(makeStore, { sampleRecord, samplePayment }, options.volume ?? 20_100, options.seed);
 
     if (!options.realClock) {
       describe('expiry (injected clock)', () => {

@@ -92,6 +92,8 @@ export function guardStore(store: CheckoutStore, deadline: StoreDeadline): Check
       : {}),
     ...(store.probeWrite ? { probeWrite: guard(store.probeWrite) } : {}),
     ...(store.renewLock ? { renewLock: guard(store.renewLock) } : {}),
+    ...(store.listNeedingSupport ? { listNeedingSupport: guard(store.listNeedingSupport) } : {}),
+    ...(store.countPayments ? { countPayments: guard(store.countPayments) } : {}),
   };
 }
 

@@ -13,6 +13,9 @@
 import type { PaymentState } from '../../contract/companion.js';
 import type { LimitBackend } from './limit-backend.js';
 import type { CheckoutRecord, InboxEntry } from '../model/records.js';
+import type { PaymentCount } from '../model/support.js';
+
+export type { PaymentCount };
 
 export interface PaymentQuery {
   /** Only payments in one of these states (default: any state). */
@@ -101,6 +104,20 @@ export interface CheckoutStore {
    * the console reads a page of records, not every one.
    */
   listPayments(query: PaymentQuery): Promise<CheckoutRecord[]>;
+  /**
+   * Every live record that needs a person (model/support.ts `supportSince`: a held payment, an
+   * open one with a refused notification, a refund with no outcome), the newest first, with no
+   * limit: the refund resumer, the stale list and the stuck gauge read it. The shipped stores keep
+   * it as an index written in the same atomic write as the record. A store of your own may leave it
+   * out: then every payment is read, newest first, and filtered (support-views.ts).
+   */
+  listNeedingSupport?(): Promise<CheckoutRecord[]>;
+  /**
+   * How many live payments changed in [`from`, `to`), by operator (`operatorName`) and state: the
+   * operator rates and the console's hourly chart. Counted from an index, never by reading records.
+   * A store of your own may leave it out: then the records of the window are read and counted.
+   */
+  countPayments?(from: number, to: number): Promise<PaymentCount[]>;
   /**
    * Ends a console session before its expiry (its operator signed out), for every process sharing
    * the store, until `expiresAt` (after which its cookie is refused anyway). A store of your own may

@@ -9,6 +9,7 @@
  * the caller gives them and copied by the store on the way in and out.
  */
 import { nextDeliveryAt, serviceOrderIdsOf, type CheckoutRecord } from '../../model/records.js';
+import { supportSince } from '../../model/support.js';
 import { serviceOrderIdTaken, type PaymentQuery } from '../store.js';
 
 /** The memory store is full of checkouts with payments: nothing could be dropped to make room. */
@@ -18,6 +19,8 @@ export class StoreFullError extends Error {
 
 export class MemoryCheckouts {
   private readonly byOrderId = new Map<string, CheckoutRecord>();
+  /** The records with a payment by last change, oldest first; null after a write (paymentsChangedBetween sorts again). */
+  private byChange: CheckoutRecord[] | null = null;
   /** Order ids of checkouts without a payment, oldest first (what may be dropped when full). */
   private readonly unpaid = new Set<string>();
   private readonly orderIdByTokenHash = new Map<string, string>();
@@ -89,6 +92,7 @@ export class MemoryCheckouts {
 
   /** Stores a new record (a copy, its service order ids checked, room made). */
   add(record: CheckoutRecord): void {
+    this.byChange = null;
     this.byOrderId.set(record.orderId, record);
     if (!record.payment) this.unpaid.add(record.orderId);
     this.index(record);
@@ -96,6 +100,7 @@ export class MemoryCheckouts {
 
   /** Replaces the live record of `orderId` (with a copy, its service order ids checked). */
   replace(orderId: string, next: CheckoutRecord): void {
+    this.byChange = null;
     this.byOrderId.set(orderId, next);
     if (next.payment) this.unpaid.delete(orderId);
     this.index(next);
@@ -132,7 +137,38 @@ export class MemoryCheckouts {
     return found.slice(0, query.limit ?? 100);
   }
 
+  /**
+   * The live records whose payment changed in [from, to), not copied (the counts of `countPayments`,
+   * 27 ranges per console overview): found by bisection in the records sorted by last change, sorted
+   * again after a write only when next read.
+   */
+  *paymentsChangedBetween(from: number, to: number): Generator<CheckoutRecord> {
+    this.byChange ??= [...this.byOrderId.values()].filter((record) => record.payment).sort((a, b) => a.payment!.updatedAt - b.payment!.updatedAt);
+    const sorted = this.byChange;
+    let low = 0;
+    for (let high = sorted.length; low < high; ) {
+      const middle = (low + high) >> 1;
+      if (sorted[middle]!.payment!.updatedAt < from) low = middle + 1;
+      else high = middle;
+    }
+    for (let index = low; index < sorted.length && sorted[index]!.payment!.updatedAt < to; index++) {
+      const record = sorted[index]!;
+      if (this.byOrderId.get(record.orderId) === record && this.live(record.orderId)) yield record;
+    }
+  }
+
+  /** The live records that need a person (model/support.ts), the newest first, not copied: one pass over the map. */
+  needingSupport(): CheckoutRecord[] {
+    const found: Array<{ record: CheckoutRecord; since: number }> = [];
+    for (const record of this.byOrderId.values()) {
+      const since = supportSince(record);
+      if (since !== null && this.live(record.orderId)) found.push({ record, since });
+    }
+    return found.sort((a, b) => b.since - a.since).map((item) => item.record);
+  }
+
   private forget(record: CheckoutRecord): void {
+    this.byChange = null;
     this.byOrderId.delete(record.orderId);
     this.unpaid.delete(record.orderId);
     this.orderIdByTokenHash.delete(record.tokenHash);

@@ -8,6 +8,7 @@
  * beside them (the locks, the signed-out console sessions, the inbox) and the sweep of them all.
  */
 import { serviceOrderIdsOf, type InboxEntry } from '../../model/records.js';
+import { countPaymentsOf } from '../../model/support.js';
 import type { CheckoutStore } from '../store.js';
 import { MemoryCheckouts } from './memory-checkouts.js';
 
@@ -128,6 +129,12 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CheckoutSto
     },
     async listPayments(query) {
       return checkouts.payments(query).map(copy);
+    },
+    async listNeedingSupport() {
+      return checkouts.needingSupport().map(copy);
+    },
+    async countPayments(from, to) {
+      return countPaymentsOf(checkouts.paymentsChangedBetween(from, to), from, to);
     },
     async ping() {},
   };

@@ -74,6 +74,7 @@ async function migrateLocked(client: PoolClient, schema: string, options: { log?
     for (const migration of migrations) {
       if (migration.version <= at) continue;
       await client.query(migration.sql(schema));
+      await migration.fill?.(client, schema);
       await client.query(`INSERT INTO ${schema}.schema_version (version, summary, applied_by) VALUES ($1, $2, $3)`, [
         migration.version,
         migration.summary,

@@ -5,6 +5,7 @@
  * `recordColumns` and a migration in postgres-schema.ts; the insert and the update follow.
  */
 import { nextDeliveryAt, type CheckoutRecord } from '../../model/records.js';
+import { operatorName, supportSince } from '../../model/support.js';
 
 /** Column name → its value for `record`, in the order of the SQL built below. */
 export function recordColumns(record: CheckoutRecord): Record<string, string | number | null> {
@@ -17,8 +18,14 @@ export function recordColumns(record: CheckoutRecord): Record<string, string | n
     next_delivery_at: nextDeliveryAt(record),
     payment_state: record.payment?.state ?? null,
     payment_updated_at: record.payment?.updatedAt ?? null,
+    ...supportColumns(record),
     record: JSON.stringify(record),
   };
+}
+
+/** The support views' columns (migration 2, postgres-support-views.ts). */
+export function supportColumns(record: CheckoutRecord): { payment_operator: string | null; support_at: number | null } {
+  return { payment_operator: record.payment ? operatorName(record.payment) : null, support_at: supportSince(record) };
 }
 
 const columnNames = Object.keys(recordColumns({ payment: null, deliveries: [] } as unknown as CheckoutRecord));

@@ -11,6 +11,9 @@
  * database server whose clock is off does not shorten a record's life, and tests inject a clock.
  */
 
+import type { PoolClient } from 'pg';
+import { fillSupportViews } from './postgres-support-views.js';
+
 /** Schema names this store accepts: plain lower-case identifiers, so they never need quoting rules in messages. */
 const schemaName = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -28,6 +31,8 @@ export interface Migration {
   /** What it adds, for the log and the version table. */
   summary: string;
   sql: (schema: string) => string;
+  /** Run after `sql`, in its transaction: rows filled from their records by the companion's own rules. */
+  fill?: (client: PoolClient, schema: string) => Promise<void>;
 }
 
 export const migrations: readonly Migration[] = [
@@ -107,6 +112,17 @@ CREATE TABLE ${s}.limit_streams (
   PRIMARY KEY (order_id, stream_id)
 );
 `,
+  },
+  {
+    version: 2,
+    summary: 'support views: support_at (what needs a person), payment_operator (operator rates), their indexes',
+    sql: (s) => `
+ALTER TABLE ${s}.checkouts ADD COLUMN payment_operator text, ADD COLUMN support_at bigint;
+CREATE INDEX checkouts_support_at ON ${s}.checkouts (support_at, order_id) WHERE support_at IS NOT NULL;
+-- Covers countPayments: a range of last changes, counted by state and operator, live rows only.
+CREATE INDEX checkouts_payment_counts ON ${s}.checkouts (payment_updated_at, payment_state, payment_operator, retain_until) WHERE payment_state IS NOT NULL;
+`,
+    fill: fillSupportViews,
   },
 ];
 

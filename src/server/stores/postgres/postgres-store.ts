@@ -39,6 +39,7 @@ import { createPostgresLimits } from './postgres-limits.js';
 import { migrateSchema } from './postgres-migrate.js';
 import { insertRecordSql, recordValues, updateRecordSql } from './postgres-records.js';
 import { checkSchemaName, defaultSchema } from './postgres-schema.js';
+import { supportViewReads } from './postgres-support-views.js';
 
 export interface PostgresStoreOptions extends PostgresConnectionOptions {
   /** The Postgres schema holding the store's tables (default `momo_checkout`, `MOMO_POSTGRES_SCHEMA`). */
@@ -250,6 +251,8 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       const result = await pool.query<Row>(`SELECT record FROM ${s}.checkouts WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT $2`, values);
       return result.rows.map((row) => row.record);
     },
+    // Both read the support views' indexed columns (postgres-support-views.ts).
+    ...supportViewReads(pool, s, now),
     async ping() {
       await pool.query('SELECT 1');
     },

@@ -6,12 +6,15 @@
  * Every script takes ARGV[1] = the key prefix and ARGV[2] = the store's clock (epoch ms), and builds
  * its keys from the prefix (so one Redis, or a primary with replicas, not Redis Cluster):
  *
- *   <p>checkout:<orderId>   hash: record (JSON), revision, retainUntil, tokenHash, returnId, state
+ *   <p>checkout:<orderId>   hash: record (JSON), revision, retainUntil, tokenHash, returnId, state, operator
  *   <p>token:<tokenHash>, <p>return:<returnId>, <p>service:<serviceOrderId>   → orderId
  *   <p>services:<orderId>   set of the order's service order ids (every attempt)
  *   <p>due                  zset orderId by nextDeliveryAt(record)
  *   <p>payments:<state>     zset orderId by payment.updatedAt, one per payment state
  *   <p>retain               zset orderId by retainUntil: what the sweep cleans
+ *   <p>support              zset orderId by supportSince(record): what needs a person (model/support.ts)
+ *   <p>counts:<state>:<operator>   zset orderId by payment.updatedAt (countPayments); <p>operators: set of the operator names
+ *   <p>support-views        'v1' once the two above were filled from the records written before them
  *   <p>lock:<key>           owner, with PX ttl
  *   <p>session-ended:<id>   a console session signed out before its expiry, with PX ttl to that expiry
  *   <p>inbox:<id>           hash: rawBody, receivedAt, done, until; <p>inbox-pending zset id by receivedAt
@@ -27,7 +30,7 @@ import { luaScript } from './redis-client.js';
 
 export { paymentStates };
 
-const prelude = `
+export const prelude = `
 local p = ARGV[1]
 local now = tonumber(ARGV[2])
 local states = {${paymentStates.map((state) => `'${state}'`).join(', ')}}
@@ -50,6 +53,11 @@ local function forget(orderId)
   redis.call('ZREM', p .. 'due', orderId)
   redis.call('ZREM', p .. 'retain', orderId)
   for _, state in ipairs(states) do redis.call('ZREM', p .. 'payments:' .. state, orderId) end
+  -- The record's operator is gone with its key (Redis expired it): every operator's sets are cleaned.
+  redis.call('ZREM', p .. 'support', orderId)
+  for _, operator in ipairs(redis.call('SMEMBERS', p .. 'operators')) do
+    for _, state in ipairs(states) do redis.call('ZREM', p .. 'counts:' .. state .. ':' .. operator, orderId) end
+  end
 end
 `;
 
@@ -57,7 +65,8 @@ end
  * The record write shared by create and compare-and-set. ARGV: [3] orderId, [4] record JSON,
  * [5] revision, [6] retainUntil, [7] tokenHash, [8] returnId, [9] JSON array of the record's
  * service order ids (its attempt's and its refunds' pay-outs: serviceOrderIdsOf),
- * [10] payment state or '', [11] payment.updatedAt or '', [12] nextDeliveryAt or ''.
+ * [10] payment state or '', [11] payment.updatedAt or '', [12] nextDeliveryAt or '',
+ * [13] operatorName(payment) or '', [14] supportSince(record) or '' (model/support.ts).
  */
 const recordWrite = `
 local orderId = ARGV[3]
@@ -83,9 +92,21 @@ local function firstTaken(ids)
   return false
 end
 
-local function write(previousState)
+-- The support views (model/support.ts), in the same script as the record.
+local function writeSupportViews(previousState, previousOperator)
+  if previousState and previousState ~= '' and previousOperator and previousOperator ~= '' then
+    redis.call('ZREM', p .. 'counts:' .. previousState .. ':' .. previousOperator, orderId)
+  end
+  if ARGV[10] ~= '' then
+    redis.call('SADD', p .. 'operators', ARGV[13])
+    redis.call('ZADD', p .. 'counts:' .. ARGV[10] .. ':' .. ARGV[13], ARGV[11], orderId)
+  end
+  if ARGV[14] ~= '' then redis.call('ZADD', p .. 'support', ARGV[14], orderId) else redis.call('ZREM', p .. 'support', orderId) end
+end
+
+local function write(previousState, previousOperator)
   local ttl = math.max(1, math.floor(tonumber(ARGV[6]) - now))
-  redis.call('HSET', key, 'record', ARGV[4], 'revision', ARGV[5], 'retainUntil', ARGV[6], 'tokenHash', ARGV[7], 'returnId', ARGV[8], 'state', ARGV[10])
+  redis.call('HSET', key, 'record', ARGV[4], 'revision', ARGV[5], 'retainUntil', ARGV[6], 'tokenHash', ARGV[7], 'returnId', ARGV[8], 'state', ARGV[10], 'operator', ARGV[13])
   redis.call('PEXPIRE', key, ttl)
   redis.call('SET', p .. 'token:' .. ARGV[7], orderId, 'PX', ttl)
   redis.call('SET', p .. 'return:' .. ARGV[8], orderId, 'PX', ttl)
@@ -99,6 +120,7 @@ local function write(previousState)
   if previousState and previousState ~= '' and previousState ~= ARGV[10] then redis.call('ZREM', p .. 'payments:' .. previousState, orderId) end
   if ARGV[10] ~= '' then redis.call('ZADD', p .. 'payments:' .. ARGV[10], ARGV[11], orderId) end
   redis.call('ZADD', p .. 'retain', ARGV[6], orderId)
+  writeSupportViews(previousState, previousOperator)
 end
 `;
 
@@ -114,17 +136,17 @@ if current[1] then
 end
 local taken = firstTaken({orderId}) or firstTaken(serviceOrderIds)
 if taken then return {-1, taken[1], taken[2]} end
-write(false)
+write(false, false)
 return {1}
 `);
 
-/** ARGV[13] = expected revision. Returns {1} when written, {0} when stale or absent, {-1, owner, id} on a conflict. */
+/** ARGV[15] = expected revision. Returns {1} when written, {0} when stale or absent, {-1, owner, id} on a conflict. */
 export const compareAndSetScript = luaScript(`${prelude}${recordWrite}
-local current = redis.call('HMGET', key, 'revision', 'retainUntil', 'state')
-if not current[1] or tonumber(current[2]) <= now or tonumber(current[1]) ~= tonumber(ARGV[13]) then return {0} end
+local current = redis.call('HMGET', key, 'revision', 'retainUntil', 'state', 'operator')
+if not current[1] or tonumber(current[2]) <= now or tonumber(current[1]) ~= tonumber(ARGV[15]) then return {0} end
 local taken = firstTaken(serviceOrderIds)
 if taken then return {-1, taken[1], taken[2]} end
-write(current[3])
+write(current[3], current[4])
 return {1}
 `);
 

@@ -26,6 +26,10 @@ import { nextDeliveryAt, serviceOrderIdsOf, type CheckoutRecord, type InboxEntry
 import { closeRedis, connectRedis, describeRedisUrl, pingRedis, runScript, type AnyRedisClient, type LuaScript } from './redis-client.js';
 import { createRedisLimits } from './redis-limits.js';
 import * as scripts from './redis-scripts.js';
+import { fillSupportViews } from './redis-support-fill.js';
+import * as supportScripts from './redis-support-scripts.js';
+import { operatorName, supportSince, type PaymentCount } from '../../model/support.js';
+import type { PaymentState } from '../../../contract/companion.js';
 import { serviceOrderIdTaken, type CheckoutStore } from '../store.js';
 
 export interface RedisStoreOptions {
@@ -56,6 +60,8 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Chec
   if (ownsClient && !options.url) throw new TypeError('createRedisStore needs `url` (for example process.env.MOMO_REDIS_URL) or a connected `client`.');
   const client = options.client ?? (await connectRedis(options.url!, log));
   const where = options.url ? describeRedisUrl(options.url) : 'the given client';
+  const filled = await fillSupportViews(client, prefix, now);
+  if (filled > 0) log.info('redis store: support views filled from the records written before them', { records: filled });
 
   const run = (script: LuaScript, ...args: Array<string | number>) => runScript(client, script, [prefix, now(), ...args]);
   const parse = (json: unknown) => (typeof json === 'string' ? (JSON.parse(json) as CheckoutRecord) : undefined);
@@ -71,6 +77,8 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Chec
     record.payment?.state ?? '',
     record.payment?.updatedAt ?? '',
     nextDeliveryAt(record) ?? '',
+    record.payment ? operatorName(record.payment) : '',
+    supportSince(record) ?? '',
   ];
 
   // Expired records' sorted-set entries are swept on writes, at most once a minute (the script
@@ -159,6 +167,15 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Chec
       const direction = query.newestFirst ? -1 : 1;
       found.sort((a, b) => direction * (a.updatedAt - b.updatedAt));
       return found.slice(0, limit).map((item) => item.record);
+    },
+    async listNeedingSupport() {
+      return ((await run(supportScripts.listNeedingSupportScript)) as string[]).map((json) => parse(json)!);
+    },
+    async countPayments(from, to) {
+      const flat = (await run(supportScripts.countPaymentsScript, from, to)) as Array<string | number>;
+      const counts: PaymentCount[] = [];
+      for (let i = 0; i + 2 < flat.length; i += 3) counts.push({ operator: String(flat[i]), state: flat[i + 1] as PaymentState, count: Number(flat[i + 2]) });
+      return counts;
     },
     async ping() {
       await pingRedis(client, where);

@@ -1,14 +1,16 @@
 /**
- * The file store's tables and how a file gets them: the schema (version 1, in `user_version`), the
- * migration at open, and the pragmas every connection sets (WAL, when commits are fsynced, the
+ * The file store's tables and how a file gets them: the schema (version 2, in `user_version`), the
+ * migrations at open (each runs once, in one transaction with the version's change), and the pragmas every connection sets (WAL, when commits are fsynced, the
  * checkpoint size). Apart from the store so that the shape of the file, which other processes and
  * older or newer companions read, is one page to check.
  */
 import { FileStoreUnavailableError, type SqliteDatabase } from './sqlite-open.js';
+import { parseRecord, supportColumns } from './sqlite-statements.js';
 
-const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 2;
 
-const schema = `
+/** Version 1 (0.4.0 and before); exported for the upgrade test, which writes a file of that shape. */
+export const schemaVersion1 = `
 CREATE TABLE checkouts (
   order_id TEXT PRIMARY KEY,
   revision INTEGER NOT NULL,
@@ -51,6 +53,34 @@ CREATE TABLE inbox (
 CREATE INDEX inbox_pending ON inbox (received_at) WHERE done = 0;
 `;
 
+/**
+ * Version 2: the support views (model/support.ts). `support_at` is set while a record needs a
+ * person (the newest first); `payment_operator` lets the operator rates count payments from an
+ * index without reading a record. Existing rows are filled from their JSON in the same transaction.
+ */
+const supportViews = `
+ALTER TABLE checkouts ADD COLUMN payment_operator TEXT;
+ALTER TABLE checkouts ADD COLUMN support_at INTEGER;
+CREATE INDEX checkouts_support_at ON checkouts (support_at) WHERE support_at IS NOT NULL;
+-- Covers countPayments: a range of last changes, counted by state and operator, live rows only.
+CREATE INDEX checkouts_payment_counts ON checkouts (payment_updated_at, payment_state, payment_operator, retain_until) WHERE payment_state IS NOT NULL;
+`;
+
+function addSupportViews(db: SqliteDatabase): void {
+  db.exec(supportViews);
+  const page = db.prepare<[number], { rowid: number; order_id: string; record: string }>(
+    'SELECT rowid, order_id, record FROM checkouts WHERE payment_state IS NOT NULL AND rowid > ? ORDER BY rowid LIMIT 1000',
+  );
+  const fill = db.prepare('UPDATE checkouts SET payment_operator = ?, support_at = ? WHERE order_id = ?');
+  // A page at a time (a statement cannot write while another still reads).
+  for (let rows = page.all(0); rows.length > 0; rows = page.all(rows[rows.length - 1]!.rowid)) {
+    for (const row of rows) {
+      const columns = supportColumns(parseRecord(row.record));
+      fill.run(columns.paymentOperator, columns.supportAt, row.order_id);
+    }
+  }
+}
+
 function migrate(db: SqliteDatabase, path: string): void {
   const version = db.pragma('user_version', { simple: true }) as number;
   if (version === SCHEMA_VERSION) return;
@@ -61,8 +91,10 @@ function migrate(db: SqliteDatabase, path: string): void {
   }
   db.transaction(() => {
     // Read again under the write lock: another process opening the same file may have just done it.
-    if (db.pragma('user_version', { simple: true }) === SCHEMA_VERSION) return;
-    db.exec(schema);
+    const at = db.pragma('user_version', { simple: true }) as number;
+    if (at === SCHEMA_VERSION) return;
+    if (at < 1) db.exec(schemaVersion1);
+    if (at < 2) addSupportViews(db);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   }).immediate();
 }

@@ -5,7 +5,9 @@
  * in one place, and the store's methods read as what they do.
  */
 import type BetterSqlite3 from 'better-sqlite3';
+import type { PaymentState } from '../../../contract/companion.js';
 import { nextDeliveryAt, type CheckoutRecord } from '../../model/records.js';
+import { operatorName, supportSince } from '../../model/support.js';
 import type { SqliteDatabase } from './sqlite-open.js';
 
 /** A better-sqlite3 statement: its bind parameters, and the row it reads. Named here so the declarations can name it. */
@@ -37,6 +39,8 @@ export interface FileStoreStatements {
   pendingInbox: Statement<[number], { id: string; raw_body: string; received_at: number }>;
   markInboxDone: Statement<[string]>;
   dueDeliveries: Statement<[number, number, number], { order_id: string }>;
+  needingSupport: Statement<[number], { record: string }>;
+  countPayments: Statement<[number, number, number], { operator: string; state: PaymentState; count: number }>;
   sweepCheckouts: Statement<[number]>;
   sweepLocks: Statement<[number]>;
   sweepInbox: Statement<[number]>;
@@ -54,12 +58,13 @@ export function prepareStatements(db: SqliteDatabase): FileStoreStatements {
     ),
     remove: db.prepare('DELETE FROM checkouts WHERE order_id = ?'),
     insert: db.prepare(
-      `INSERT INTO checkouts (order_id, revision, token_hash, return_id, retain_until, next_delivery_at, payment_state, payment_updated_at, record)
-       VALUES (@orderId, @revision, @tokenHash, @returnId, @retainUntil, @nextDeliveryAt, @paymentState, @paymentUpdatedAt, @record)`,
+      `INSERT INTO checkouts (order_id, revision, token_hash, return_id, retain_until, next_delivery_at, payment_state, payment_updated_at, payment_operator, support_at, record)
+       VALUES (@orderId, @revision, @tokenHash, @returnId, @retainUntil, @nextDeliveryAt, @paymentState, @paymentUpdatedAt, @paymentOperator, @supportAt, @record)`,
     ),
     update: db.prepare(
       `UPDATE checkouts SET revision = @revision, token_hash = @tokenHash, return_id = @returnId, retain_until = @retainUntil,
-       next_delivery_at = @nextDeliveryAt, payment_state = @paymentState, payment_updated_at = @paymentUpdatedAt, record = @record
+       next_delivery_at = @nextDeliveryAt, payment_state = @paymentState, payment_updated_at = @paymentUpdatedAt,
+       payment_operator = @paymentOperator, support_at = @supportAt, record = @record
        WHERE order_id = @orderId`,
     ),
     indexServiceOrderId: db.prepare(
@@ -78,6 +83,11 @@ export function prepareStatements(db: SqliteDatabase): FileStoreStatements {
     markInboxDone: db.prepare("UPDATE inbox SET done = 1, raw_body = '' WHERE id = ?"),
     dueDeliveries: db.prepare(
       'SELECT order_id FROM checkouts WHERE next_delivery_at <= ? AND retain_until > ? ORDER BY next_delivery_at, rowid LIMIT ?',
+    ),
+    needingSupport: db.prepare('SELECT record FROM checkouts WHERE support_at IS NOT NULL AND retain_until > ? ORDER BY support_at DESC, rowid DESC'),
+    countPayments: db.prepare(
+      `SELECT payment_operator AS operator, payment_state AS state, count(*) AS count FROM checkouts INDEXED BY checkouts_payment_counts
+       WHERE payment_state IS NOT NULL AND payment_updated_at >= ? AND payment_updated_at < ? AND retain_until > ? GROUP BY payment_operator, payment_state`,
     ),
     sweepCheckouts: db.prepare('DELETE FROM checkouts WHERE retain_until <= ?'),
     sweepLocks: db.prepare('DELETE FROM locks WHERE until <= ?'),
@@ -119,5 +129,12 @@ export const recordColumns = (record: CheckoutRecord) => ({
   nextDeliveryAt: nextDeliveryAt(record),
   paymentState: record.payment?.state ?? null,
   paymentUpdatedAt: record.payment?.updatedAt ?? null,
+  ...supportColumns(record),
   record: JSON.stringify(record),
+});
+
+/** The support views' columns (sqlite-schema.ts version 2), written with the record. */
+export const supportColumns = (record: CheckoutRecord) => ({
+  paymentOperator: record.payment ? operatorName(record.payment) : null,
+  supportAt: supportSince(record),
 });

@@ -162,6 +162,12 @@ export function createFileStore(options: FileStoreOptions = {}): CheckoutStore {
       const rows = statement.all(...params);
       return rows.map((row) => parseRecord(row.record));
     },
+    async listNeedingSupport() {
+      return statements.needingSupport.all(now()).map((row) => parseRecord(row.record));
+    },
+    async countPayments(from, to) {
+      return statements.countPayments.all(from, to, now());
+    },
     async ping() {
       statements.ping.get();
     },
