@@ -155,10 +155,16 @@ function publicMount(publicUrl: string): { origin: string; path: string } {
 export async function startDemo(options: StartDemoOptions = {}): Promise<RunningDemo> {
   const host = options.host ?? '127.0.0.1';
   const log = options.log ?? ((line: string) => console.log(line));
+  // Vite's build sets process.env.NODE_ENV=production for the whole process when it is unset; the
+  // companion would then read a production it was never told of (issue 41: a memory-store warning
+  // on `npm start`). The builds below leave the environment as the merchant gave it.
+  const nodeEnv = process.env.NODE_ENV;
   const bundle = options.bundle ?? (await buildDemoBundle());
   const assets = await loadAssets(bundle);
   const consoleAssetsDir = options.consolePassword ? await mkdtemp(join(tmpdir(), 'momo-demo-console-')) : null;
   if (consoleAssetsDir) await buildConsole(consoleAssetsDir);
+  if (nodeEnv === undefined) delete process.env.NODE_ENV;
+  else process.env.NODE_ENV = nodeEnv;
   const operationsConsole = options.consolePassword && consoleAssetsDir ? { consolePassword: options.consolePassword, consoleAssetsDir } : {};
 
   // The URL is known once listening (port 0), and the companion needs it: route through a late binding.

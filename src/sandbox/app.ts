@@ -9,12 +9,14 @@ import { registerDiscovery } from './routes/discovery.js';
 import { registerPayIn } from './routes/pay-in.js';
 import { registerPayOut, registerPreview, registerWebhookSecrets } from './routes/preview-payout.js';
 import type { SandboxControl } from './types.js';
+import type { PayerBase } from './paths.js';
 
 /** §4.5: the only public service route. */
 const PUBLIC_PATHS = new Set(['/v1/countries']);
 
 
-export function createApp(core: SandboxCore, control: SandboxControl): Hono {
+export function createApp(core: SandboxCore, control: SandboxControl, payerUrl?: string): Hono {
+  const payerBase: PayerBase = (requestUrl) => payerUrl?.replace(/\/+$/, '') ?? new URL(requestUrl).origin;
   const app = new Hono();
 
   // §5.1: `Authorization: Bearer <key>`; `X-API-Key` does not exist and means nothing.
@@ -30,9 +32,9 @@ export function createApp(core: SandboxCore, control: SandboxControl): Hono {
   app.use('/v1/*', requireApiKey);
   app.use('/_sandbox/*', requireApiKey);
 
-  registerDiscovery(app);
+  registerDiscovery(app, payerBase);
   registerPreview(app, core);
-  registerPayIn(app, core);
+  registerPayIn(app, core, payerBase);
   registerPayOut(app, core);
   registerWebhookSecrets(app, core);
   registerAuthorize(app, core);

@@ -46,6 +46,8 @@ export interface CoreOptions {
   pushDelayMs: number;
   now: () => number;
   log: Logger;
+  /** Told of every delivery attempt (serve --sandbox logs a lost one in the companion's log). */
+  onDelivery?: (result: DeliveryResult) => void;
 }
 
 export class SandboxCore {
@@ -53,6 +55,7 @@ export class SandboxCore {
   readonly pushDelayMs: number;
   readonly now: () => number;
   readonly log: Logger;
+  private readonly onDelivery: CoreOptions['onDelivery'];
   private readonly secrets: string[];
   private readonly records = new Map<string, TransactionRecord>();
   private readonly byTransactionId = new Map<string, TransactionRecord>();
@@ -70,6 +73,7 @@ export class SandboxCore {
     this.pushDelayMs = options.pushDelayMs;
     this.now = options.now;
     this.log = options.log;
+    this.onDelivery = options.onDelivery;
     this.resetBalances();
   }
 
@@ -226,11 +230,13 @@ export class SandboxCore {
     const attempt = deliverOnce({ orderId: record.orderId, status, url, body, at: this.now(), signal: this.closing.signal });
     const result = await this.track(attempt);
     this.deliveryLog.push(result);
+    // A lost notification leaves a payer waiting: said loudly, with where it went (issue 41).
     this.log(
       result.ok
         ? `webhook ${record.orderId} ${status} delivered (${result.httpStatus})`
-        : `webhook ${record.orderId} ${status} lost: ${result.error}`,
+        : `NOT DELIVERED: webhook ${record.orderId} ${status} to ${safeUrl(url)}: ${result.error}`,
     );
+    this.onDelivery?.(result);
     return result;
   }
 

@@ -5,6 +5,12 @@
  */
 export const sandboxPathPrefixes = ['/v1/', '/_sandbox/', '/authorize/', '/logos/'] as const;
 
+/**
+ * The base of a payer-facing link (a logo, the approval page) for a request: the configured
+ * `payerUrl` (the companion's public URL behind a proxy), or the request's origin.
+ */
+export type PayerBase = (requestUrl: string) => string;
+
 /** True for a path the sandbox serves (the service's API, its control surface, approval page, logos). */
 export function isSandboxPath(path: string): boolean {
   return sandboxPathPrefixes.some((prefix) => path.startsWith(prefix));

@@ -48,6 +48,7 @@ export function buildSandbox(options: SandboxOptions = {}): SandboxInternals {
     pushDelayMs: options.pushDelayMs ?? DEFAULT_PUSH_DELAY_MS,
     now: options.now ?? Date.now,
     log: prefixed(options.log ?? ((line) => console.log(line))),
+    ...(options.onDelivery ? { onDelivery: options.onDelivery } : {}),
   });
   const faults = new FaultPlan();
   const hung = new Set<() => void>();
@@ -86,7 +87,7 @@ export function buildSandbox(options: SandboxOptions = {}): SandboxInternals {
     },
   };
 
-  const app = createApp(core, control);
+  const app = createApp(core, control, options.payerUrl);
 
   /** Never answers: until the caller gives up (its signal) or the sandbox closes. */
   const hang = (request: Request): Promise<Response> =>

@@ -20,6 +20,14 @@ export interface SandboxOptions {
   now?: () => number;
   /** Default `console.log`. Lines never carry secrets, OTPs or full phone numbers. */
   log?: (line: string) => void;
+  /**
+   * Where a payer's browser reaches the sandbox's logos and approval page (`<payerUrl>/logos/...`,
+   * `<payerUrl>/authorize/...`), e.g. the companion's public URL behind a TLS proxy. Default: the
+   * origin of each request, which is the sandbox's own address.
+   */
+  payerUrl?: string;
+  /** Told of every notification delivery attempt, delivered or lost. */
+  onDelivery?: (result: DeliveryResult) => void;
 }
 
 export interface SandboxTransaction {

@@ -43,9 +43,22 @@ export async function deliverOnce(request: DeliveryRequest): Promise<DeliveryRes
       ? `no answer within ${request.timeoutMs ?? WEBHOOK_TIMEOUT_MS} ms: the notification is lost (the service makes one attempt)`
       : request.signal.aborted
         ? 'the sandbox closed during the attempt: the notification is lost'
-        : `could not reach the receiver (${describe(cause)}): the notification is lost`;
+        : `could not reach the receiver (${describe(cause)}): the notification is lost${untrustedCertificateHint(cause)}`;
     return { ...base, ok: false, error };
   }
+}
+
+/** Node's codes for a certificate this process does not trust (a self-signed one, a private CA). */
+const untrustedCertificateCodes = new Set(['DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY']);
+
+/**
+ * What to do when the receiver's certificate is not trusted here: a staging proxy with a private
+ * CA (docs/deploy.md, "Staging with the sandbox"). The real service trusts only public CAs.
+ */
+function untrustedCertificateHint(cause: unknown): string {
+  const code = (cause as { cause?: { code?: unknown } } | undefined)?.cause?.code;
+  if (typeof code !== 'string' || !untrustedCertificateCodes.has(code)) return '';
+  return '. The receiver\'s certificate is not trusted by this process: start the sandbox with NODE_EXTRA_CA_CERTS=<your CA or certificate, PEM> (the real service needs a certificate from a public CA)';
 }
 
 function describe(cause: unknown): string {

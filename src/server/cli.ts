@@ -2,13 +2,17 @@
 /**
  * The `momo-checkout` command:
  *
- * - `npx momo-checkout doctor`: checks the companion's configuration from the environment
- *   (MOMO_BASE_URL, MOMO_API_KEY, MOMO_WEBHOOK_SECRETS, MOMO_PUBLIC_URL, ...) and its store, and
- *   says what to fix. Exit code 1 when a check fails.
+ * - `npx momo-checkout doctor [--sandbox]`: checks the companion's configuration from the
+ *   environment (MOMO_BASE_URL, MOMO_API_KEY, MOMO_WEBHOOK_SECRETS, MOMO_PUBLIC_URL, ...) and its
+ *   store, and says what to fix (commands/doctor.ts). Exit code 1 when a check fails.
  * - `npx momo-checkout payments [--stale] [--state S] [--older-than MIN] [--json]`: the payments in
- *   the store, with what to tell the service's support about the stuck ones.
+ *   the store (or, with MOMO_SERVER_URL or --url, the running companion's), with what to tell the
+ *   service's support about the stuck ones.
  * - `npx momo-checkout refund ORDER AMOUNT --id REFUND_ID`: refunds a completed payment through the
- *   running companion's server API (MOMO_SERVER_URL, MOMO_SERVER_SECRET; commands/refund.ts).
+ *   running companion's server API (commands/refund.ts).
+ * - Every command that asks the running companion reaches its server API the same way:
+ *   MOMO_SERVER_URL or --url (the public URL followed by /server), MOMO_SERVER_SECRET
+ *   (commands/server-api-call.ts).
  * - `npx momo-checkout serve`: the companion as its own HTTP server, for a backend in any language
  *   (docs/backends.md); stops cleanly on SIGTERM/SIGINT.
  * - `npx momo-checkout redeliver ORDER [--all]`, `npx momo-checkout ping`: send an order's
@@ -16,43 +20,46 @@
  * - `npx momo-checkout sandbox`: the local simulator of the payment service, with the variables to
  *   point a companion at it (docs/sandbox.md).
  */
-import { companionOptionsFromEnv } from './options-from-env.js';
 import { CompanionConfigError } from './config-error.js';
-import { runSetupChecks } from './setup/setup-checks.js';
-import { formatSetupChecks } from './setup/setup-report.js';
 import { paymentsCommand, UsageError } from './commands/payments.js';
-import { nodeCheck } from './commands/node-check.js';
-import { storeCheck } from './commands/store-check.js';
-import { standaloneChecks } from './commands/standalone-checks.js';
+import { doctorCommand } from './commands/doctor.js';
 import { runServeCommand } from './commands/serve.js';
 import { pingCommand, redeliverCommand } from './commands/endpoint-commands.js';
 import { refundCommand } from './commands/refund.js';
 
 const usage = `Usage:
-  momo-checkout doctor    check the companion's configuration and store (reads MOMO_BASE_URL,
+  momo-checkout doctor [--sandbox]
+                          check the companion's configuration and store (reads MOMO_BASE_URL,
                           MOMO_API_KEY, MOMO_WEBHOOK_SECRETS, MOMO_PUBLIC_URL, MOMO_ALLOWED_ORIGINS,
                           MOMO_ALLOW_INSECURE_LOCAL_URLS, MOMO_DATA_DIR, MOMO_POSTGRES_URL, MOMO_REDIS_URL, and serve's
                           MOMO_SERVER_SECRET, MOMO_MERCHANT_WEBHOOK_URL, MOMO_MERCHANT_WEBHOOK_SECRET,
-                          MOMO_MERCHANT_EVENTS)
+                          MOMO_MERCHANT_EVENTS); --sandbox: as serve --sandbox reads them (no service variable)
   momo-checkout serve     run the companion as an HTTP server (the same variables, plus MOMO_SERVER_SECRET,
                           MOMO_MERCHANT_WEBHOOK_URL, MOMO_MERCHANT_WEBHOOK_SECRET, MOMO_MERCHANT_EVENTS
                           (default payment.updated; add refund.updated, test.ping), PORT, HOST; docs/backends.md)
   momo-checkout serve --sandbox
                           the same with the local simulator of the payment service on its origin: no
                           service variable needed (docs/sandbox.md); prints the test numbers
-  momo-checkout payments [--stale] [--state pending|unknown|...] [--older-than MINUTES] [--json]
+  momo-checkout payments [--stale] [--state pending|unknown|...] [--older-than MINUTES] [--json] [--url SERVER_API_URL]
                           list payments in the store, with what to do for the stuck ones (--stale: open
-                          with no news for 15 minutes or more, or --older-than MINUTES; or a refused notification)
-  momo-checkout refund ORDER AMOUNT --id REFUND_ID [--reason TEXT] [--json]
+                          with no news for 15 minutes or more, or --older-than MINUTES; or a refused notification);
+                          with MOMO_SERVER_URL or --url, asks the running companion instead of opening the store
+  momo-checkout refund ORDER AMOUNT --id REFUND_ID [--reason TEXT] [--json] [--url SERVER_API_URL]
                           refund a completed payment to the number that paid, through the running
-                          companion (MOMO_SERVER_URL, MOMO_SERVER_SECRET; refunds on: MOMO_REFUNDS=on)
-  momo-checkout sandbox   run the local simulator of the payment service (PORT, default 4010; HOST)
-  momo-checkout redeliver ORDER_ID [--all] [--url COMPANION_URL] [--json]
+                          companion (refunds on: MOMO_REFUNDS=on)
+  momo-checkout sandbox   run the local simulator of the payment service (PORT, default 4010; HOST;
+                          NODE_EXTRA_CA_CERTS for a staging proxy's private CA: docs/deploy.md section 7)
+  momo-checkout redeliver ORDER_ID [--all] [--url SERVER_API_URL] [--json]
                           send the order's notifications your endpoint did not acknowledge again, now
-                          (--all: every one); asks the running companion (MOMO_PUBLIC_URL, MOMO_SERVER_SECRET)
-  momo-checkout ping [--url COMPANION_URL] [--json]
+                          (--all: every one); asks the running companion
+  momo-checkout ping [--url SERVER_API_URL] [--json]
                           send one signed test.ping to MOMO_MERCHANT_WEBHOOK_URL and show its answer
-                          (never retried; only if MOMO_MERCHANT_EVENTS lists test.ping)`;
+                          (never retried; only if MOMO_MERCHANT_EVENTS lists test.ping)
+
+  refund, redeliver, ping and payments --url reach the running companion's server API at
+  MOMO_SERVER_URL or --url: its public URL followed by /server (on its host, e.g.
+  http://127.0.0.1:3000/momo/server; MOMO_PUBLIC_URL + /server when neither is set), with
+  MOMO_SERVER_SECRET.`;
 
 const [command, ...args] = process.argv.slice(2);
 try {
@@ -66,7 +73,7 @@ try {
       await import('../sandbox/cli.js');
       break;
     case 'doctor':
-      await doctor();
+      process.exitCode = await doctorCommand(process.env, args, (line) => console.log(line), (line) => console.error(line));
       break;
     case 'serve':
       await runServeCommand(process.env, args);
@@ -101,34 +108,4 @@ try {
     console.error(`${error.message}\n${usage}`);
     process.exitCode = 2;
   } else throw error;
-}
-
-async function doctor(): Promise<void> {
-  // Said whatever else fails: on too old a Node the store cannot be trusted to stay up.
-  const node = nodeCheck();
-  let options: ReturnType<typeof companionOptionsFromEnv>;
-  try {
-    options = companionOptionsFromEnv(process.env);
-  } catch (error) {
-    if (!(error instanceof CompanionConfigError)) throw error;
-    console.log(formatSetupChecks([node])[0]);
-    // Every malformed variable at once: fixing them one run at a time is slow.
-    for (const problem of error.problems) console.error(`FAIL  ${problem.variable}: ${problem.message}`);
-    if (error.problems.length === 0) console.error(`FAIL  configuration: ${error.message}`);
-    // Without the summary line: the configuration above already failed.
-    for (const line of formatSetupChecks(standaloneChecks(process.env)).slice(0, -1)) console.log(line);
-    process.exitCode = 1;
-    return;
-  }
-  if (options.allowInsecureLocalUrls) {
-    console.log('Local mode (MOMO_ALLOW_INSECURE_LOCAL_URLS=1): http on this machine is accepted, for a local stand-in of the service only.');
-  }
-  const checks = [
-    node,
-    ...(await runSetupChecks({ ...options, allowLocalPublicUrl: options.allowInsecureLocalUrls === true })),
-    ...standaloneChecks(process.env),
-    await storeCheck(process.env),
-  ];
-  for (const line of formatSetupChecks(checks)) console.log(line);
-  process.exitCode = checks.some((check) => check.status === 'error') ? 1 : 0;
 }

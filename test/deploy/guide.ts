@@ -46,3 +46,23 @@ export function requireProgram(path: string, args: string[], debianPackage: stri
     assert.fail(`${path} is missing or does not run: install Debian's ${debianPackage} package (apt-get install ${debianPackage}), as scripts/ensure-test-tools.sh does.`);
   }
 }
+
+/** An environment file's `NAME=value` lines (comments and blank lines skipped), as systemd reads them. */
+export function parseEnvFile(text: string): Record<string, string> {
+  const lines = text.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('#'));
+  for (const line of lines) assert.match(line, /^[A-Z][A-Z0-9_]*=[^\s#]+$/, `an environment file line systemd reads as written: ${line}`);
+  return Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
+}
+
+/**
+ * A shell command written `NAME=value ... command args` over continued lines: its variables and
+ * its words. Only that form is accepted (no quotes, no expansions), so what runs is what is written.
+ */
+export function parseShellCommand(text: string): { env: Record<string, string>; argv: string[] } {
+  const words = text.replace(/\\\n/g, ' ').trim().split(/\s+/);
+  assert.ok(words.every((word) => !/["'$`;|&]/.test(word)), `a plain command, no quoting or expansion: ${text}`);
+  const env: Record<string, string> = {};
+  let at = 0;
+  for (; at < words.length && /^[A-Z][A-Z0-9_]*=/.test(words[at]!); at++) env[words[at]!.slice(0, words[at]!.indexOf('='))] = words[at]!.slice(words[at]!.indexOf('=') + 1);
+  return { env, argv: words.slice(at) };
+}

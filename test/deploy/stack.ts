@@ -1,9 +1,10 @@
 /**
  * What docs/deploy.md puts behind a proxy, started for real on free loopback ports: a self-signed
  * certificate for 127.0.0.1 (Debian's openssl CLI: the same command a merchant would type), the
- * sandbox as its own process (it trusts that certificate through NODE_EXTRA_CA_CERTS, so its
- * notifications reach the companion through the proxy over https, as the service's would),
- * `momo-checkout serve` as a child process configured as the guide says, and a small shop page
+ * sandbox as its own process started by the guide's staging command (section 7: it trusts that
+ * certificate through NODE_EXTRA_CA_CERTS, so its notifications reach the companion through the
+ * proxy over https, as the service's would), `momo-checkout serve` as a child process with the
+ * guide's environment file and its staging lines (sections 1 and 7), and a small shop page
  * (the guide's `127.0.0.1:8000`) that creates checkouts through the server API on loopback and
  * serves the element. The proxy itself (nginx, Caddy) is started by each test.
  */
@@ -17,7 +18,7 @@ import { join } from 'node:path';
 import { buildDemoBundle } from '../../demo/bundle.js';
 import { buildConsole } from '../../scripts/build-console.js';
 import { freePort } from '../support/free-port.js';
-import { root } from './guide.js';
+import { guideBlock, parseEnvFile, parseShellCommand, root, substitute } from './guide.js';
 
 const cli = join(root, 'src/server/cli.ts');
 
@@ -31,7 +32,10 @@ export interface Stack {
   origin: string;
   companionPort: number;
   shopPort: number;
+  sandboxPort: number;
   serverSecret: string;
+  /** The element's script-tag bundle the shop serves. */
+  bundle: Buffer;
   /** Everything the children printed (the companion's JSON log lines among them). */
   logs(): string;
   /** The companion's JSON log lines. */
@@ -41,6 +45,58 @@ export interface Stack {
   /** Polls until `probe` holds, or fails with the logs. */
   until(what: string, probe: () => Promise<boolean>, ms?: number): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * The guide's sandbox command (section 7) with only its placeholders replaced: its variables, and
+ * the arguments for this repository's CLI in place of `npx momo-checkout`.
+ */
+export async function guideSandboxCommand(sandboxPort: number, caFile: string): Promise<{ env: Record<string, string>; args: string[] }> {
+  const { env, argv } = parseShellCommand(substitute(await guideBlock('sandbox'), [['4010', String(sandboxPort)], ['/etc/momo-checkout/staging-ca.pem', caFile]]));
+  assert.deepEqual(argv, ['npx', 'momo-checkout', 'sandbox'], 'the guide starts the sandbox with npx momo-checkout sandbox');
+  return { env, args: ['--import', 'tsx', cli, 'sandbox'] };
+}
+
+/** The guide's environment file (section 1) with its staging lines (section 7), placeholders replaced. */
+async function guideCompanionEnv(values: { origin: string; serverSecret: string; companionPort: number; sandboxPort: number }): Promise<Record<string, string>> {
+  const production = parseEnvFile(
+    substitute(await guideBlock('env'), [
+      ['https://shop.example/momo', `${values.origin}/momo`],
+      ['MOMO_SERVER_SECRET=replace-me', `MOMO_SERVER_SECRET=${values.serverSecret}`],
+      ['PORT=3000', `PORT=${values.companionPort}`],
+    ]),
+  );
+  const staging = parseEnvFile(substitute(await guideBlock('staging-env'), [['4010', String(values.sandboxPort)]]));
+  for (const name of Object.keys(staging)) assert.ok(name in production, `the staging lines replace lines of the environment file (${name})`);
+  return { ...production, ...staging };
+}
+
+/**
+ * The shop (the guide's `127.0.0.1:8000`): a checkout page per order, the checkout created through
+ * the companion's server API on loopback, and the element's script.
+ */
+export async function startShop(options: { port: number; companionPort: number; serverSecret: string; bundle: Buffer }): Promise<Server> {
+  const shop = createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://shop');
+    if (url.pathname === '/momo-checkout.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript' }).end(options.bundle);
+      return;
+    }
+    if (url.pathname !== '/checkout') return void res.writeHead(404).end();
+    const orderId = url.searchParams.get('order') ?? 'order-1';
+    const created = await fetch(`http://127.0.0.1:${options.companionPort}/momo/server/checkouts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${options.serverSecret}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ orderId, amount: '5000', currencyCode: 'XOF' }),
+    });
+    const { token } = (await created.json()) as { token: string };
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html lang="en"><meta charset="utf-8"><title>Order ${orderId}</title>
+<script src="/momo-checkout.js" defer></script>
+<h1>Order ${orderId}: 5000 XOF</h1>
+<momo-checkout endpoint="/momo" token="${token}" country="BJ"></momo-checkout></html>`);
+  });
+  await new Promise<void>((resolve) => shop.listen(options.port, '127.0.0.1', resolve));
+  return shop;
 }
 
 export function makeCertificate(dir: string): { cert: string; key: string } {
@@ -103,59 +159,25 @@ export async function startStack(options: { heartbeatMs: number }): Promise<Stac
     const [proxyPort, companionPort, shopPort, sandboxPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
     const origin = `https://127.0.0.1:${proxyPort}`;
     const serverSecret = randomBytes(32).toString('hex');
-    const apiKey = `sk_test_sandbox_${randomBytes(12).toString('hex')}`;
-    const webhookSecret = `whsec_${randomBytes(24).toString('hex')}`;
     const [bundle, consoleAssets] = await Promise.all([buildDemoBundle(), mkdtemp(join(dir, 'console-'))]);
     await buildConsole(consoleAssets);
 
-    spawnChild('sandbox', process.execPath, ['--import', 'tsx', cli, 'sandbox'], {
-      PORT: String(sandboxPort),
-      SANDBOX_API_KEY: apiKey,
-      SANDBOX_WEBHOOK_SECRET: webhookSecret,
-      PUSH_DELAY_MS: '1500',
-      NODE_EXTRA_CA_CERTS: cert,
-    });
+    const sandbox = await guideSandboxCommand(sandboxPort, cert);
+    // Added by the test (the guide's table): a push settled 1.5 s after the click.
+    spawnChild('sandbox', process.execPath, sandbox.args, { ...sandbox.env, PUSH_DELAY_MS: '1500' });
     // Up before the companion starts: its setup checks at start ask the service, and /readyz waits for them.
     await until('the sandbox to listen', async () => (await fetch(`http://127.0.0.1:${sandboxPort}/`)).status > 0);
     const companion = spawnChild('companion', process.execPath, ['--import', 'tsx', cli, 'serve'], {
-      MOMO_BASE_URL: `http://127.0.0.1:${sandboxPort}`,
-      MOMO_API_KEY: apiKey,
-      MOMO_WEBHOOK_SECRETS: webhookSecret,
-      MOMO_PUBLIC_URL: `${origin}/momo`,
-      // The sandbox is http on loopback; the public URL itself is https.
-      MOMO_ALLOW_INSECURE_LOCAL_URLS: '1',
-      MOMO_SERVER_SECRET: serverSecret,
-      MOMO_TRUST_PROXY: '127.0.0.1',
+      ...(await guideCompanionEnv({ origin, serverSecret, companionPort, sandboxPort })),
+      // Added by the test (the guide's table): the unit's Environment= line, the console built here, section 6.
       MOMO_DATA_DIR: join(dir, 'data'),
       MOMO_CONSOLE_ASSETS_DIR: consoleAssets,
       MOMO_HEARTBEAT_MS: String(options.heartbeatMs),
-      HOST: '127.0.0.1',
-      PORT: String(companionPort),
     });
     companion.stdout!.on('data', (chunk) => companionOut.stdout.push(String(chunk)));
     companion.stderr!.on('data', (chunk) => companionOut.stderr.push(String(chunk)));
 
-    // The shop: a checkout page per order, the checkout created from the server on loopback.
-    shop = createServer(async (req, res) => {
-      const url = new URL(req.url ?? '/', origin);
-      if (url.pathname === '/momo-checkout.js') {
-        res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle.code);
-        return;
-      }
-      if (url.pathname !== '/checkout') return void res.writeHead(404).end();
-      const orderId = url.searchParams.get('order') ?? 'order-1';
-      const created = await fetch(`http://127.0.0.1:${companionPort}/momo/server/checkouts`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${serverSecret}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ orderId, amount: '5000', currencyCode: 'XOF' }),
-      });
-      const { token } = (await created.json()) as { token: string };
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html lang="en"><meta charset="utf-8"><title>Order ${orderId}</title>
-<script src="/momo-checkout.js" defer></script>
-<h1>Order ${orderId}: 5000 XOF</h1>
-<momo-checkout endpoint="/momo" token="${token}" country="BJ"></momo-checkout></html>`);
-    });
-    await new Promise<void>((resolve) => shop!.listen(shopPort, '127.0.0.1', resolve));
+    shop = await startShop({ port: shopPort, companionPort, serverSecret, bundle: bundle.code });
 
     await until('the companion to be ready', async () => (await fetch(`http://127.0.0.1:${companionPort}/readyz`)).status === 200);
 
@@ -167,7 +189,9 @@ export async function startStack(options: { heartbeatMs: number }): Promise<Stac
       origin,
       companionPort,
       shopPort,
+      sandboxPort,
       serverSecret,
+      bundle: bundle.code,
       logs,
       // Whole lines only: the last one may still be arriving through the pipe.
       companionLines: () =>

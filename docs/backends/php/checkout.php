@@ -8,9 +8,10 @@ $orderId = $_GET['order'] ?? 'order-42';
 $amount = $_GET['amount'] ?? '5000';
 $checkout = momo_create_checkout($orderId, $amount, 'XOF', getenv('SHOP_URL') . "/checkout.php?order=$orderId");
 
-$script = getenv('MOMO_ELEMENT_SCRIPT') ?: 'https://unpkg.com/momo-checkout@0.4.0/dist/browser/momo-checkout-0.4.0.js';
-// The same file as in the package (MOMO_ELEMENT_FILE: node_modules/momo-checkout/dist/browser/...):
-// its hash pins the script, so the browser runs no other bytes, whoever serves them.
+// The package's own file (MOMO_ELEMENT_FILE: node_modules/momo-checkout/dist/browser/...), served
+// by this shop (momo-checkout.php) unless MOMO_ELEMENT_SCRIPT names where else you serve it: its
+// hash pins the script, so the browser runs no other bytes, whoever serves them.
+$script = getenv('MOMO_ELEMENT_SCRIPT') ?: 'momo-checkout.php';
 $integrity = 'sha384-' . base64_encode(hash_file('sha384', getenv('MOMO_ELEMENT_FILE'), true));
 $e = fn (string $text) => htmlspecialchars($text, ENT_QUOTES);
 ?>

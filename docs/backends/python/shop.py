@@ -1,6 +1,7 @@
 """shop.py: a minimal shop on the standard library's http.server.
 
 GET /checkout?order=...  the order page with <momo-checkout> (the checkout created server side)
+GET /momo-checkout.js    the element's script, from the installed package
 POST /webhook            each payment transition from the companion (MOMO_MERCHANT_WEBHOOK_URL)
 """
 import base64
@@ -14,11 +15,13 @@ from urllib.parse import parse_qs, urlparse
 
 import momo
 
-SCRIPT = os.environ.get("MOMO_ELEMENT_SCRIPT") or "https://unpkg.com/momo-checkout@0.4.0/dist/browser/momo-checkout-0.4.0.js"
-# The same file as in the package (MOMO_ELEMENT_FILE: node_modules/momo-checkout/dist/browser/...):
-# its hash pins the script, so the browser runs no other bytes, whoever serves them.
+# The package's own file (MOMO_ELEMENT_FILE: node_modules/momo-checkout/dist/browser/...), served
+# by this shop at /momo-checkout.js unless MOMO_ELEMENT_SCRIPT names where else you serve it: its
+# hash pins the script, so the browser runs no other bytes, whoever serves them.
+SCRIPT = os.environ.get("MOMO_ELEMENT_SCRIPT") or "/momo-checkout.js"
 with open(os.environ["MOMO_ELEMENT_FILE"], "rb") as script:
-    INTEGRITY = "sha384-" + base64.b64encode(hashlib.sha384(script.read()).digest()).decode()
+    ELEMENT = script.read()
+INTEGRITY = "sha384-" + base64.b64encode(hashlib.sha384(ELEMENT).digest()).decode()
 
 
 def record(webhook_id, update):
@@ -51,6 +54,8 @@ def record(webhook_id, update):
 class Shop(BaseHTTPRequestHandler):
     def do_GET(self):
         url = urlparse(self.path)
+        if url.path == "/momo-checkout.js":
+            return self.answer(200, ELEMENT, "text/javascript")
         if url.path != "/checkout":
             return self.send_error(404)
         query = parse_qs(url.query)

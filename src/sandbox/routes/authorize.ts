@@ -41,10 +41,12 @@ export function registerAuthorize(app: Hono, core: SandboxCore): void {
     if (record.status !== 'pending') {
       return page('Already answered', `<h1>Payment already ${escapeHtml(record.status)}</h1>${orderSummary(record)}`);
     }
+    // The form posts to this page's own address (a relative action): the page may be served under
+    // a prefix, as `serve --sandbox` does behind a proxy (`<public URL>/authorize/...`).
     return page(
       'Approve payment',
       `<h1>Approve this payment?</h1>${orderSummary(record)}
-<form method="post" action="/authorize/${encodeURIComponent(record.transactionId)}">
+<form method="post" action="${encodeURIComponent(record.transactionId)}">
 <button class="approve" type="submit" name="decision" value="approve">Approve</button>
 <button class="decline" type="submit" name="decision" value="decline">Decline</button>
 </form>`,

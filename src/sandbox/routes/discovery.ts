@@ -5,7 +5,7 @@ import { fail, ok } from '../envelope.js';
 import { logoSvg } from '../catalogue/logos.js';
 import { isStrictE164, resolveNumber } from '../catalogue/resolve.js';
 
-const originOf = (url: string): string => new URL(url).origin;
+import type { PayerBase } from '../paths.js';
 
 function operatorView(operator: OperatorDef, origin: string) {
   return { code: operator.code, name: operator.name, logoUrl: `${origin}/logos/${operator.code}.svg` };
@@ -24,7 +24,7 @@ function corridorEntries(operator: OperatorDef, country: CountryDef, origin: str
   }));
 }
 
-export function registerDiscovery(app: Hono): void {
+export function registerDiscovery(app: Hono, payerBase: PayerBase): void {
   app.get('/v1/corridors/available', (c) => {
     const phone = c.req.query('phone');
     const transactionType = c.req.query('transactionType') ?? 'payin';
@@ -37,7 +37,7 @@ export function registerDiscovery(app: Hono): void {
     if (transactionType !== 'payin' && transactionType !== 'payout') {
       return fail(400, 'VALIDATION_ERROR', 'transactionType must be payin or payout');
     }
-    const origin = originOf(c.req.url);
+    const origin = payerBase(c.req.url);
     const resolved = resolveNumber(phone);
     const operators = [];
     if (resolved?.operator) operators.push(...corridorEntries(resolved.operator, resolved.country, origin));
@@ -55,7 +55,7 @@ export function registerDiscovery(app: Hono): void {
     if (country !== undefined && country.length !== 2) {
       return fail(400, 'VALIDATION_ERROR', 'country must be exactly 2 characters (ISO 3166-1 alpha-2, e.g. BJ)');
     }
-    const origin = originOf(c.req.url);
+    const origin = payerBase(c.req.url);
     const chosen = country === undefined ? countries : countries.filter((entry) => entry.code === country.toUpperCase());
     const seen = new Set<string>();
     const operators = [];
@@ -70,7 +70,7 @@ export function registerDiscovery(app: Hono): void {
   });
 
   app.get('/v1/countries', (c) => {
-    const origin = originOf(c.req.url);
+    const origin = payerBase(c.req.url);
     return ok({
       countries: countries.map((country) => {
         const payIn = [...country.operators, ...(country.wallet ? [country.wallet] : [])];

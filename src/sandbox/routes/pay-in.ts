@@ -6,13 +6,14 @@
 import type { Hono } from 'hono';
 import { SANDBOX_OTP } from '../catalogue/catalogue.js';
 import type { SandboxCore, TransactionRecord } from '../core.js';
+import type { PayerBase } from '../paths.js';
 import { conflict, fail, missingElement, ok } from '../envelope.js';
 import { computeFees } from '../catalogue/fees.js';
 import { isWithinBounds, resolveWorkflow } from '../catalogue/resolve.js';
 import { outcomeOf } from '../catalogue/test-numbers.js';
 import { readOrderRequest, checkPayment, checkWebhookUrl, isHttpUrl } from './validate.js';
 
-export function registerPayIn(app: Hono, core: SandboxCore): void {
+export function registerPayIn(app: Hono, core: SandboxCore, payerBase: PayerBase): void {
   app.post('/v1/pay-in', async (c) => {
     const request = await readOrderRequest(c.req.raw);
     if (!request.ok) return request.response;
@@ -78,7 +79,7 @@ export function registerPayIn(app: Hono, core: SandboxCore): void {
       redirectUrls: workflow === 'redirect_url' ? { success: urls.success as string, failure: urls.failure as string } : undefined,
       creditMinor: fees.amountCreditedMinor,
     });
-    playThePayer(core, record, new URL(c.req.url).origin);
+    playThePayer(core, record, payerBase(c.req.url));
     return ok({
       orderId: record.orderId,
       transactionId: record.transactionId,
@@ -95,9 +96,9 @@ function messageFor(workflow: string): string {
 }
 
 /** What the payer (and the PSP) do after the 200: always after the answer is sent (§6.4 "respond first"). */
-function playThePayer(core: SandboxCore, record: TransactionRecord, origin: string): void {
+function playThePayer(core: SandboxCore, record: TransactionRecord, base: string): void {
   if (record.workflow === 'redirect_url') {
-    record.authorizationUrl = `${origin}/authorize/${record.transactionId}`;
+    record.authorizationUrl = `${base}/authorize/${record.transactionId}`;
     // assumptions.md: a first `pending` webhook carries nextAction.authorizationUrl (§6.2).
     core.schedule(0, () => core.notify(record, { authorizationUrl: record.authorizationUrl! }));
     return;

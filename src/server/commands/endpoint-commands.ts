@@ -1,11 +1,13 @@
 /**
  * `npx momo-checkout redeliver ORDER [--all]` and `npx momo-checkout ping`: what a merchant runs
  * after fixing its notification handler (or to check it before the first payment). Both ask the
- * running companion through its server API (MOMO_PUBLIC_URL, MOMO_SERVER_SECRET), so the same
- * process that signs and logs every delivery sends these too.
+ * running companion through its server API (MOMO_SERVER_URL or --url, MOMO_SERVER_SECRET, as every
+ * command does: server-api-call.ts), so the same process that signs and logs every delivery sends
+ * these too.
  */
 import { parseArgs } from 'node:util';
-import { UsageError } from './payments.js';
+import { UsageError } from './usage-error.js';
+import { callServerApi, serverApiTarget } from './server-api-call.js';
 
 type Env = Record<string, string | undefined>;
 type Out = (line: string) => void;
@@ -16,7 +18,7 @@ export async function redeliverCommand(args: string[], env: Env, out: Out): Prom
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { ...urlOption, all: { type: 'boolean', default: false } } });
   const [orderId, ...extra] = positionals;
   if (!orderId || extra.length > 0) throw new UsageError('Give one order id: momo-checkout redeliver ORDER_ID [--all].');
-  const answer = await callServerApi(env, values.url, `/payments/${encodeURIComponent(orderId)}/redeliver${values.all ? '?all=1' : ''}`);
+  const answer = await callServerApi(serverApiTarget(env, values.url), `/payments/${encodeURIComponent(orderId)}/redeliver${values.all ? '?all=1' : ''}`);
   if (!answer.ok) return refused(answer, out);
   const deliveries = (answer.body as { deliveries: RedeliveryLine[] }).deliveries;
   if (values.json) out(JSON.stringify(answer.body, null, 2));
@@ -29,7 +31,7 @@ export async function redeliverCommand(args: string[], env: Env, out: Out): Prom
 
 export async function pingCommand(args: string[], env: Env, out: Out): Promise<number> {
   const { values } = parseArgs({ args, options: urlOption });
-  const answer = await callServerApi(env, values.url, '/notifications/test');
+  const answer = await callServerApi(serverApiTarget(env, values.url), '/notifications/test');
   if (!answer.ok) return refused(answer, out);
   const result = answer.body as { ok: boolean; status?: number; error?: string; durationMs: number; url: string };
   if (values.json) out(JSON.stringify(result, null, 2));
@@ -53,30 +55,7 @@ function describe(line: RedeliveryLine): string {
   return `NOT delivered: ${line.error ?? 'not tried yet'}${line.nextAttemptAt ? `; next try ${line.nextAttemptAt}` : ''}`;
 }
 
-type Answer = { ok: true; body: unknown } | { ok: false; message: string };
-
 function refused(answer: { message: string }, out: Out): number {
   out(`FAIL  ${answer.message}`);
   return 1;
-}
-
-/** POSTs to `<companion>/server<path>` with the server secret; never throws for a refusal or a dead companion. */
-async function callServerApi(env: Env, url: string | undefined, path: string): Promise<Answer> {
-  const base = (url ?? env.MOMO_PUBLIC_URL ?? '').trim().replace(/\/+$/, '');
-  const secret = env.MOMO_SERVER_SECRET?.trim();
-  if (!base) throw new UsageError('Set MOMO_PUBLIC_URL (where the companion is reached), or give --url http://127.0.0.1:8787/momo.');
-  if (!secret) throw new UsageError('Set MOMO_SERVER_SECRET: the server API these commands call needs it.');
-  const target = `${base}/server${path}`;
-  let response: Response;
-  try {
-    response = await fetch(target, { method: 'POST', headers: { authorization: `Bearer ${secret}` }, signal: AbortSignal.timeout(60_000) });
-  } catch (error) {
-    const cause = error instanceof Error ? ((error.cause as { code?: string } | undefined)?.code ?? error.message) : String(error);
-    return { ok: false, message: `could not reach the companion at ${target} (${cause}): is \`momo-checkout serve\` running there? (--url gives another address)` };
-  }
-  const body = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
-  if (!response.ok || body === null) {
-    return { ok: false, message: `the companion answered HTTP ${response.status} at ${target}: ${body?.error?.message ?? 'not the server API (is this the companion\'s address?)'}` };
-  }
-  return { ok: true, body };
 }

@@ -1,6 +1,5 @@
 /**
- * `doctor`'s checks of what `serve` adds and of who may use the checkout: the allowed origins
- * against the companion's own origin and the shop's (its notification endpoint and return page),
+ * `doctor`'s checks of what `serve` adds and of who may use the checkout: the allowed origins,
  * the server secret, and the merchant notification pair. Read from the environment as `serve` reads
  * it, each problem said with its fix, all of them in one run.
  */
@@ -28,17 +27,8 @@ function originCheck(env: Env): SetupCheck {
   const name = 'allowed origins';
   const publicOrigin = originOf(env.MOMO_PUBLIC_URL);
   const listed = (env.MOMO_ALLOWED_ORIGINS ?? '').split(',').map((item) => item.trim().replace(/\/$/, '')).filter(Boolean);
-  const allowed = listed.length > 0 ? listed : publicOrigin ? [publicOrigin] : [];
-  // Where the shop's own pages and backend live, as far as the environment says.
-  const shopOrigins = [originOf(env.MOMO_MERCHANT_WEBHOOK_URL), originOf(env.MOMO_RETURN_URL)].filter((origin): origin is string => origin !== null);
-  const missing = [...new Set(shopOrigins.filter((origin) => !allowed.includes(origin)))];
-  if (missing.length > 0) {
-    return {
-      name,
-      status: 'warning',
-      message: `${missing.join(', ')} (your shop, from MOMO_MERCHANT_WEBHOOK_URL or MOMO_RETURN_URL) is not an allowed origin: if the page showing <momo-checkout> is there, the browser's requests are refused (a 403 preflight; the payer is told the payment service cannot be reached). Set MOMO_ALLOWED_ORIGINS=${[...new Set([...listed, ...missing])].join(',')}.`,
-    };
-  }
+  // No other variable says where the shop's pages are (MOMO_MERCHANT_WEBHOOK_URL is a backend
+  // endpoint, often on another host or port than the pages): no origin is guessed from one.
   if (listed.length === 0) {
     return {
       name,
@@ -46,7 +36,7 @@ function originCheck(env: Env): SetupCheck {
       message: `MOMO_ALLOWED_ORIGINS is not set: only pages on ${publicOrigin ?? "the public URL's origin"} may use the checkout. If your shop's pages are on another origin (another port counts), set MOMO_ALLOWED_ORIGINS to it, e.g. MOMO_ALLOWED_ORIGINS=https://shop.example.`,
     };
   }
-  return { name, status: 'ok', message: `pages on ${allowed.join(', ')} may use the checkout.` };
+  return { name, status: 'ok', message: `pages on ${listed.join(', ')} may use the checkout.` };
 }
 
 function serverSecretCheck(env: Env): SetupCheck {

@@ -138,5 +138,8 @@ function adviceFor(record: CheckoutRecord): string {
   if (payment.state === 'unknown' || !payment.transactionId) {
     return `The service's answer to this pay-in was lost, so it may or may not exist. Ask the payment service's support whether ${transaction}, ${amount}, exists and to re-emit its notification; do not ask the payer to pay again before they answer.`;
   }
-  return `No notification has come for ${transaction}, ${amount}. Check its status in the payment service's dashboard, and ask its support to re-emit the notification of ${transaction} to this server's webhook URL.`;
+  // The companion cannot see a notification that never arrived; the likeliest causes are named so
+  // the first lost payment of a new setup is not waited on forever (issue 41: a staging proxy whose
+  // certificate the sender did not trust).
+  return `No notification has come for ${transaction}, ${amount}: it may have been sent and not delivered. Check that the sender reaches this server's webhook URL (MOMO_PUBLIC_URL followed by /webhook): https with a certificate it trusts (the sandbox behind a proxy with a private CA needs NODE_EXTRA_CA_CERTS, docs/deploy.md section 7), and no firewall or proxy rule refusing its POST. Then check its status in the payment service's dashboard, and ask its support to re-emit the notification of ${transaction} to this server's webhook URL.`;
 }

@@ -42,6 +42,11 @@ export async function runSetupChecks(options: SetupCheckOptions): Promise<SetupC
   if (publicUrlCheck.status === 'error' && options.allowLocalPublicUrl && isLoopbackUrl(options.publicUrl)) {
     publicUrlCheck.status = 'warning';
     publicUrlCheck.message = `${options.publicUrl} is a local URL: fine against a local stand-in such as the sandbox, but the real service drops every notification to it (it posts only to https URLs on public addresses).`;
+  } else if (publicUrlCheck.status === 'error' && isLoopbackUrl(options.baseUrl) && options.publicUrl.startsWith('https:')) {
+    // The real service is never on this machine: a service on loopback is a stand-in (the sandbox
+    // on a staging host, docs/deploy.md section 7), which delivers to any address it can reach.
+    publicUrlCheck.status = 'warning';
+    publicUrlCheck.message = `${publicUrlCheck.message} (Fine against the sandbox on this machine, MOMO_BASE_URL ${options.baseUrl}, which delivers there; not against the real service.)`;
   }
   checks.push(publicUrlCheck);
   // A key for a service on this machine is a stand-in's own key (the sandbox's), not a live one.

@@ -94,7 +94,9 @@ const ephemeralDiskVariables = ['VERCEL', 'AWS_LAMBDA_FUNCTION_NAME', 'NETLIFY',
 export function storeRisk(kind: StoreKind, env: Record<string, string | undefined>): string | null {
   const production = env.NODE_ENV === 'production';
   if (kind === 'memory' && production) {
-    return 'NODE_ENV=production with a memory store: a restart or a deploy loses every payment in progress. Remove MOMO_STORE=memory (file store) or set MOMO_POSTGRES_URL (or MOMO_REDIS_URL).';
+    // Named as it was chosen: MOMO_STORE=memory, or a memory store passed in code (createMemoryStore).
+    const remove = env.MOMO_STORE?.trim().toLowerCase() === 'memory' ? 'Remove MOMO_STORE=memory (file store)' : 'Leave the store option unset (file store) instead of createMemoryStore()';
+    return `NODE_ENV=production with a memory store: a restart or a deploy loses every payment in progress. ${remove}, or set MOMO_POSTGRES_URL (or MOMO_REDIS_URL).`;
   }
   const platform = ephemeralDiskVariables.find((name) => env[name]);
   if (kind === 'file' && platform) {

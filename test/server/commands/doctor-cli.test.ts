@@ -90,7 +90,7 @@ describe('momo-checkout doctor: what serve adds, and who may use the checkout', 
     MOMO_ALLOW_INSECURE_LOCAL_URLS: '1',
   });
 
-  it("warns that the shop's origin is not allowed, naming the value to set (the shop on another port)", async () => {
+  it("says which pages may use the checkout, and never advises the merchant endpoint's origin as a page origin", async () => {
     const { code, output } = await doctor({
       ...local(),
       MOMO_SERVER_SECRET: 'x'.repeat(40),
@@ -98,9 +98,29 @@ describe('momo-checkout doctor: what serve adds, and who may use the checkout', 
       MOMO_MERCHANT_WEBHOOK_SECRET: `whsec_${Buffer.alloc(32, 7).toString('base64')}`,
     });
     assert.equal(code, 0, output);
-    assert.match(output, /WARN +allowed origins: http:\/\/127\.0\.0\.1:8000 .* Set MOMO_ALLOWED_ORIGINS=http:\/\/127\.0\.0\.1:8000\./);
+    assert.match(output, /WARN +allowed origins: MOMO_ALLOWED_ORIGINS is not set: only pages on http:\/\/127\.0\.0\.1:8787 may use the checkout/);
+    assert.doesNotMatch(output, /MOMO_ALLOWED_ORIGINS=http:\/\/127\.0\.0\.1:8000/, 'the endpoint is a backend address, not where the pages are');
     assert.match(output, /ok +server secret/);
     assert.match(output, /ok +merchant notifications: .*momo-checkout ping/);
+  });
+
+  it('--sandbox checks the setup of serve --sandbox: no service variable asked for, and the service variables refused', async () => {
+    const good = await run(['doctor', '--sandbox'], { MOMO_ALLOWED_ORIGINS: 'http://127.0.0.1:8000', PORT: '0' });
+    assert.equal(good.code, 0, good.output);
+    assert.doesNotMatch(good.output, /FAIL/);
+    assert.match(good.output, /ok +server secret: made at each start/);
+    assert.match(good.output, /ok +store: state is kept in memory/);
+    const mixed = await run(['doctor', '--sandbox'], { MOMO_BASE_URL: 'https://api.example', PORT: '0' });
+    assert.equal(mixed.code, 1);
+    assert.match(mixed.output, /FAIL +configuration: serve --sandbox talks to its own simulator: unset MOMO_BASE_URL and MOMO_API_KEY/);
+  });
+
+  it('checks a PostgreSQL store even when the rest of the configuration is missing', async () => {
+    const { code, output } = await doctor({ MOMO_POSTGRES_URL: 'postgres://momo:secret@127.0.0.1:9/momo' });
+    assert.equal(code, 1);
+    assert.match(output, /FAIL +MOMO_BASE_URL/);
+    assert.match(output, /FAIL +store: .*127\.0\.0\.1:9/);
+    assert.doesNotMatch(output, /secret@/, 'the password is not printed');
   });
 
   it('reports a short server secret and a lone webhook URL with the rest, in one run', async () => {

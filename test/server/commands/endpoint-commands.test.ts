@@ -65,9 +65,30 @@ describe('momo-checkout redeliver and ping', () => {
     assert.equal(refused.status, 1);
     assert.match(refused.stdout, /FAIL {2}test\.ping .*HTTP 401/);
 
-    const nowhere = await cli(['ping', '--url', 'http://127.0.0.1:9/momo'], env);
+    const nowhere = await cli(['ping', '--url', 'http://127.0.0.1:9/momo/server'], env);
     assert.equal(nowhere.status, 1);
     assert.match(nowhere.stdout, /could not reach the companion at http:\/\/127\.0\.0\.1:9\/momo\/server\/notifications\/test .*momo-checkout serve/);
+  });
+
+  it('reaches the server API the one way refund does: MOMO_SERVER_URL, or --url with the same value, for ping, redeliver and payments', async () => {
+    receiver.answer = () => 204;
+    const orderId = newOrderId();
+    await h.json('/checkout/pay', { token: await h.checkout(orderId), body: { phoneNumber: '+2290196000001', useWallet: false } });
+    await h.waitFor(orderId, (view) => view.state === 'completed');
+    const serverUrl = { MOMO_SERVER_URL: `${h.base}/server`, MOMO_SERVER_SECRET: serverSecret };
+    const ping = await cli(['ping'], serverUrl);
+    assert.equal(ping.status, 0, ping.stdout + ping.stderr);
+    const redeliver = await cli(['redeliver', orderId], serverUrl);
+    assert.equal(redeliver.status, 0, redeliver.stdout + redeliver.stderr);
+    const payments = await cli(['payments', '--state', 'completed'], serverUrl);
+    assert.equal(payments.status, 0, payments.stdout + payments.stderr);
+    assert.match(payments.stdout, new RegExp(`payment\\(s\\) in the companion at ${h.base}/server\\.[\\s\\S]*${orderId}\\s+completed`));
+    // --url means what MOMO_SERVER_URL means (it used to be the companion's address: /server/server/... and a 404).
+    const flag = await cli(['ping', '--url', `${h.base}/server`], { MOMO_SERVER_SECRET: serverSecret });
+    assert.equal(flag.status, 0, flag.stdout + flag.stderr);
+    const companionAddress = await cli(['redeliver', orderId, '--url', h.base], { MOMO_SERVER_SECRET: serverSecret });
+    assert.equal(companionAddress.status, 2);
+    assert.match(companionAddress.stderr, /--url is the server API's address, the companion's public URL followed by \/server/);
   });
 
   it('says what to set or give when the order id or the secret is missing, and takes --help', async () => {

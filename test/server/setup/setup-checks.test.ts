@@ -58,12 +58,21 @@ describe('setup checks (npx momo-checkout doctor)', () => {
 
   for (const address of ['127.0.0.1', '10.1.2.3', '192.168.1.10', '169.254.1.1', '::1', '::ffff:10.0.0.1', 'fe80::1', 'fc00::1']) {
     it(`flags a public URL resolving to ${address}`, async () => {
-      const checks = await runSetupChecks({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, webhookSecrets: [sandbox.webhookSecret], publicUrl: 'https://shop.example/momo', resolveHost: async () => [address] });
+      const remote = 'https://api.example';
+      const viaSandbox: typeof fetch = (input, init) => fetch(String(input instanceof Request ? input.url : input).replace(remote, sandbox.url), init);
+      const checks = await runSetupChecks({ baseUrl: remote, apiKey: sandbox.apiKey, webhookSecrets: [sandbox.webhookSecret], publicUrl: 'https://shop.example/momo', resolveHost: async () => [address], fetch: viaSandbox });
       const check = checks.find((entry) => entry.name === 'public URL')!;
       assert.equal(check.status, 'error');
       assert.match(check.message, /public unicast/);
     });
   }
+
+  it('against the sandbox on this machine (a staging host), an https public URL on a private address is a warning, not a failure', async () => {
+    const checks = await runSetupChecks({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, webhookSecrets: [sandbox.webhookSecret], publicUrl: 'https://staging.shop.example/momo', resolveHost: async () => ['10.1.2.3'] });
+    const check = checks.find((entry) => entry.name === 'public URL')!;
+    assert.equal(check.status, 'warning');
+    assert.match(check.message, /public unicast.*Fine against the sandbox on this machine.*not against the real service/);
+  });
 
   it('knows public unicast addresses', () => {
     assert.equal(isPublicUnicast('41.203.64.10'), true);
