@@ -4,11 +4,10 @@
  * whatever was sent (no length leak), then compared without an early exit.
  *
  * On Node, `node:crypto` (reached through `process.getBuiltinModule`, as webhook/hmac.ts does, so
- * other runtimes' bundles stay clean) hashes synchronously and compares with `timingSafeEqual`:
- * Web Crypto's `subtle.digest` goes through the libuv thread pool and cost about half of a
- * create-checkout request here (bench/service.ts). Elsewhere (Deno, Bun, edge) Web Crypto, with a
- * Either way the two 32-byte digests are compared by the project's one constant-time comparison
- * (contract/constant-time.ts).
+ * other runtimes' bundles stay clean) hashes synchronously: Web Crypto's `subtle.digest` goes
+ * through the libuv thread pool and cost about half of a create-checkout request here
+ * (bench/service.ts). Elsewhere (Deno, Bun, edge) Web Crypto hashes. Either way the two 32-byte
+ * digests are compared by the project's one constant-time comparison (contract/constant-time.ts).
  */
 import type * as NodeCrypto from 'node:crypto';
 import { constantTimeEqual } from '../../contract/constant-time.js';
