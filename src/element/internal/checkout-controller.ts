@@ -15,6 +15,7 @@ import { embeddedView } from './embedded-view.js';
 import { NumberLookups } from './number-lookups.js';
 import { NumberStep, type NumberStepHost } from './number-step.js';
 import { OnlineRetry } from './online-retry.js';
+import { payRepostBoundMs, waitToRepost } from './pay-repost.js';
 import { problemOf, setupProblem } from './problems.js';
 import { RememberNumber, type RememberHost } from './remember-number.js';
 import { StepFocus, type StepFocusHost } from './step-focus.js';
@@ -269,7 +270,7 @@ export class CheckoutController implements ReactiveController {
     void this.pay(request);
   }
 
-  private async pay(request: { phoneNumber: string; useWallet: boolean; otp?: string }): Promise<void> {
+  private async pay(request: { phoneNumber: string; useWallet: boolean; otp?: string }, repostUntil?: number): Promise<void> {
     const client = this.client;
     if (!client) return;
     const signal = this.run.signal;
@@ -285,7 +286,11 @@ export class CheckoutController implements ReactiveController {
         const payment = await client.getStatus(signal).catch(() => null);
         if (signal.aborted) return;
         if (payment) this.onPayment(payment);
-        else this.dispatch({ type: 'REJECTED', problem });
+        // Nothing to show yet: still "sending", and the same request again in a moment (pay-repost.ts).
+        else if (problem.code === 'PAYMENT_IN_PROGRESS' && (await waitToRepost((repostUntil ??= Date.now() + payRepostBoundMs), signal))) {
+          // The status stream may have brought the payment meanwhile: then there is nothing to re-post.
+          if (this.state.status === 'submitting') void this.pay(request, repostUntil);
+        } else if (!signal.aborted) this.dispatch({ type: 'REJECTED', problem });
       } else if (['AMOUNT_OUT_OF_RANGE', 'INVALID_PHONE', 'NO_OPERATOR', 'BAD_REQUEST'].includes(problem.code)) {
         this.dispatch({ type: 'REJECTED', problem });
       } else {

@@ -16,6 +16,16 @@
  *
  * One pay-in in flight per checkout (the store's lock): a double click, Enter plus click, or a
  * second tab produce one upstream call. The amount is always the checkout's.
+ *
+ * The lock is a lease its holder renews (stores/lock-lease.ts, issue 45): a companion killed in the
+ * middle of a pay frees it within seconds, not a minute. A holder paused past its lease cannot post
+ * beside the one that took over: the write before the post is fenced on the payment as read under
+ * the lock (nobody else wrote it meanwhile), and the lease is renewed right before the post (nobody
+ * else holds it). Paused after that renewal, it may still post once the lock is taken over: the
+ * other process then found this very request on the record (only it may be posted again, 5.), so
+ * the order still gets one pay-in, and the paused one, seeing its lease gone, takes the 409 for that
+ * process's post and writes nothing. A holder that died leaves its written request, `unknown`,
+ * which the next pay of the same request posts again (its 409 is ours).
  */
 import type { OperatorView, PaymentState, PaymentView, PayRequest } from '../../contract/companion.js';
 import type { PayInRequest } from '../../contract/upstream/index.js';
@@ -37,7 +47,7 @@ import { StoreConflictError, type CheckoutStore } from '../stores/store.js';
 import { nextAttemptOrderIds } from './attempt-ids.js';
 import { isFinal, movesForward, type Transitions } from './transitions.js';
 import { paymentView } from '../model/payment-view.js';
-import { randomId } from '../tokens.js';
+import { takeLock } from '../stores/lock-lease.js';
 import type { MetricsRecorder } from '../model/metrics-recorder.js';
 import { redactPhone } from '../../contract/phone.js';
 
@@ -65,17 +75,13 @@ type Outcome =
 
 /** States in which the payment is under way: a new pay call only reports it. */
 const underWay: readonly PaymentState[] = ['pending', 'awaiting-redirect', 'redirect-ready'];
+/** The lock's ttl on a store without `renewLock` (a store of the merchant's own); leased otherwise. */
 const lockTtlMs = 60_000;
 
 export async function payCheckout(deps: PayFlowDeps, checkoutAtStart: CheckoutRecord, body: PayRequest): Promise<PaymentView> {
   const orderId = checkoutAtStart.orderId;
-  const lockKey = `pay:${orderId}`;
-  const lockOwner = randomId(12);
-  if (!(await deps.store.claimLock(lockKey, lockOwner, lockTtlMs))) {
-    const view = paymentView((await deps.store.getByOrderId(orderId)) ?? checkoutAtStart);
-    if (view && view.state !== 'needs-otp') return view;
-    throw new PayerRefusal('PAYMENT_IN_PROGRESS', 'This payment is already being sent. Wait a moment.');
-  }
+  const lock = await takeLock(deps.store, `pay:${orderId}`, { fallbackTtlMs: lockTtlMs });
+  if (!lock) return underWayElsewhere(deps, checkoutAtStart);
   try {
     const checkout = (await deps.store.getByOrderId(orderId)) ?? checkoutAtStart;
     const current = checkout.payment;
@@ -131,7 +137,9 @@ export async function payCheckout(deps: PayFlowDeps, checkoutAtStart: CheckoutRe
     });
     // Written before the call: a webhook can arrive before the answer, and must find the attempt.
     const candidates = newAttempt ? nextAttemptOrderIds(orderId, current.serviceOrderId) : [current?.serviceOrderId ?? orderId];
-    const base = await claimServiceOrderId(deps, orderId, candidates.map(paymentUnder));
+    const base = await claimServiceOrderId(deps, orderId, current ?? null, candidates.map(paymentUnder));
+    // Another process wrote this payment since it was read: it took the lock over (ours lapsed).
+    if (!base) return underWayElsewhere(deps, checkoutAtStart);
     const serviceOrderId = base.serviceOrderId;
     // The one case where a 409 is ours: we posted this very request before and lost the answer
     // (the outcome stayed unknown, or the process stopped before the answer was written).
@@ -148,6 +156,11 @@ export async function payCheckout(deps: PayFlowDeps, checkoutAtStart: CheckoutRe
       ...(body.otp !== undefined ? { otp: body.otp } : {}),
     };
 
+    // Right before the post: the lease is still ours (renewed now), so no one else posts beside it.
+    if (!(await lock.stillHeld())) {
+      deps.log.warn('pay-in not sent: this process lost the pay lock (paused past its lease); the process that took it over sends it', { orderId, serviceOrderId });
+      return underWayElsewhere(deps, checkoutAtStart);
+    }
     let outcome: Outcome;
     try {
       outcome = await postPayIn(deps, request, checkout, operator, postedBefore);
@@ -157,7 +170,13 @@ export async function payCheckout(deps: PayFlowDeps, checkoutAtStart: CheckoutRe
       throw error;
     }
 
-    if (outcome.kind === 'not-ours') return holdForSupport(deps, orderId, serviceOrderId, checkout);
+    if (outcome.kind === 'not-ours') {
+      // Paused past the lease between its renewal and this post: the process that took the lock over
+      // found this very request on the record and may have posted it; the 409 is then that one's,
+      // and the record, which that process keeps, says what happened. Nothing is written here.
+      if (!(await lock.stillHeld())) return underWayElsewhere(deps, checkoutAtStart);
+      return holdForSupport(deps, orderId, serviceOrderId, checkout);
+    }
     const redirect = outcome.kind === 'accepted' || outcome.kind === 'exists' ? outcome.redirect : false;
     const state: PaymentState =
       outcome.kind === 'needs-otp' ? 'needs-otp' : outcome.kind === 'unknown' ? 'unknown' : redirect ? 'awaiting-redirect' : 'pending';
@@ -176,19 +195,34 @@ export async function payCheckout(deps: PayFlowDeps, checkoutAtStart: CheckoutRe
     if (current?.attempt !== attempt) deps.metrics?.paymentStarted(operator.name);
     return paymentView(after ?? checkout)!;
   } finally {
-    await deps.store.releaseLock(lockKey, lockOwner);
+    await lock.release();
   }
+}
+
+/**
+ * Another call holds this checkout's pay lock: its payment if there is one to show, else the
+ * refusal that tells the page to wait (the element re-posts the same request by itself).
+ */
+async function underWayElsewhere(deps: PayFlowDeps, checkoutAtStart: CheckoutRecord): Promise<PaymentView> {
+  const view = paymentView((await deps.store.getByOrderId(checkoutAtStart.orderId)) ?? checkoutAtStart);
+  if (view && view.state !== 'needs-otp') return view;
+  throw new PayerRefusal('PAYMENT_IN_PROGRESS', 'This payment is already being sent. Wait a moment.');
 }
 
 /**
  * Writes the first of `payments` whose service order id the store gives this order, and returns it.
  * The store decides atomically, across processes: an id another order's attempt holds, or that is
  * another checkout's order id (a merchant's order `X-a2`), is refused and the next one is tried.
+ *
+ * Fenced: written only while the payment is still `readUnderLock` (compare-and-set). Null when
+ * another writer changed it meanwhile: a process that took the lock over, or a notification; the
+ * caller then posts nothing.
  */
-async function claimServiceOrderId(deps: PayFlowDeps, orderId: string, payments: PaymentRecord[]): Promise<PaymentRecord> {
+async function claimServiceOrderId(deps: PayFlowDeps, orderId: string, readUnderLock: PaymentRecord | null, payments: PaymentRecord[]): Promise<PaymentRecord | null> {
   for (const payment of payments) {
     try {
-      await deps.transitions.update(orderId, () => payment, { silent: true });
+      const { changed } = await deps.transitions.update(orderId, (latest) => (sameJson(latest ?? null, readUnderLock) ? payment : null), { silent: true });
+      if (!changed) return null;
       return payment;
     } catch (error) {
       if (!(error instanceof StoreConflictError)) throw error;
@@ -203,6 +237,9 @@ async function claimServiceOrderId(deps: PayFlowDeps, orderId: string, payments:
   });
   throw new PayerRefusal('INTERNAL', 'This payment cannot be sent for this order. Nothing was sent to the payment service: contact the shop with your order reference.');
 }
+
+/** Both read from the one store, so one record serialises the same way (no node:util: the handler runs on any runtime). */
+const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 /**
  * A 409 we did not cause: the transaction under this order id is someone else's. The payment is

@@ -382,6 +382,20 @@ export function runStoreContract(name: string, makeStore: MakeStore, options: St
         assert.equal(await store.claimLock('pay:order-lock', 'late-owner', 60_000), true);
         await store.close?.();
       });
+
+      it('renews a lock for its holder only (renewLock, optional)', async () => {
+        const { store } = await setup();
+        if (!store.renewLock) return;
+        assert.equal(await store.claimLock('pay:renewed', 'holder', 60_000), true);
+        assert.equal(await store.renewLock('pay:renewed', 'holder', 60_000), true);
+        assert.equal(await store.renewLock('pay:renewed', 'other', 60_000), false, 'another owner cannot renew it');
+        assert.equal(await store.claimLock('pay:renewed', 'other', 60_000), false, 'nor take it');
+        assert.equal(await store.renewLock('pay:never-taken', 'holder', 60_000), false, 'a renewal takes no lock');
+        await store.releaseLock('pay:renewed', 'holder');
+        assert.equal(await store.renewLock('pay:renewed', 'holder', 60_000), false, 'a released lock is not renewed');
+        assert.equal(await store.claimLock('pay:renewed', 'other', 60_000), true);
+        await store.close?.();
+      });
     });
 
     describe('console sessions', () => {
@@ -511,6 +525,21 @@ export function runStoreContract(name: string, makeStore: MakeStore, options: St
           assert.equal(await store.claimLock('pay:crashed', 'second', 1_000), false);
           clock.at += 1_001;
           assert.equal(await store.claimLock('pay:crashed', 'second', 1_000), true);
+          await store.close?.();
+        });
+
+        it('keeps a renewed lock past its first ttl, and never renews a lapsed one (renewLock, optional)', async () => {
+          const { store, clock } = await setup();
+          if (!store.renewLock) return;
+          assert.equal(await store.claimLock('pay:leased', 'holder', 1_000), true);
+          clock.at += 800;
+          assert.equal(await store.renewLock('pay:leased', 'holder', 1_000), true);
+          clock.at += 800;
+          assert.equal(await store.claimLock('pay:leased', 'other', 1_000), false, 'the renewal holds it 1 s from the renewal');
+          clock.at += 201;
+          assert.equal(await store.renewLock('pay:leased', 'holder', 1_000), false, 'a holder whose lease lapsed learns it');
+          assert.equal(await store.claimLock('pay:leased', 'other', 1_000), true, 'and another takes it at once');
+          assert.equal(await store.renewLock('pay:leased', 'holder', 1_000), false, 'the old holder cannot take it back by renewing');
           await store.close?.();
         });
 

@@ -53,5 +53,6 @@ export function guardStore(store: CheckoutStore, timeoutMs: number): CheckoutSto
       ? { endConsoleSession: guard(store.endConsoleSession), isConsoleSessionEnded: guard(store.isConsoleSessionEnded) }
       : {}),
     ...(store.probeWrite ? { probeWrite: guard(store.probeWrite) } : {}),
+    ...(store.renewLock ? { renewLock: guard(store.renewLock) } : {}),
   };
 }

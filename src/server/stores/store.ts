@@ -74,6 +74,14 @@ export interface CheckoutStore {
   /** Releases the lock if `owner` still holds it (a lock taken over after its ttl is not released). */
   releaseLock(key: string, owner: string): Promise<void>;
   /**
+   * Extends the lock to `ttlMs` from now if `owner` holds it now (its ttl has not passed); false
+   * otherwise, and then nothing is written (a lapsed lock is never taken back by its old owner).
+   * With it, a holder keeps a short lease alive while it works (stores/lock-lease.ts), so the lock
+   * of a process that died is free again within seconds. A store of your own may leave it out:
+   * its locks are then taken for their whole ttl (a minute for a pay), as before.
+   */
+  renewLock?(key: string, owner: string, ttlMs: number): Promise<boolean>;
+  /**
    * Keeps a verified notification before the webhook route answers. False when an entry with this
    * id was added within `ttlMs` (a duplicate: done or not, it is not kept twice).
    */

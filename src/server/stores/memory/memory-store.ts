@@ -95,6 +95,12 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CheckoutSto
     async releaseLock(key, owner) {
       if (locks.get(key)?.owner === owner) locks.delete(key);
     },
+    async renewLock(key, owner, ttlMs) {
+      const held = locks.get(key);
+      if (held === undefined || held.owner !== owner || held.until <= now()) return false;
+      held.until = now() + ttlMs;
+      return true;
+    },
     async endConsoleSession(sessionId, expiresAt) {
       sweep();
       endedSessions.set(sessionId, expiresAt);

@@ -191,6 +191,11 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     async releaseLock(key, owner) {
       await pool.query(`DELETE FROM ${s}.locks WHERE key = $1 AND owner = $2`, [key, owner]);
     },
+    async renewLock(key, owner, ttlMs) {
+      const at = now();
+      const result = await pool.query(`UPDATE ${s}.locks SET until = $3 WHERE key = $1 AND owner = $2 AND until > $4`, [key, owner, at + Math.max(1, Math.ceil(ttlMs)), at]);
+      return result.rowCount === 1;
+    },
     async endConsoleSession(sessionId, expiresAt) {
       await pool.query(
         `INSERT INTO ${s}.ended_console_sessions (session_id, expires_at) VALUES ($1, $2)

@@ -163,6 +163,14 @@ if redis.call('SET', key, ARGV[4], 'NX', 'PX', ARGV[5]) then return 1 end
 return 0
 `);
 
+/** ARGV[3] = lock name, [4] owner, [5] ttl ms. 1 when `owner` held the lock and it now lasts the ttl again. */
+export const renewLockScript = luaScript(`${prelude}
+local key = p .. 'lock:' .. ARGV[3]
+if redis.call('GET', key) ~= ARGV[4] then return 0 end
+redis.call('PEXPIRE', key, ARGV[5])
+return 1
+`);
+
 /** ARGV[3] = lock name, [4] owner. Deletes the lock only if `owner` still holds it. */
 export const releaseLockScript = luaScript(`${prelude}
 local key = p .. 'lock:' .. ARGV[3]

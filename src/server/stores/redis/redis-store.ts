@@ -122,6 +122,9 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Chec
     async releaseLock(key, owner) {
       await run(scripts.releaseLockScript, key, owner);
     },
+    async renewLock(key, owner, ttlMs) {
+      return (await run(scripts.renewLockScript, key, owner, Math.max(1, Math.ceil(ttlMs)))) === 1;
+    },
     async endConsoleSession(sessionId, expiresAt) {
       await run(scripts.endConsoleSessionScript, sessionId, expiresAt);
     },

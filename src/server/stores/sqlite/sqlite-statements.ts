@@ -31,6 +31,7 @@ export interface FileStoreStatements {
   lock: Statement<[string], { owner: string; until: number }>;
   setLock: Statement<[string, string, number]>;
   releaseLock: Statement<[string, string]>;
+  renewLock: Statement<[number, string, string, number]>;
   inboxEntry: Statement<[string], { done: number; until: number }>;
   addToInbox: Statement<[string, string, number, number]>;
   pendingInbox: Statement<[number], { id: string; raw_body: string; received_at: number }>;
@@ -67,6 +68,7 @@ export function prepareStatements(db: SqliteDatabase): FileStoreStatements {
     lock: db.prepare('SELECT owner, until FROM locks WHERE key = ?'),
     setLock: db.prepare('INSERT OR REPLACE INTO locks (key, owner, until) VALUES (?, ?, ?)'),
     releaseLock: db.prepare('DELETE FROM locks WHERE key = ? AND owner = ?'),
+    renewLock: db.prepare('UPDATE locks SET until = ? WHERE key = ? AND owner = ? AND until > ?'),
     inboxEntry: db.prepare('SELECT done, until FROM inbox WHERE id = ?'),
     addToInbox: db.prepare('INSERT OR REPLACE INTO inbox (id, raw_body, received_at, done, until) VALUES (?, ?, ?, 0, ?)'),
     pendingInbox: db.prepare(

@@ -133,6 +133,10 @@ export function createFileStore(options: FileStoreOptions = {}): CheckoutStore {
     async releaseLock(key, owner) {
       statements.releaseLock.run(key, owner);
     },
+    async renewLock(key, owner, ttlMs) {
+      const at = now();
+      return statements.renewLock.run(at + ttlMs, key, owner, at).changes === 1;
+    },
     addToInbox(entry, ttlMs) {
       sweep();
       // Group-committed and fsynced before it resolves (sqlite-inbox-commit.ts).

@@ -166,6 +166,20 @@ describe('redis store: expiry', () => {
     await store.close?.();
   });
 
+  it('keeps a renewed lock past its first TTL, and never renews one whose TTL is over (issue 45)', async () => {
+    const store = await createRedisStore({ client: shared, keyPrefix: newPrefix(), log: quiet });
+    assert.equal(await store.claimLock('pay:leased', 'holder', 300), true);
+    await sleep(200);
+    assert.equal(await store.renewLock!('pay:leased', 'holder', 300), true);
+    await sleep(200);
+    assert.equal(await store.claimLock('pay:leased', 'other', 300), false, 'the renewal holds it 300 ms from the renewal');
+    await sleep(250);
+    assert.equal(await store.renewLock!('pay:leased', 'holder', 300), false, 'a holder whose lease lapsed learns it');
+    assert.equal(await store.claimLock('pay:leased', 'other', 300), true);
+    assert.equal(await store.renewLock!('pay:leased', 'holder', 300), false, 'the old holder cannot take it back by renewing');
+    await store.close?.();
+  });
+
   it('keeps a pending notification past its ttl, and accepts a done one’s id again only after it', async () => {
     const store = await createRedisStore({ client: shared, keyPrefix: newPrefix(), log: quiet });
     const entry = { id: 'nonce-ttl', rawBody: '{"amount":100}', receivedAt: 1 };
