@@ -19,10 +19,10 @@ export function companionStorage(options: CompanionOptions & { hub?: StatusHub }
   const risk = storeRisk(store.kind === 'memory' || store.kind === 'file' || store.kind === 'redis' || store.kind === 'postgres' ? store.kind : 'custom', options.env ?? process.env);
   if (risk) log.warn(`momo-checkout store: ${risk}`);
   if (store.kind === 'redis' && !options.hub) {
-    log.warn('momo-checkout store: Redis store without a Redis status hub: a page whose stream another process holds hears of its payment only when it re-checks. Pass hub: await createRedisStatusHub({ url }).');
+    log.warn('momo-checkout store: Redis store without a Redis status hub: a page whose stream another process holds hears of its payment only at the next re-read of its stream (every 5 s). Pass hub: await createRedisStatusHub({ url }).');
   }
   if (store.kind === 'postgres' && !options.hub) {
-    log.warn('momo-checkout store: Postgres store without a Postgres status hub: a page whose stream another process holds hears of its payment only when it re-checks. Pass hub: await createPostgresStatusHub({ url }).');
+    log.warn('momo-checkout store: Postgres store without a Postgres status hub: a page whose stream another process holds hears of its payment only at the next re-read of its stream (every 5 s). Pass hub: await createPostgresStatusHub({ url }).');
   }
   const hub = options.hub ?? createMemoryStatusHub();
   // A shared store counts the limits for every process on it; otherwise each process counts its own.

@@ -35,7 +35,7 @@ import { createRefundResumer } from './refunds/resume-refunds.js';
 import type { RefundRequest } from './refunds/refund-rules.js';
 import type { RefundView } from './model/refund.js';
 import { createCompanionMetrics } from './metrics/create-metrics.js';
-import { guardStore } from './stores/store-guard.js';
+import { guardLimits, guardStore, storeDeadline } from './stores/store-guard.js';
 
 export interface Companion {
   /**
@@ -123,8 +123,10 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
   }
   const { store, hub, counted } = companionStorage(options, log, now);
   // GET <publicUrl>/metrics, and the recorder the parts below count through (docs/metrics.md).
-  // What operators read (server API, console, metrics) goes through a deadline: an unusable store is a 503 in time.
-  const apiStore = guardStore(store, options.storeTimeoutMs ?? 4_000);
+  // What operators and payers read (server API, console, metrics, the page's routes) goes through a
+  // deadline: an unusable store is a 503 in time, its outage logged once.
+  const deadline = storeDeadline(options.storeTimeoutMs ?? 4_000, log);
+  const apiStore = guardStore(store, deadline);
   const staleAfterMinutes = options.staleAfterMinutes ?? defaultStaleMinutes;
   const metrics = createCompanionMetrics({ metricsToken: options.metricsToken, serverSecret: options.serverSecret, mountPath, store: apiStore, now, staleAfterMinutes, openStreams: () => streams.size(), log, storeGaugesEveryMs: options.metricsStoreGaugesEveryMs });
   const service = createServiceClient({
@@ -184,7 +186,7 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
     },
   });
   deliveries.start();
-  const { app, streams } = payerRoutes({ options, store, hub, counted, discovery, service, transitions, acceptWebhook, mountPath, base, log, now, metrics: metrics.recorder });
+  const { app, streams } = payerRoutes({ options, store: apiStore, hub, counted: guardLimits(counted, deadline), discovery, service, transitions, acceptWebhook, mountPath, base, log, now, metrics: metrics.recorder });
 
   const actions = companionActions({ options, discovery, service, log, now, checkoutTtlMs, defaultReturnUrl, base, sinks: sinkNames, onRefundQueued: deliveries.kick });
   const { checkoutsIn, paymentsIn, refundsIn, refundDepsOn } = actions;

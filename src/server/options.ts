@@ -102,8 +102,9 @@ export interface CompanionOptions {
   /** Timeout of each call to the service. Default 15 s. */
   serviceTimeoutMs?: number;
   /**
-   * How long the server API waits for the store (a read, a write) before answering `503
-   * STORE_UNAVAILABLE` with `Retry-After`: a backend then tells "retry later" from a bug. Default 4 s.
+   * How long the server API and the payer's routes wait for the store (a read, a write, a limit)
+   * before answering `503` with `Retry-After` (`STORE_UNAVAILABLE` to a backend, `SERVICE_UNAVAILABLE`
+   * to the page): a caller then tells "retry later" from a bug. Default 4 s.
    */
   storeTimeoutMs?: number;
   /** Webhook `_timestamp` tolerance. Default 5 minutes. */

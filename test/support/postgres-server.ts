@@ -8,10 +8,11 @@
  *
  * `halt()` and `restart()` stop and start the same cluster (same data, same port), for the fault
  * runs: `halt('immediate')` is a crash of the server (no shutdown checkpoint; recovery replays the
- * WAL at the next start), `halt('fast')` an orderly stop that still cuts every connection.
+ * WAL at the next start), `halt('fast')` an orderly stop that still cuts every connection;
+ * `freeze()` and `thaw()` stop and resume its processes (a server that no longer answers).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './free-port.js';
@@ -28,6 +29,12 @@ export interface PostgresServer {
   halt(mode?: 'immediate' | 'fast'): Promise<void>;
   /** Starts it again on the same port with the same data. */
   restart(): Promise<void>;
+  /**
+   * Freezes the server (SIGSTOP to the postmaster and every backend): connections stay open and
+   * nothing answers, as a server stuck on its disk or a host paused. `thaw()` resumes them.
+   */
+  freeze(): void;
+  thaw(): void;
   stop(): Promise<void>;
 }
 
@@ -52,6 +59,19 @@ function runAs(): { uid?: number; gid?: number } {
   const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
   const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
   return { uid, gid };
+}
+
+/**
+ * `run` without blocking the event loop: the companion under test keeps running while the server
+ * stops or starts (its reconnection timers fire on their own schedule, as beside a real server).
+ */
+function runAsync(command: string, args: string[], cwd: string, user: { uid?: number; gid?: number }): Promise<void> {
+  return new Promise((resolve, reject) => {
+    execFile(join(bin, command), args, { cwd, encoding: 'utf8', ...user, env: { ...process.env, LC_ALL: 'C.UTF-8', LANG: 'C.UTF-8' } }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`${command} ${args.join(' ')} failed (${error.message}):\n${stdout}\n${stderr}`));
+      else resolve();
+    });
+  });
 }
 
 function run(command: string, args: string[], cwd: string, user: { uid?: number; gid?: number }): void {
@@ -87,13 +107,14 @@ export async function startPostgresServer(options: PostgresServerOptions = {}): 
 
   let port = 0;
   let running = false;
+  const startArgs = () => ['-D', data, '-l', log, '-w', '-t', '30', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1${tlsSettings}`, 'start'];
   const start = () => {
-    run('pg_ctl', ['-D', data, '-l', log, '-w', '-t', '30', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1${tlsSettings}`, 'start'], dir, user);
+    run('pg_ctl', startArgs(), dir, user);
     running = true;
   };
   const halt = async (mode: 'immediate' | 'fast' = 'fast') => {
     if (!running) return;
-    run('pg_ctl', ['-D', data, '-m', mode, '-w', 'stop'], dir, user);
+    await runAsync('pg_ctl', ['-D', data, '-m', mode, '-w', 'stop'], dir, user);
     running = false;
   };
   // A crashed test run must not leave a server behind (a synchronous stop: 'exit' allows no await).
@@ -117,6 +138,24 @@ export async function startPostgresServer(options: PostgresServerOptions = {}): 
     throw new Error(`PostgreSQL did not start: ${lastError instanceof Error ? lastError.message : String(lastError)}\n${output}`);
   }
 
+  // The postmaster (first line of postmaster.pid) and its children, the backends and workers.
+  let frozen: number[] = [];
+  const serverProcesses = (): number[] => {
+    const postmaster = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const children = readdirSync('/proc')
+      .filter((entry) => /^\d+$/.test(entry))
+      .filter((pid) => {
+        try {
+          // Field 4 of /proc/<pid>/stat is the parent's pid (after the command name in parentheses).
+          return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]) === postmaster;
+        } catch {
+          return false;
+        }
+      })
+      .map(Number);
+    return [postmaster, ...children];
+  };
+
   const urlOf = (name: string, role = 'momo') => `postgres://${role}@127.0.0.1:${port}/${name}`;
   return {
     url: urlOf('postgres'),
@@ -126,11 +165,22 @@ export async function startPostgresServer(options: PostgresServerOptions = {}): 
       return execFileSync('psql', ['-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-h', '127.0.0.1', '-p', String(port), '-U', 'momo', '-d', database, '-c', sql], { encoding: 'utf8' });
     },
     halt,
+    freeze() {
+      frozen = serverProcesses();
+      for (const pid of frozen) process.kill(pid, 'SIGSTOP');
+    },
+    thaw() {
+      for (const pid of frozen) process.kill(pid, 'SIGCONT');
+      frozen = [];
+    },
     async restart() {
-      if (!running) start();
+      if (running) return;
+      await runAsync('pg_ctl', startArgs(), dir, user);
+      running = true;
     },
     async stop() {
       process.removeListener('exit', stopOnExit);
+      if (frozen.length > 0) for (const pid of frozen) process.kill(pid, 'SIGCONT');
       await halt('immediate');
       rmSync(dir, { recursive: true, force: true });
     },

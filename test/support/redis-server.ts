@@ -1,7 +1,8 @@
 /**
  * A real, throwaway redis-server for tests and the store benchmark: its own free port on 127.0.0.1,
- * no persistence, a temporary working folder, and stopped (never left running) by `stop()` or when
- * the test process exits. Missing redis-server is an error, never a silent skip: a test that did not
+ * no persistence (unless asked: `persistent` keeps an append-only file fsynced at every write, and
+ * `restart()` then stops and starts it on the same port with the same data), a temporary working
+ * folder, and stopped (never left running) by `stop()` or when the test process exits. Missing redis-server is an error, never a silent skip: a test that did not
  * run must not look like a test that passed.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -15,7 +16,14 @@ export interface RedisServer {
   /** `redis://127.0.0.1:<port>` */
   url: string;
   port: number;
+  /** Shuts the server down, waits `downMs` (default 0), and starts it again on the same port and folder (its data kept only when `persistent`). */
+  restart(downMs?: number): Promise<void>;
   stop(): Promise<void>;
+}
+
+export interface RedisServerOptions {
+  /** `appendonly yes`, `appendfsync always`: what it held is there after `restart()`. */
+  persistent?: boolean;
 }
 
 export class RedisServerMissingError extends Error {
@@ -63,53 +71,71 @@ function exited(child: ChildProcess, withinMs: number): Promise<boolean> {
   });
 }
 
-async function startOnce(): Promise<RedisServer> {
+async function startOnce(options: RedisServerOptions): Promise<RedisServer> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'momo-redis-'));
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const persistence = options.persistent ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
+  const launch = () => spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let child = launch();
   let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
-  child.stderr?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
+  const capture = () => {
+    child.stdout?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
+    child.stderr?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
+  };
+  capture();
   // A crashed test run must not leave a server behind.
-  const killOnExit = () => child.kill('SIGKILL');
+  const killOnExit = () => void child.kill('SIGKILL');
   process.once('exit', killOnExit);
 
   let stopped = false;
-  const stop = async () => {
-    if (stopped) return;
-    stopped = true;
-    process.removeListener('exit', killOnExit);
+  /** SHUTDOWN (the append-only file, when kept, is flushed first), else SIGTERM, else SIGKILL. */
+  const shutDown = async () => {
     if (child.exitCode === null && child.signalCode === null) {
-      const cli = spawn('redis-cli', ['-p', String(port), 'shutdown', 'nosave'], { stdio: 'ignore' });
+      const cli = spawn('redis-cli', ['-p', String(port), 'shutdown', options.persistent ? 'save' : 'nosave'], { stdio: 'ignore' });
       cli.once('error', () => child.kill('SIGTERM'));
       if (!(await exited(child, 3_000))) {
         child.kill('SIGKILL');
         await exited(child, 3_000);
       }
     }
+  };
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    process.removeListener('exit', killOnExit);
+    await shutDown();
     rmSync(dir, { recursive: true, force: true });
   };
+  const answering = async () => {
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null || child.signalCode !== null) return false;
+      // Alive after the answer too: a server of someone else's on this port must not pass for ours.
+      if ((await answersPing(port)) && child.exitCode === null && child.signalCode === null) return true;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return false;
+  };
+  const restart = async (downMs = 0) => {
+    await shutDown();
+    await new Promise((resolve) => setTimeout(resolve, downMs));
+    child = launch();
+    capture();
+    if (!(await answering())) throw new Error(`redis-server on port ${port} did not come back within 10 s. Its output:\n${output}`);
+  };
 
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) break;
-    // Alive after the answer too: a server of someone else's on this port must not pass for ours.
-    if ((await answersPing(port)) && child.exitCode === null && child.signalCode === null) return { url: `redis://127.0.0.1:${port}`, port, stop };
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  if (await answering()) return { url: `redis://127.0.0.1:${port}`, port, restart, stop };
   await stop();
   throw new Error(`redis-server on port ${port} did not answer PING within 10 s. Its output:\n${output}`);
 }
 
 /** Starts a redis-server; retries on another port if the one picked was taken in between. */
-export async function startRedisServer(): Promise<RedisServer> {
+export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {
   assertInstalled();
   let lastError: unknown;
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      return await startOnce();
+      return await startOnce(options);
     } catch (error) {
       lastError = error;
     }

@@ -10,6 +10,12 @@
  * used every file descriptor of the process and the webhook route could no longer answer. The
  * per-checkout slots are counted where the store says (stores/limit-backend.ts): across every process on a
  * shared store; the total is this process's own (its file descriptors).
+ *
+ * A hub delivers at most once (stores/status-hub.ts): a view published while its connection was
+ * down, or whose publish failed, is never heard. So a stream does not rely on it alone: it reads its
+ * payment from the store when it opens, when the hub listens again after a loss, and every
+ * {@link STREAM_RECHECK_MS} while open. A read only ever sends a version above the last one sent
+ * (statuses never go back, payment-service.md §3), so a read that lost a race sends nothing.
  */
 import { finalPaymentStates, type PaymentView } from '../../contract/companion.js';
 import { TooManyRequests } from '../model/payer-refusal.js';
@@ -18,6 +24,17 @@ import type { StatusHub } from '../stores/status-hub.js';
 import { randomId } from '../tokens.js';
 
 const encoder = new TextEncoder();
+
+/**
+ * How often an open stream reads its payment again, whatever the hub says. Without it a payer whose
+ * completion the hub missed (PostgreSQL restarted, a NOTIFY that failed) watched the old state for
+ * the stream's whole life, 5 minutes (issue 40 §3). 5 s: a missed change shows within seconds (the
+ * page itself waits longer than that for a payer to approve), for one read by primary key per open
+ * stream every 5 s: 2 a second for 10 payers waiting, 800 at the 4,000-stream cap.
+ */
+export const STREAM_RECHECK_MS = 5_000;
+/** How often the due re-reads are looked for: streams opened at different times spread their reads. */
+const recheckTickMs = 1_000;
 
 export interface EventStreamLimits {
   heartbeatMs: number;
@@ -42,12 +59,17 @@ export interface EventStreams {
 
 export function createEventStreams(hub: StatusHub, limits: EventStreamLimits): EventStreams {
   const { heartbeatMs } = limits;
-  /** Each open stream, with when it opened and how to end it. */
-  const open = new Map<ReadableStreamDefaultController<Uint8Array>, { openedAt: number; finish: () => void }>();
+  /** Each open stream, with when it opened, how to end it and how to read its payment again. */
+  const open = new Map<ReadableStreamDefaultController<Uint8Array>, { openedAt: number; finish: () => void; reread: Reread }>();
   /** Streams admitted by the total cap, waiting for their per-order slot. */
   let opening = 0;
   let heartbeat: ReturnType<typeof setInterval> | undefined;
+  let recheck: ReturnType<typeof setInterval> | undefined;
   const ping = encoder.encode(': ping\n\n');
+  // The hub listens again after a loss: what it missed meanwhile is in the store.
+  const stopRestored = hub.onRestored?.(() => {
+    for (const stream of open.values()) stream.reread.now();
+  });
 
   const startHeartbeat = () => {
     if (heartbeat) return;
@@ -66,13 +88,20 @@ export function createEventStreams(hub: StatusHub, limits: EventStreamLimits): E
         }
       }
     }, heartbeatMs);
+    recheck = setInterval(() => {
+      const due = Date.now() - STREAM_RECHECK_MS;
+      for (const stream of open.values()) if (stream.reread.lastAt() <= due) stream.reread.now();
+    }, recheckTickMs);
     // The heartbeat alone must not keep a process alive.
     (heartbeat as { unref?: () => void }).unref?.();
+    (recheck as { unref?: () => void }).unref?.();
   };
   const stopHeartbeatIfIdle = () => {
     if (open.size === 0 && heartbeat) {
       clearInterval(heartbeat);
+      clearInterval(recheck);
       heartbeat = undefined;
+      recheck = undefined;
     }
   };
 
@@ -122,17 +151,20 @@ export function createEventStreams(hub: StatusHub, limits: EventStreamLimits): E
             controller.enqueue(encoder.encode(`id: ${view.version}\nevent: payment\ndata: ${JSON.stringify(view)}\n\n`));
             if (finalPaymentStates.includes(view.state)) queueMicrotask(finish);
           };
-          // A retry hint for EventSource-like readers, then what the page has not seen yet.
-          controller.enqueue(encoder.encode('retry: 2000\n\n'));
-          unsubscribe = hub.subscribe(orderId, send);
-          open.set(controller, { openedAt: Date.now(), finish });
-          startHeartbeat();
-          loadCurrent().then((current) => {
+          const sendCurrent = (current: PaymentView | null) => {
             if (current) send(current);
             // A final payment ends the stream now, whatever Last-Event-ID the page sent (one at or
             // above the current version would otherwise keep it open for nothing, for ever).
             if (current && finalPaymentStates.includes(current.state)) queueMicrotask(finish);
-          }, finish);
+          };
+          // A retry hint for EventSource-like readers, then what the page has not seen yet.
+          controller.enqueue(encoder.encode('retry: 2000\n\n'));
+          unsubscribe = hub.subscribe(orderId, send);
+          // A failed re-read is left to the next one (the store guard says an outage once).
+          const reread = createReread(loadCurrent, sendCurrent, () => closed);
+          open.set(controller, { openedAt: Date.now(), finish, reread });
+          startHeartbeat();
+          loadCurrent().then(sendCurrent, finish);
           // The page may have gone while the slot was being taken.
           if (signal.aborted) queueMicrotask(finish);
           else signal.addEventListener('abort', finish, { once: true });
@@ -150,9 +182,41 @@ export function createEventStreams(hub: StatusHub, limits: EventStreamLimits): E
     },
     size: () => open.size,
     close() {
+      stopRestored?.();
       for (const stream of [...open.values()]) stream.finish();
       open.clear();
       stopHeartbeatIfIdle();
     },
   };
+}
+
+interface Reread {
+  /** Reads the payment again; if a read is under way, once more after it (it may predate a restore). */
+  now(): void;
+  /** When the last read started (real time). */
+  lastAt(): number;
+}
+
+function createReread(load: () => Promise<PaymentView | null>, sendCurrent: (current: PaymentView | null) => void, isClosed: () => boolean): Reread {
+  let lastAt = Date.now();
+  let reading = false;
+  let again = false;
+  const now = () => {
+    if (isClosed()) return;
+    if (reading) {
+      again = true;
+      return;
+    }
+    reading = true;
+    lastAt = Date.now();
+    load()
+      .then((current) => !isClosed() && sendCurrent(current), () => undefined)
+      .finally(() => {
+        reading = false;
+        if (!again) return;
+        again = false;
+        now();
+      });
+  };
+  return { now, lastAt: () => lastAt };
 }

@@ -15,13 +15,14 @@ import { z } from 'zod';
 import { companionRoutes } from '../../contract/companion.js';
 import { PayerRefusal, TooManyRequests } from '../model/payer-refusal.js';
 import { payCheckout } from '../payments/pay-flow.js';
+import { storeRetryAfterSeconds, StoreUnavailableError } from '../stores/store-guard.js';
 import { checkoutView, paymentView } from '../model/payment-view.js';
 import { approvalQrView } from './approval-qr.js';
 import { maxBrowserBody, noStore, type AppDeps, type Env } from './app-deps.js';
 import { corsFor, corsHeaders } from './cors.js';
 import { BodyRefusedError, refusalBody, refusalStatus } from './refusal-answer.js';
 import { registerReturnRoute } from './return-route.js';
-import { admitNumber, authenticate, payUnavailable, reachesService, readJson, rememberDecimals, withServiceErrors } from './route-guards.js';
+import { admitNumber, authenticate, payUnavailable, reachesService, readJson, rememberDecimals, storeUnavailable, withServiceErrors } from './route-guards.js';
 import { registerWebhookRoute } from './webhook-route.js';
 
 export type { AppDeps } from './app-deps.js';
@@ -42,6 +43,11 @@ export function createApp(deps: AppDeps): Hono<Env> {
     if (error instanceof TooManyRequests && error.retryAfterSeconds !== undefined) c.header('retry-after', String(error.retryAfterSeconds));
     if (error instanceof BodyRefusedError) c.header('connection', 'close');
     if (error instanceof PayerRefusal) return c.json(refusalBody(error), refusalStatus(error) as 400);
+    // The store's deadline (stores/store-guard.ts) logged the outage once: no line per request.
+    if (error instanceof StoreUnavailableError) {
+      c.header('retry-after', String(storeRetryAfterSeconds));
+      return c.json(refusalBody(storeUnavailable), 503);
+    }
     deps.log.error('companion route failed', { path: new URL(c.req.url).pathname, error });
     // Never "nothing was charged": this may come after a pay-in was posted. A retry is safe either
     // way (the same order id is re-posted, never a second payment).

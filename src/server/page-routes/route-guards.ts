@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import { normalizePhoneFull } from '../../contract/phone-full.js';
 import { PayerRefusal, TooManyRequests } from '../model/payer-refusal.js';
 import type { CheckoutRecord } from '../model/records.js';
+import { StoreUnavailableError } from '../stores/store-guard.js';
 import { updateCheckoutRecord, type CheckoutStore } from '../stores/store.js';
 import { sha256Base64url } from '../tokens.js';
 import { maxBrowserBody, type AppDeps, type Env } from './app-deps.js';
@@ -79,6 +80,12 @@ export const readJson = async <T>(c: Context<Env>, schema: z.ZodType<T>): Promis
 
 export const payUnavailable = 'The payment service cannot be reached right now. Try again in a moment; you will not be charged twice.';
 
+/**
+ * The store did not answer in time (stores/store-guard.ts): the page's code for "try again" (the
+ * element retries it), never "nothing was charged", since a pay-in may have been posted already.
+ */
+export const storeUnavailable = new PayerRefusal('SERVICE_UNAVAILABLE', 'The shop’s server cannot reach its records right now. Try again in a moment; you will not be charged twice.');
+
 /** `message`: the default is for lookup and preview, which charge nothing. */
 export async function withServiceErrors<T>(
   deps: Pick<AppDeps, 'log'>,
@@ -88,7 +95,8 @@ export async function withServiceErrors<T>(
   try {
     return await run();
   } catch (error) {
-    if (error instanceof PayerRefusal) throw error;
+    // A store past its deadline is answered by the routes' error handler, without a line per request.
+    if (error instanceof PayerRefusal || error instanceof StoreUnavailableError) throw error;
     deps.log.error('service call failed', { error });
     throw new PayerRefusal('SERVICE_UNAVAILABLE', message);
   }

@@ -27,7 +27,7 @@ import { createCheckoutRoute, getPaymentRoute, listPaymentsRoute, serverApiDocum
 import type { CheckoutStore } from '../stores/store.js';
 import { paymentView } from '../model/payment-view.js';
 import type { RelayOutcome } from '../notifications/notification-types.js';
-import { StoreUnavailableError } from '../stores/store-guard.js';
+import { storeRetryAfterSeconds, StoreUnavailableError } from '../stores/store-guard.js';
 import { registerRedeliveryRoutes, type RedeliveryDeps } from './redelivery-routes.js';
 import { ServerApiError } from './server-api-error.js';
 import { refundView, type RefundView } from '../model/refund.js';
@@ -226,9 +226,6 @@ function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
   }
   return value;
 }
-
-/** What a backend waits before trying again after a 503 STORE_UNAVAILABLE. */
-const storeRetryAfterSeconds = 5;
 
 function asServerApiError(error: unknown): ServerApiError | undefined {
   if (error instanceof ServerApiError) return error;

@@ -3,19 +3,25 @@
  * the process that verified a notification reaches the status streams held by every other process
  * on the same database and schema.
  *
- * One channel per schema (`<schema>_status`), each notification `{"orderId", "view"}`; every
- * process LISTENs on one connection of its own (outside the pool: a LISTEN belongs to a session)
- * and hands a view to the streams it holds for that order. Every view, a local one too, goes through
- * Postgres, so all streams of an order see views in one order. NOTIFY delivers at most once, to the
- * sessions listening at that moment (it is sent at commit, and a page's view is well under its
- * 8,000-byte limit): a stream also reads the current state from the store when it opens, so a view
- * missed while the listening connection was being re-opened is not lost, only late.
+ * One channel per schema (`<schema>_status`), each notification `{"orderId", "view"}`. Every
+ * process holds ONE connection of its own for the hub, outside the store's pool (a LISTEN belongs
+ * to a session), and sends its NOTIFYs on that same connection: a process's budget is the store's
+ * pool plus this one connection (`MOMO_POSTGRES_POOL_SIZE` + 1, docs/durability.md). A pool of the
+ * hub's own for NOTIFY (0.4.0) doubled that budget, and under a role limited to pool + 1 every
+ * NOTIFY failed (issue 40 §4). Every view, a local one too, goes through Postgres, so all streams
+ * of an order see views in one order.
+ *
+ * NOTIFY delivers at most once, to the sessions listening at that moment (it is sent at commit, and
+ * a page's view is well under its 8,000-byte limit). A view published while the connection is
+ * being re-opened is not heard: once it listens again the hub says so (`onRestored`), and the
+ * streams read their payment from the store (page-routes/event-stream.ts), so it is late by the
+ * reconnection's back-off (2 s at most once the server is back), never lost.
  */
 import type { Client, ClientConfig, Notification, Pool } from 'pg';
 import type { PaymentView } from '../../../contract/companion.js';
 import { createLogger, type Logger } from '../../log.js';
-import type { StatusHub } from '../status-hub.js';
-import { openPool, unavailable, type PostgresConnectionOptions } from './postgres-connection.js';
+import { createRestoreListeners, type StatusHub } from '../status-hub.js';
+import { describePostgresUrl, poolConfig, unavailable, type PostgresConnectionOptions } from './postgres-connection.js';
 import { checkSchemaName, defaultSchema } from './postgres-schema.js';
 
 export interface PostgresStatusHubOptions extends PostgresConnectionOptions {
@@ -27,11 +33,17 @@ export interface PostgresStatusHubOptions extends PostgresConnectionOptions {
 export interface PostgresStatusHub extends StatusHub {
   /** Resolves once this process is listening (after a start or a reconnection). */
   ready(): Promise<void>;
-  /** Closes the listening connection (and the pool, unless it was given). */
+  /** Closes the hub's connection (a given pool is left as it was: the hub never uses it). */
   close(): Promise<void>;
 }
 
 type Listener = (view: PaymentView) => void;
+
+/**
+ * NOTIFYs waiting on the hub's one connection beyond which a publish is dropped (the streams re-read
+ * the store): a frozen server must not make them pile up in memory.
+ */
+const maxQueuedNotifies = 1_000;
 
 /**
  * @example
@@ -42,10 +54,17 @@ export async function createPostgresStatusHub(options: PostgresStatusHubOptions)
   const log = options.log ?? createLogger();
   const schema = checkSchemaName(options.schema ?? defaultSchema);
   const channel = `${schema}_status`;
-  const { pool, owned, where } = await openPool({ ...options, log });
+  // The hub's one connection, with the settings of the store's pool (a given pool's own).
+  const config: ClientConfig = options.pool
+    ? (options.pool as Pool & { options: ClientConfig }).options
+    : poolConfig({ ...options, url: requireUrl(options.url) });
+  const where = options.url && !options.pool ? describePostgresUrl(options.url) : 'the given pool';
   const { default: pg } = await import('pg');
   const listeners = new Map<string, Set<Listener>>();
+  const restored = createRestoreListeners(log);
   let count = 0;
+  let queuedNotifies = 0;
+  let dropReported = false;
   let closed = false;
   let listener: Client | undefined;
   let listening: Promise<void>;
@@ -70,19 +89,29 @@ export async function createPostgresStatusHub(options: PostgresStatusHubOptions)
 
   /** Opens the listening connection; when it is lost, opens another with a back-off capped at 2 s. */
   const listen = async (attempt = 0): Promise<void> => {
-    const client = new pg.Client((pool as Pool & { options: ClientConfig }).options);
+    const client = new pg.Client(config);
     client.on('notification', deliver);
     client.on('error', () => {}); // 'end' follows: the reconnection happens there
     client.on('end', () => {
       if (closed || listener !== client) return;
-      log.warn('postgres status listener lost: reconnecting; open streams get the current state when they re-check', { postgres: where });
+      log.warn('postgres status listener lost: reconnecting; open streams read their payment again once it is back', { postgres: where });
       listener = undefined;
       listening = reconnect(1);
     });
-    await client.connect();
-    await client.query(`LISTEN ${channel}`);
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${channel}`);
+    } catch (error) {
+      await client.end().catch(() => {});
+      throw error;
+    }
+    // Closed while this connection was being opened: nothing listens any more.
+    if (closed) return void (await client.end().catch(() => {}));
     listener = client;
-    if (attempt > 0) log.info('postgres status listener restored', { postgres: where });
+    dropReported = false;
+    if (attempt === 0) return;
+    log.info('postgres status listener restored: open streams read their payment again', { postgres: where });
+    restored.fire();
   };
   const reconnect = async (attempt: number): Promise<void> => {
     for (let tries = attempt; !closed; tries++) {
@@ -100,15 +129,26 @@ export async function createPostgresStatusHub(options: PostgresStatusHubOptions)
     listening = listen();
     await listening;
   } catch (error) {
-    if (owned) await pool.end().catch(() => {});
     throw unavailable(where, error);
   }
 
+  /** Said once per outage, not per view: the streams get the view from the store anyway. */
+  const dropped = (orderId: string, why: string) => {
+    if (dropReported) return;
+    dropReported = true;
+    log.warn(`postgres notify not sent (${why}): open status streams read this change from the store`, { orderId, postgres: where });
+  };
+
   return {
     publish(orderId, view) {
-      pool.query('SELECT pg_notify($1, $2)', [channel, JSON.stringify({ orderId, view })]).catch((error: unknown) => {
-        log.warn('postgres notify failed: open status streams see this change when they re-check', { orderId, error: error instanceof Error ? error.message : String(error) });
-      });
+      const client = listener;
+      if (!client) return dropped(orderId, 'the hub is reconnecting');
+      if (queuedNotifies >= maxQueuedNotifies) return dropped(orderId, `${maxQueuedNotifies} notifies already wait for the server`);
+      queuedNotifies += 1;
+      client
+        .query('SELECT pg_notify($1, $2)', [channel, JSON.stringify({ orderId, view })])
+        .catch((error: unknown) => dropped(orderId, error instanceof Error ? error.message : String(error)))
+        .finally(() => (queuedNotifies -= 1));
     },
     subscribe(orderId, own) {
       let set = listeners.get(orderId);
@@ -125,15 +165,21 @@ export async function createPostgresStatusHub(options: PostgresStatusHubOptions)
       };
     },
     size: () => count,
+    onRestored: (own) => restored.add(own),
     ready: () => listening,
     async close() {
       closed = true;
       listeners.clear();
+      restored.clear();
       count = 0;
       const client = listener;
       listener = undefined;
       await client?.end().catch(() => {});
-      if (owned) await pool.end();
     },
   };
+}
+
+function requireUrl(url: string | undefined): string {
+  if (!url) throw new TypeError('A Postgres status hub needs `url` (for example process.env.MOMO_POSTGRES_URL) or a `pool`.');
+  return url;
 }

@@ -6,14 +6,16 @@
  * Kept cheap: a process SUBSCRIBEs to an order's channel only while it holds a stream for that
  * order, once however many streams it holds, and UNSUBSCRIBEs when the last one closes. Every
  * view, a local one too, goes through Redis, so all streams of an order see views in one order.
- * Pub/sub delivers at most once and only to who is subscribed at that moment: the streams also
- * read the current state from the store when they open, so a view missed then is not lost.
+ * Pub/sub delivers at most once and only to who is subscribed at that moment: the streams read
+ * the current state from the store when they open, and again when the subscriber connection is back
+ * after a loss (`onRestored`: node-redis says `ready` once its re-SUBSCRIBEs are answered), so a
+ * view published while Redis restarted is late, never lost.
  */
 import { createBackgroundWork } from '../../background-work.js';
 import type { PaymentView } from '../../../contract/companion.js';
 import { createLogger, type Logger } from '../../log.js';
 import { closeRedis, connectDuplicate, connectRedis, describeRedisUrl, type AnyRedisClient } from './redis-client.js';
-import type { StatusHub } from '../status-hub.js';
+import { createRestoreListeners, type StatusHub } from '../status-hub.js';
 
 export interface RedisStatusHubOptions {
   /** `redis://[:password@]host:port[/db]`. Ignored when `client` is given. */
@@ -59,7 +61,16 @@ export async function createRedisStatusHub(options: RedisStatusHubOptions): Prom
   // One Redis listener per subscribed order: node-redis unsubscribes by listener identity.
   const channelListeners = new Map<string, (message: string) => void>();
   const inFlight = createBackgroundWork();
+  const restored = createRestoreListeners(log);
   let count = 0;
+  // Set when the subscriber connection drops; its next `ready` (re-subscribed) is a restore.
+  let lost = false;
+  subscriber.on('reconnecting', () => (lost = true));
+  subscriber.on('ready', () => {
+    if (!lost) return;
+    lost = false;
+    restored.fire();
+  });
 
   const track = (command: Promise<unknown>, what: string, orderId: string) =>
     void inFlight.track(
@@ -118,12 +129,14 @@ export async function createRedisStatusHub(options: RedisStatusHubOptions): Prom
       };
     },
     size: () => count,
+    onRestored: (own) => restored.add(own),
     async ready() {
       await inFlight.settled();
     },
     async close() {
       listeners.clear();
       channelListeners.clear();
+      restored.clear();
       count = 0;
       await closeRedis(subscriber);
       if (ownsClient) await closeRedis(publisher);

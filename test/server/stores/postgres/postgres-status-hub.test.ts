@@ -1,7 +1,7 @@
 /**
  * The status hub on LISTEN/NOTIFY against a real PostgreSQL: two hubs on one database (as two
  * processes) hear each other's views for the orders they hold streams for, and none of another
- * schema's; after PostgreSQL restarts, the listening connection comes back by itself.
+ * schema's; after PostgreSQL restarts, the listening connection comes back by itself and says so.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -56,8 +56,12 @@ describe('postgres status hub', () => {
   it('listens again by itself once PostgreSQL is back after a restart', async () => {
     const [a, b] = await Promise.all([createPostgresStatusHub({ url, log: silentLogger }), createPostgresStatusHub({ url, log: silentLogger })]);
     try {
+      // The streams read their payment again when the hub says it listens again (issue 40 §3).
+      assert.equal(typeof b.onRestored, 'function', 'the hub says when it listens again');
+      const restored = new Promise<void>((resolve) => b.onRestored?.(resolve));
       await server.halt('fast');
       await server.restart();
+      await Promise.race([restored, new Promise((_, reject) => setTimeout(() => reject(new Error('no restore within 15 s')), 15_000))]);
       const deadline = Date.now() + 15_000;
       let version = 10;
       for (;;) {
