@@ -17,8 +17,9 @@ export function demoCsp(): string {
     "base-uri 'none'",
     "form-action 'self'",
     "frame-ancestors 'none'",
-    // Lit's only sink is its own template policy named `lit-html`; nothing else may create one.
+    // Lit's only sink is its own template policy named `lit-html`; the element's language files
+    // come through its own policy `momo-checkout` (its files only); nothing else may create one.
     "require-trusted-types-for 'script'",
-    'trusted-types lit-html',
+    'trusted-types lit-html momo-checkout',
   ].join('; ');
 }

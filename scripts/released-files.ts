@@ -7,12 +7,14 @@
  * - `npm run version-packages` (changeset version) records the new version's files: cutting a
  *   release is what freezes its names.
  * - `npm run release:check` (in `prepack`) and test/ship/released-files.test.ts refuse a build that
- *   gives a released name other bytes, saying how to release the change under a new name.
+ *   gives a released name other bytes, saying how to release the change under a new name, or that
+ *   lacks a released file (issue 41: every released file ships in every later package, copied from
+ *   releases/files/ by the build, scripts/released-copies.ts).
  *
  * Usage: `tsx scripts/released-files.ts check [dir]` (a built dist/browser, default the package's),
  * `tsx scripts/released-files.ts record` (builds into a temporary folder and records its files).
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -79,9 +81,11 @@ export function withRelease(record: ReleasedFiles, manifest: SriManifest, date: 
 }
 
 async function check(dir: string): Promise<number> {
-  const problems = conflictsWithReleased(await readSriManifest(dir), await readReleasedFiles());
+  const { releasedFileProblems } = await import('./released-copies.js');
+  const record = await readReleasedFiles();
+  const problems = [...conflictsWithReleased(await readSriManifest(dir), record), ...(await releasedFileProblems(dir, record))];
   for (const problem of problems) console.error(problem);
-  if (problems.length === 0) console.log(`released-files: no released script-tag file changes in ${dir}`);
+  if (problems.length === 0) console.log(`released-files: every released script-tag file is in ${dir}, byte for byte, and no released name holds other bytes`);
   return problems.length === 0 ? 0 : 1;
 }
 
@@ -91,9 +95,17 @@ async function record(): Promise<number> {
   const dir = await mkdtemp(join(tmpdir(), 'momo-release-'));
   try {
     const manifest = await buildBrowser(dir);
-    const updated = withRelease(await readReleasedFiles(), manifest, new Date().toISOString().slice(0, 10));
+    const current = await readReleasedFiles();
+    if (current.releases.some((release) => release.version === manifest.version)) {
+      console.log(`released-files: ${manifest.version} is already recorded; a change since it ships under the next version (add a changeset)`);
+      return 0;
+    }
+    const updated = withRelease(current, manifest, new Date().toISOString().slice(0, 10));
     await writeFile(releasedFilesPath, `${JSON.stringify(updated, null, 2)}\n`);
-    console.log(`released-files: ${manifest.version}'s script-tag files recorded in releases/script-tag-files.json`);
+    // The release's own bytes, kept for every later package (scripts/released-copies.ts).
+    const { releasedCopiesDir } = await import('./released-copies.js');
+    for (const file of builtFiles(manifest)) await copyFile(join(dir, file.file), join(releasedCopiesDir, file.file));
+    console.log(`released-files: ${manifest.version}'s script-tag files recorded in releases/script-tag-files.json and kept in releases/files/`);
     return 0;
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -32,6 +32,11 @@ export interface SriManifest {
   /** The element: the IIFE and the ES module, English and French inside. */
   files: BuiltFile[];
   languages: LanguageFile[];
+  /**
+   * Every released file copied beside them, byte for byte (releases/files/): a page that pinned
+   * any of them keeps working after an upgrade (issue 41). Absent in the manifests of 0.4.0 and earlier.
+   */
+  released?: Array<{ file: string; integrity: string; bytes: number }>;
 }
 
 export const manifestFileName = 'manifest.json';

@@ -120,6 +120,11 @@ export class MomoCheckout extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
+    // The payer pressed Pay: the height reserved for the element (theme.ts) has done its work, and
+    // the steps after take their own (issue 41: a paid card left a large empty area below it). Now,
+    // within 500 ms of the payer's input, the page moving is not counted as a layout shift. The
+    // property, not min-height itself: a merchant's own `momo-checkout { min-height }` still holds.
+    if (this.status === 'submitting') this.style.setProperty('--momo-checkout-min-height', '0');
     if (changed.has('client') || changed.has('endpoint') || changed.has('token') || changed.has('checkoutView')) this.checkout.configure();
     if (changed.has('country') && this.country) {
       // Programmatic: sets the choice without any user event (no momo-submit, no validation message).
@@ -252,6 +257,11 @@ export class MomoCheckout extends LitElement {
     // (views/number-step-view.ts), the live region only announces them; "Sending…" (after the payer's press) goes below.
     const shownInPlace = numberStep && step !== 'submitting';
     const statusClass = status.visible && !shownInPlace ? (numberStep ? 'muted status-line' : 'muted') : 'visually-hidden';
+    // Paid: the step itself is the live region's content (announced, shown, in the DOM once), rather
+    // than a hidden copy of its heading beside it: a merchant's test querying the text "Payment
+    // received" finds one element (issue 41). Laid out as before: the region takes the step's place.
+    const paid = step === 'succeeded';
+    const body = this.body(ctx);
     // lang and dir of the texts shown (English while a language file is missing), not the page's:
     // an Arabic checkout on an English page is still right-to-left.
     return html`<section class=${waiting ? 'base language-pending' : 'base'} part="base" aria-label=${t.title} lang=${shown} dir=${t.dir}>
@@ -260,8 +270,8 @@ export class MomoCheckout extends LitElement {
         : numberStep
           ? html`<div class="amount" aria-hidden="true"><span class="muted">${status.text}</span></div>`
           : nothing}
-      <div part="status" role="status" aria-live="polite" class=${statusClass}>${status.text}</div>
-      ${this.body(ctx)}
+      <div part="status" role="status" aria-live="polite" class=${paid ? '' : statusClass}>${paid ? body : status.text}</div>
+      ${paid ? nothing : body}
     </section>`;
   }
 

@@ -4,6 +4,12 @@
  * (`__MOMO_LANGUAGE_FILES__`, vite.browser.config.ts). A `<script>` element and not fetch + eval:
  * the page's CSP needs nothing new (its `script-src` already allows the script-tag file's origin; no
  * `connect-src`, no `'unsafe-eval'`), and the browser itself refuses bytes that do not match the hash.
+ *
+ * On a page that enforces Trusted Types (`require-trusted-types-for 'script'`) a script's `src` takes
+ * only a TrustedScriptURL: the element makes them with a policy of its own name, `momo-checkout`
+ * (as Lit's templates use `lit-html`), which turns nothing into a URL but its own language files.
+ * Such a page allows it with one word, `trusted-types lit-html momo-checkout` (issue 41: before, a
+ * `lang` switched after load showed English there and the file was never requested).
  */
 import { addedLanguage } from './added-languages.js';
 
@@ -21,6 +27,33 @@ const scriptUrl: string = (current instanceof HTMLScriptElement && current.src) 
 
 /** How long a language file may take before the element shows English (a few KB, one round trip). */
 const giveUpAfterMs = 6000;
+
+/** The part of the Trusted Types API used here (not in TypeScript's DOM library). */
+interface TrustedTypesFactory {
+  createPolicy(name: string, rules: { createScriptURL(input: string): string }): { createScriptURL(input: string): unknown };
+}
+
+export const trustedTypesPolicyName = 'momo-checkout';
+
+/**
+ * The element's policy, made once, when the first language file is loaded; none where the browser
+ * has no Trusted Types, or where the page's `trusted-types` list does not name it (the assignment
+ * then throws, and the console warning says what to add). It makes no URL but its own files'.
+ */
+let policy: { createScriptURL(code: string): unknown } | undefined;
+/** `code`'s file as the page lets a script's `src` take it: through the policy when there is one. */
+function trustedUrl(code: string): unknown {
+  try {
+    policy ??= (globalThis as { trustedTypes?: TrustedTypesFactory }).trustedTypes?.createPolicy(trustedTypesPolicyName, {
+      // Given a language's code, not a URL: it can only make the URL of a file in the table (any
+      // other code has no entry, and throws here).
+      createScriptURL: (asked) => new URL(files[asked]!.file, scriptUrl).href,
+    });
+  } catch {
+    // Not allowed by the page (or made already by another copy of the element): the plain URL.
+  }
+  return policy ? policy.createScriptURL(code) : languageFileUrl(code);
+}
 
 export function languageFileUrl(code: string): string {
   const entry = files[code];
@@ -47,11 +80,12 @@ export function loadLanguageFile(code: string): Promise<void> {
     // CORS, which `integrity` needs for a file from another origin (a CDN); harmless on the page's own.
     script.crossOrigin = 'anonymous';
     try {
-      // Throws on a page that enforces Trusted Types for scripts: English then, and the warning says why.
-      script.src = languageFileUrl(code);
+      // Throws on a page that enforces Trusted Types and does not allow the element's policy:
+      // English then, and the warning says why.
+      script.src = trustedUrl(code) as string;
     } catch (error) {
       clearTimeout(timer);
-      reject(error instanceof Error ? error : new Error(String(error)));
+      reject(new Error(`${error instanceof Error ? error.message : error}; allow trusted-types ${trustedTypesPolicyName}`));
       return;
     }
     document.head.append(script);

@@ -12,6 +12,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DatabaseSync } from 'node:sqlite';
+import type { Page } from 'playwright-core';
 import { runCli as cli, postSigned, root, startScenario, type AppEnv, type Scenario } from './harness.js';
 
 const wrongSecret = `whsec_${Buffer.from('not-the-companion-secret-32-bytes!!').toString('base64')}`;
@@ -27,6 +28,25 @@ export interface FrameworkShop {
   tables: { orders: string; handledNotifications: string };
   /** What the framework answers a form posted without its CSRF token. */
   csrfRefusal: number;
+}
+
+/**
+ * The payer on a framework shop: the order placed on the product page, then on its checkout page a
+ * push number typed and Pay pressed, until "Payment received". Answers the order id and the
+ * `integrity` the page pinned the element's script with.
+ */
+export async function orderAndPay(page: Page, shopUrl: string): Promise<{ orderId: string; integrity: string | null }> {
+  await page.goto(`${shopUrl}/`);
+  await page.getByRole('button', { name: 'Place the order' }).click();
+  await page.waitForURL(/\/orders\/order-[0-9A-Za-z]+\/checkout$/);
+  const orderId = /\/orders\/([^/]+)\/checkout$/.exec(page.url())![1]!;
+  const integrity = await page.locator('script[src="/assets/momo-checkout.js"]').getAttribute('integrity');
+  const field = page.getByLabel('Mobile money number');
+  await field.pressSequentially('+2290196000001');
+  await field.press('Tab');
+  await page.getByRole('button', { name: /^Pay / }).click();
+  await page.getByRole('heading', { name: 'Payment received' }).waitFor({ timeout: 15_000 });
+  return { orderId, integrity };
 }
 
 /** `momo-checkout <args>` as the merchant runs it, against the scenario's companion. */
@@ -54,18 +74,8 @@ export function describeFrameworkShop(shop: FrameworkShop): void {
       const page = await scenario.browser.newPage();
       const pageErrors: string[] = [];
       page.on('pageerror', (error) => pageErrors.push(error.message));
-      await page.goto(`${scenario.shopUrl}/`);
-      await page.getByRole('button', { name: 'Place the order' }).click();
-      await page.waitForURL(/\/orders\/order-[0-9A-Za-z]+\/checkout$/);
-      const orderId = /\/orders\/([^/]+)\/checkout$/.exec(page.url())![1]!;
-      const integrity = await page.locator('script[src="/assets/momo-checkout.js"]').getAttribute('integrity');
+      const { orderId, integrity } = await orderAndPay(page, scenario.shopUrl);
       assert.match(integrity ?? '', /^sha384-[A-Za-z0-9+/]+=*$/, 'the script is pinned by its hash');
-
-      const field = page.getByLabel('Mobile money number');
-      await field.pressSequentially('+2290196000001');
-      await field.press('Tab');
-      await page.getByRole('button', { name: /^Pay / }).click();
-      await page.getByRole('heading', { name: 'Payment received' }).waitFor({ timeout: 15_000 });
       // The page goes to the shop's own order page, which says what the shop's database says.
       await page.waitForURL(new RegExp(`/orders/${orderId}/$`), { timeout: 10_000 });
       assert.match(await page.locator('#order-state').innerText(), /Waiting for the payment's confirmation/, scenario.logs());

@@ -112,6 +112,14 @@ export async function enterNumber(m: Mounted, value = typedNumber): Promise<void
   await reach(m.el, 'ready');
 }
 
+/** A push payment to its end: Pay pressed, the approval step, then the service's "completed". */
+export async function payUntilPaid(m: Mounted): Promise<void> {
+  $(m.root, '[part="submit-button"]').click();
+  await reach(m.el, 'awaiting-approval');
+  m.client.emit(payment('completed', 2));
+  await reach(m.el, 'succeeded');
+}
+
 export function calls(client: ScriptedClient, method: string): unknown[] {
   return client.calls.filter((call) => call.method === method).map((call) => call.request);
 }

@@ -9,7 +9,7 @@ import { CompanionRequestError } from '../../src/client/errors.js';
 import { createScriptedClient } from '../../src/client/scripted-client.js';
 import type { MomoErrorEvent } from '../../src/element/events.js';
 import type { MomoCheckout } from '../../src/element/momo-checkout.js';
-import { $, enterNumber, mount, payment, reach, text } from './fixtures.js';
+import { $, enterNumber, mount, payment, payUntilPaid, reach, text } from './fixtures.js';
 
 /** `state:<status>` for momo-state-change, the event name for the others. */
 function sequence(events: Event[]): string[] {
@@ -33,10 +33,7 @@ describe('<momo-checkout> events, in the order things happen', () => {
   it('a push payment: each state change in turn, momo-succeeded after the "succeeded" step', async () => {
     const m = await mount();
     await enterNumber(m);
-    $(m.root, '[part="submit-button"]').click();
-    await reach(m.el, 'awaiting-approval');
-    m.client.emit(payment('completed', 2));
-    await reach(m.el, 'succeeded');
+    await payUntilPaid(m);
     expect(sequence(m.events)).to.deep.equal([
       'state:entering', 'state:looking-up', 'state:previewing', 'state:ready',
       'momo-submit', 'state:submitting', 'state:awaiting-approval', 'state:succeeded', 'momo-succeeded',

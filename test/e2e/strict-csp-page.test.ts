@@ -30,7 +30,7 @@ describe('e2e: the demo page under a strict CSP', () => {
     assert.equal(response.status, 200);
     const policy = response.headers.get('content-security-policy') ?? '';
     assert.equal(policy, demoCsp());
-    for (const directive of ["script-src 'self'", "style-src 'self'", "connect-src 'self'", "require-trusted-types-for 'script'", 'trusted-types lit-html', "frame-ancestors 'none'"]) {
+    for (const directive of ["script-src 'self'", "style-src 'self'", "connect-src 'self'", "require-trusted-types-for 'script'", 'trusted-types lit-html momo-checkout', "frame-ancestors 'none'"]) {
       assert.ok(policy.includes(directive), `the policy holds ${directive}`);
     }
     assert.doesNotMatch(policy, /unsafe-inline|unsafe-eval/);
@@ -59,6 +59,8 @@ describe('e2e: the demo page under a strict CSP', () => {
     await page.getByLabel('Payment code').fill('123456');
     await page.getByLabel('Payment code').press('Enter');
     await page.getByRole('heading', { name: 'Payment received' }).waitFor();
+    // Issue 41: a merchant's own test querying the text finds one element (Playwright's strict mode).
+    assert.equal(await page.getByText('Payment received').count(), 1, 'the text once in the element');
     await screenshot(watched, 'strict-csp-otp-fallback');
     assertCleanPage(watched);
 
@@ -94,6 +96,16 @@ describe('e2e: the demo page under a strict CSP', () => {
     });
     assert.notEqual(applied, '7px', 'the inline style is not applied');
     await expectSoon(() => watched.cspViolations.slice(before).some((line) => /style-src/.test(line)));
+    await watched.context.close();
+  });
+
+  it("lang switched after load: the element's language file comes through its own Trusted Types policy, with no violation", async () => {
+    const watched = await openCheckout(env);
+    const { page } = watched;
+    await page.getByLabel('Mobile money number').waitFor();
+    await page.evaluate(() => document.querySelector('momo-checkout')!.setAttribute('lang', 'pt'));
+    await page.getByLabel('Número de dinheiro móvel').waitFor({ timeout: 8000 });
+    assertCleanPage(watched);
     await watched.context.close();
   });
 

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { readSriManifest, sriOf } from '../../scripts/sri-manifest.js';
-import type { BrowserBuild } from '../../scripts/build-browser.js';
+import { unreleasedVersion, type BrowserBuild } from '../../scripts/build-browser.js';
 import { scriptTagBudgetBytes } from '../../bench/ship-size.js';
 import { builtOnce, readBuilt, removeBuild } from './built.js';
 
@@ -65,12 +65,15 @@ describe('script-tag build (dist/browser)', () => {
   });
   after(removeBuild);
 
-  it('names the files after the package version: an IIFE .js and an ES module .mjs', () => {
+  /** The package's version, or `<version>-unreleased` for changes made since it was released (build-browser.ts). */
+  const named = () => (build.files[0]!.file.includes(unreleasedVersion(pkg.version)) ? unreleasedVersion(pkg.version) : pkg.version);
+
+  it('names the files after the package version (or <version>-unreleased after it): an IIFE .js and an ES module .mjs', () => {
     assert.deepEqual(
       build.files.map((f) => [f.format, f.file]),
       [
-        ['iife', `momo-checkout-${pkg.version}.js`],
-        ['es', `momo-checkout-${pkg.version}.mjs`],
+        ['iife', `momo-checkout-${named()}.js`],
+        ['es', `momo-checkout-${named()}.mjs`],
       ],
     );
   });
@@ -110,7 +113,7 @@ describe('script-tag build (dist/browser)', () => {
 
   it('builds one file per language beside it, each with its own integrity in the manifest, and keeps them out of the script-tag file', async () => {
     const manifest = await readSriManifest(build.outDir);
-    assert.deepEqual(manifest.languages.map((f) => [f.language, f.file]), ['fr', 'pt', 'sw', 'ar'].map((code) => [code, `momo-checkout-${pkg.version}.${code}.js`]));
+    assert.deepEqual(manifest.languages.map((f) => [f.language, f.file]), ['fr', 'pt', 'sw', 'ar'].map((code) => [code, `momo-checkout-${named()}.${code}.js`]));
     const iife = await readBuilt(build, 'iife');
     for (const entry of manifest.languages) {
       const bytes = await readFile(join(build.outDir, entry.file));

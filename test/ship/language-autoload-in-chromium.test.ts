@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium } from 'playwright-core';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import type { BrowserBuild } from '../../scripts/build-browser.js';
 import { chromiumArgs, chromiumPath } from '../../scripts/chromium.mjs';
 import { builtOnce, removeBuild } from './built.js';
@@ -35,15 +35,17 @@ interface Served {
   /** File name → bytes to serve instead of the built ones (a tampered copy). */
   replaced: Map<string, Buffer>;
   pages: Map<string, string>;
+  /** Page path → its own Content-Security-Policy instead of `policy`. */
+  policies: Map<string, string>;
 }
 
 function serve(build: BrowserBuild): Promise<Served> {
-  const served: Served = { server: undefined as unknown as Server, requests: [], replaced: new Map(), pages: new Map() };
+  const served: Served = { server: undefined as unknown as Server, requests: [], replaced: new Map(), pages: new Map(), policies: new Map() };
   served.server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
     const page = served.pages.get(path);
     if (page !== undefined) {
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': policy }).end(page);
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': served.policies.get(path) ?? policy }).end(page);
       return;
     }
     if (path === '/momo/checkout') {
@@ -82,7 +84,7 @@ describe('a language loads by itself from the script-tag file', { timeout: 90_00
   });
 
   /** Opens a page with only the script-tag file (under its own hash) and reads what the payer sees. */
-  async function open(path: string, body: string, htmlLang = 'en') {
+  async function open(path: string, body: string, htmlLang = 'en', afterLoad?: (page: Page) => Promise<void>) {
     const iife = build.files.find((file) => file.format === 'iife')!;
     served.pages.set(
       path,
@@ -100,6 +102,7 @@ describe('a language loads by itself from the script-tag file', { timeout: 90_00
     page.on('pageerror', (error) => errors.push(error.message));
     const { port } = served.server.address() as AddressInfo;
     await page.goto(`http://127.0.0.1:${port}${path}`, { waitUntil: 'load', timeout: 10_000 });
+    await afterLoad?.(page);
     const seen = await page.evaluate(async () => {
       await customElements.whenDefined('momo-checkout');
       const elements = [...document.querySelectorAll('momo-checkout')];
@@ -161,5 +164,43 @@ describe('a language loads by itself from the script-tag file', { timeout: 90_00
     } finally {
       served.replaced.delete(file.file);
     }
+  });
+
+  // Issue 41: the element's own Trusted Types policy (`momo-checkout`, as Lit's `lit-html`) makes its
+  // language files' URLs, and nothing else; a page allows it with one word.
+  const trustedTypes = (allowed: string) => `${policy}; require-trusted-types-for 'script'; trusted-types ${allowed}`;
+  async function switchToPortugueseAfterLoad(page: Page): Promise<void> {
+    await page.waitForFunction(() => (document.querySelector('momo-checkout') as unknown as { status?: string } | null)?.status === 'entering', undefined, { timeout: 8000 });
+    await page.evaluate(() => document.querySelector('momo-checkout')!.setAttribute('lang', 'pt'));
+    // Until the file has come (Portuguese) or been given up (English, with its warning).
+    await page.waitForFunction(
+      () => {
+        const el = document.querySelector('momo-checkout')!;
+        const base = el.shadowRoot?.querySelector('[part="base"]');
+        return base !== null && base !== undefined && getComputedStyle(base).visibility === 'visible' && el.shadowRoot!.querySelector('label[for="phone"]') !== null;
+      },
+      undefined,
+      { timeout: 8000 },
+    );
+  }
+
+  it("lang switched after load on a page that enforces Trusted Types and allows momo-checkout: the file is loaded through the element's policy", async () => {
+    const file = build.languages.find((entry) => entry.language === 'pt')!;
+    served.policies.set('/trusted-types.html', trustedTypes('lit-html momo-checkout'));
+    const outcome = await open('/trusted-types.html', '<momo-checkout endpoint="/momo" token="t"></momo-checkout>', 'en', switchToPortugueseAfterLoad);
+    assert.deepEqual(outcome.errors, []);
+    assert.deepEqual(outcome.warnings, []);
+    assert.deepEqual(outcome.seen.map((element) => [element.label, element.visible]), [[phoneLabels.pt, 'visible']]);
+    assert.deepEqual(served.requests, [file.file]);
+    assert.equal(outcome.scripts.find((script) => script.src.endsWith(`/assets/${file.file}`))?.integrity, file.integrity);
+  });
+
+  it('a Trusted Types page that does not allow momo-checkout: English, and the warning names the word to add', async () => {
+    served.policies.set('/trusted-types-without.html', trustedTypes('lit-html'));
+    const outcome = await open('/trusted-types-without.html', '<momo-checkout endpoint="/momo" token="t"></momo-checkout>', 'en', switchToPortugueseAfterLoad);
+    assert.deepEqual(outcome.seen.map((element) => element.label), [phoneLabels.en]);
+    assert.equal(outcome.warnings.length, 1, `warnings: ${outcome.warnings.join(' | ')}`);
+    assert.match(outcome.warnings[0]!, /lang="pt".*allow trusted-types momo-checkout.*showing English/);
+    assert.deepEqual(served.requests, []);
   });
 });

@@ -141,7 +141,7 @@ describe('script-tag files in Chromium', { timeout: 60_000 }, () => {
       "connect-src 'self'",
       'img-src https:',
       "require-trusted-types-for 'script'",
-      'trusted-types lit-html',
+      'trusted-types lit-html momo-checkout',
     ].join('; ');
     headers.set('/csp.html', { 'content-security-policy': policy });
     const iife = file('iife');

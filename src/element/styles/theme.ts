@@ -25,7 +25,8 @@ export const themeStyles = css`
     display: block;
     /* The height docs/embedding.md's momo-checkout:not(:defined) rule reserves (issue 32): the
        element keeps it from its first paint, so the merchant's page below never moves while it
-       upgrades and loads. The number step fits in it (320 px, every language); the card sits at the top. */
+       upgrades and loads. The number step fits in it (320 px, every language); the card sits at the top.
+       Released once the payer presses Pay (momo-checkout.ts, willUpdate). */
     min-height: var(--momo-checkout-min-height, 27rem);
     width: 100%;
     max-width: var(--momo-checkout-max-width, 28rem);

@@ -1,8 +1,9 @@
 /**
  * `npx momo-checkout doctor [--sandbox]`: the companion's configuration as `serve` would read it
- * from the environment, its store (PostgreSQL's own checks included: store-check.ts), Node, and
- * what `serve` adds (standalone-checks.ts), each problem with its fix, all in one run. Exit code 1
- * when a check fails. With `--sandbox`, the environment as `serve --sandbox` reads it: the service's
+ * from the environment, its store (PostgreSQL's own checks included: store-check.ts), Node, what
+ * `serve` adds (standalone-checks.ts) and the released script-tag files shops pin
+ * (element-files-check.ts), each problem with its fix, all in one run. Exit code 1 when a check
+ * fails. With `--sandbox`, the environment as `serve --sandbox` reads it: the service's
  * variables are made by the simulator (and refused when set), and its store is memory unless one is
  * named.
  */
@@ -12,6 +13,7 @@ import { runSetupChecks, type SetupCheck } from '../setup/setup-checks.js';
 import { formatSetupChecks } from '../setup/setup-report.js';
 import { nodeCheck } from './node-check.js';
 import { storeCheck } from './store-check.js';
+import { elementFilesCheck } from './element-files-check.js';
 import { standaloneChecks } from './standalone-checks.js';
 import { UsageError } from './usage-error.js';
 
@@ -62,6 +64,8 @@ export async function doctorCommand(env: Env, args: readonly string[], out: Out,
     ...(sandbox ? [] : await runSetupChecks({ ...options, allowLocalPublicUrl: options.allowInsecureLocalUrls === true })),
     ...standaloneChecks(runEnv).map((check) => (sandbox && check.name === 'server secret' && !env.MOMO_SERVER_SECRET?.trim() ? madeAtStart(check) : check)),
     await storeCheck(runEnv),
+    // A shop serving a pinned file from node_modules shows no checkout when it is gone (issue 41).
+    await elementFilesCheck(),
   ];
   for (const line of formatSetupChecks(checks)) out(line);
   return checks.some((check) => check.status === 'error') ? 1 : 0;

@@ -7,6 +7,7 @@
  * (`serve-sandbox.ts`, loaded only then), and stops it on SIGTERM/SIGINT.
  */
 import { createLogger } from '../log.js';
+import { packagedElementFileProblems } from './element-files-check.js';
 import { nodeCheck } from './node-check.js';
 import { startStandaloneCompanion, type RunningStandaloneCompanion } from './standalone-companion.js';
 
@@ -34,6 +35,8 @@ export async function runServeCommand(env: Record<string, string | undefined>, a
       console.log(withSandbox.banner.join('\n'));
       running = withSandbox;
     } else running = await startStandaloneCompanion({ env, log });
+    // Loud, before a payer meets it: a released script-tag file this install lacks (issue 41).
+    for (const problem of await packagedElementFileProblems()) log.error(`momo-checkout serve: ${problem}`);
   } catch (error) {
     log.error('momo-checkout serve could not start', { error });
     process.exitCode = 1;
