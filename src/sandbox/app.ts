@@ -1,6 +1,6 @@
 /** The sandbox's Hono app: auth (§5), the service's routes, the control surface, envelopes for the rest. */
-import { timingSafeEqual } from 'node:crypto';
 import { Hono } from 'hono';
+import { constantTimeEqual } from '../contract/constant-time.js';
 import type { SandboxCore } from './core.js';
 import { fail } from './envelope.js';
 import { registerAuthorize } from './routes/authorize.js';
@@ -14,11 +14,6 @@ import type { PayerBase } from './paths.js';
 /** §4.5: the only public service route. */
 const PUBLIC_PATHS = new Set(['/v1/countries']);
 
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
 
 export function createApp(core: SandboxCore, control: SandboxControl, payerUrl?: string): Hono {
   const payerBase: PayerBase = (requestUrl) => payerUrl?.replace(/\/+$/, '') ?? new URL(requestUrl).origin;
@@ -29,7 +24,7 @@ export function createApp(core: SandboxCore, control: SandboxControl, payerUrl?:
     if (PUBLIC_PATHS.has(c.req.path)) return next();
     const header = c.req.header('authorization') ?? '';
     const match = /^Bearer (.+)$/.exec(header);
-    if (!match?.[1] || !sameSecret(match[1], core.apiKey)) {
+    if (!match?.[1] || !constantTimeEqual(match[1], core.apiKey)) {
       return fail(401, 'UNAUTHORIZED', 'send the API key as "Authorization: Bearer <key>" (X-API-Key is not read)');
     }
     return next();

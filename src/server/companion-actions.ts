@@ -5,7 +5,7 @@
  */
 import type { Logger } from './log.js';
 import type { CompanionOptions } from './options.js';
-import type { DeliverySink } from './model/records.js';
+import type { SinksByKind } from './deliveries/delivery-sinks.js';
 import { createCheckoutRecord, type CheckoutOrder } from './payments/checkouts.js';
 import type { Discovery } from './payments/discovery.js';
 import { refuseUnpayable } from './payments/payable.js';
@@ -25,7 +25,8 @@ export interface CompanionActionDeps {
   defaultReturnUrl: string | null;
   /** The companion's public base URL (the pay-out's notification URL is under it). */
   base: string;
-  refundSinks: readonly DeliverySink[];
+  /** Where each kind of change is queued (deliveries/delivery-sinks.ts `sinksByKind`). */
+  sinks: SinksByKind;
   onRefundQueued: (orderId: string) => void;
 }
 
@@ -45,7 +46,7 @@ export function companionActions(deps: CompanionActionDeps) {
     store: on,
     log,
     now,
-    sinks: deps.refundSinks,
+    sinks: deps.sinks.refund,
     onQueued: deps.onRefundQueued,
     webhookUrl: `${deps.base}/webhook`,
     enabled: options.refunds === true,

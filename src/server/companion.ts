@@ -25,7 +25,7 @@ import { endpointSink } from './model/records.js';
 import { createBackgroundWork } from './background-work.js';
 import { createMaintenance } from './maintenance.js';
 import { reportStale } from './payments/stale-report.js';
-import { createDeliverySinks, sinksByEvent, stillSubscribed } from './deliveries/delivery-sinks.js';
+import { createDeliverySinks, sinksByKind, stillSubscribed } from './deliveries/delivery-sinks.js';
 import { checkCompanionOptions } from './options-schema.js';
 import { companionStorage } from './companion-storage.js';
 import { companionActions } from './companion-actions.js';
@@ -151,7 +151,7 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
     ...(options.deliveryRetryDelaysMs !== undefined ? { retryDelaysMs: options.deliveryRetryDelaysMs } : {}),
   });
   // The endpoint gets only the types it subscribed to (merchantEvents, issue 36).
-  const sinkNames = sinksByEvent(sinks, options);
+  const sinkNames = sinksByKind(sinks, options);
   if (options.refunds === true && sinks[endpointSink] && !sinkNames.refund.includes(endpointSink)) {
     log.warn('refunds are on but merchantEvents (MOMO_MERCHANT_EVENTS) leaves out refund.updated: your endpoint does not hear how a refund ends. Add refund.updated once its handler reads refunds, or read GET /server/payments/{orderId}.');
   }
@@ -160,7 +160,7 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
     metrics: metrics.recorder,
     store,
     transitions,
-    refundSinks: sinkNames.refund,
+    sinks: sinkNames,
     onRefundQueued: deliveries.kick,
     log,
     secrets: options.webhookSecrets,
@@ -188,7 +188,7 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
   deliveries.start();
   const { app, streams } = payerRoutes({ options, store: apiStore, hub, counted: guardLimits(counted, deadline), discovery, service, transitions, acceptWebhook, mountPath, base, log, now, metrics: metrics.recorder });
 
-  const actions = companionActions({ options, discovery, service, log, now, checkoutTtlMs, defaultReturnUrl, base, refundSinks: sinkNames.refund, onRefundQueued: deliveries.kick });
+  const actions = companionActions({ options, discovery, service, log, now, checkoutTtlMs, defaultReturnUrl, base, sinks: sinkNames, onRefundQueued: deliveries.kick });
   const { checkoutsIn, paymentsIn, refundsIn, refundDepsOn } = actions;
   const refund = refundsIn(store);
   const resumeRefunds = createRefundResumer(refundDepsOn(store));

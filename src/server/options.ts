@@ -10,6 +10,7 @@ import type { RateLimit } from './stores/limit-backend.js';
 export type { RateLimit };
 import type { PaymentUpdate } from './model/payment-update.js';
 import type { RefundUpdate } from './model/refund.js';
+import type { MerchantEventType } from './model/notification-kinds.js';
 import type { PaymentSummary } from './payments/payments-list.js';
 
 export interface CompanionOptions {
@@ -175,7 +176,7 @@ export interface CompanionOptions {
    * types it does not handle (then `momo-checkout ping` and the console's test notification send one,
    * once, when asked). A type not listed is never sent there.
    */
-  merchantEvents?: Array<'payment.updated' | 'refund.updated' | 'test.ping'>;
+  merchantEvents?: MerchantEventType[];
   /**
    * A password for the operations console (`<publicUrl>/console`, docs/console.md), so that the
    * people who run the shop need not hold the server secret. At least 16 characters. The console

@@ -9,6 +9,7 @@
  * HMAC is computed synchronously with it (~9 µs). Both paths are tested against each other.
  */
 import type * as NodeCrypto from 'node:crypto';
+import { constantTimeEqual } from '../constant-time.js';
 
 const encoder = new TextEncoder();
 
@@ -86,12 +87,7 @@ export function hmacSha512Hex(secret: string, message: string): Promise<string> 
 }
 
 /**
- * Compares two strings in time that depends only on their length (lengths first, then
- * every character, so a mismatch position leaks nothing).
+ * Compares two strings in time that depends only on their length: the project's one comparison
+ * (contract/constant-time.ts), under the name this module has exported since 0.1.0.
  */
-export function timingSafeEqualText(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let difference = 0;
-  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return difference === 0;
-}
+export const timingSafeEqualText: (a: string, b: string) => boolean = constantTimeEqual;

@@ -18,6 +18,7 @@ import { getRequestListener } from '@hono/node-server';
 import { randomId } from '../tokens.js';
 import { CompanionConfigError } from '../config-error.js';
 import { createLogger } from '../log.js';
+import { storeEngineFromEnv } from '../stores/store-from-env.js';
 import { isLoopbackUrl, redactedUrl } from '../model/urls.js';
 import { startStandaloneCompanion, type RunningStandaloneCompanion, type StandaloneCompanionOptions } from './standalone-companion.js';
 
@@ -156,11 +157,11 @@ export async function startStandaloneWithSandbox(options: Omit<StandaloneCompani
   };
 }
 
-/** The store openStoreFromEnv picks from these variables, in its order. */
+/** The store the companion opened from these variables, by the one rule (storeEngineFromEnv); memory is said apart. */
 function storeName(env: Env): string {
-  const kind = env.MOMO_STORE?.trim().toLowerCase();
-  if (kind === 'postgres' || (!kind && env.MOMO_POSTGRES_URL?.trim())) return 'PostgreSQL, MOMO_POSTGRES_URL';
-  if (kind === 'redis' || (!kind && env.MOMO_REDIS_URL?.trim())) return 'Redis, MOMO_REDIS_URL';
+  const engine = storeEngineFromEnv(env);
+  if (engine === 'postgres') return 'PostgreSQL, MOMO_POSTGRES_URL';
+  if (engine === 'redis') return 'Redis, MOMO_REDIS_URL';
   return `a SQLite file in ${env.MOMO_DATA_DIR?.trim() || 'the current folder'}`;
 }
 

@@ -5,19 +5,20 @@
  * whose disk does not last).
  */
 import type { SetupCheck } from '../setup/setup-checks.js';
-import { openStoreFromEnv, storeRisk } from '../stores/store-from-env.js';
+import { openStoreFromEnv, storeEngineFromEnv, storeRisk } from '../stores/store-from-env.js';
 import { checkPostgres } from '../stores/postgres/postgres-check.js';
 import { postgresOptionsFromEnv } from '../stores/postgres/postgres-from-env.js';
 
-/** The Postgres store is the one chosen: its own checks (connection, rights, schema version), without migrating. */
-function choosesPostgres(env: Record<string, string | undefined>): boolean {
-  const kind = env.MOMO_STORE?.trim().toLowerCase();
-  return kind === 'postgres' || (!!env.MOMO_POSTGRES_URL?.trim() && !kind && !env.MOMO_REDIS_URL?.trim());
-}
-
 export async function storeCheck(env: Record<string, string | undefined>): Promise<SetupCheck> {
   const name = 'store';
-  if (choosesPostgres(env)) {
+  let engine;
+  try {
+    engine = storeEngineFromEnv(env);
+  } catch (error) {
+    return { name, status: 'error', message: error instanceof Error ? error.message : String(error) };
+  }
+  // The Postgres store is checked on its own terms (connection, rights, schema version), without migrating.
+  if (engine === 'postgres') {
     try {
       const result = await checkPostgres(postgresOptionsFromEnv(env));
       return { name, status: result.ok ? 'ok' : 'error', message: result.messages.join('; ') };

@@ -17,6 +17,7 @@
  * Web Crypto only, like the rest of the companion's request path: it runs wherever `fetch` does.
  */
 import { base64url, randomId } from '../tokens.js';
+import { constantTimeEqual } from '../../contract/constant-time.js';
 
 export interface ConsoleSessionOptions {
   /** What signs in: the server secret and/or MOMO_CONSOLE_PASSWORD (at least one). */
@@ -99,19 +100,12 @@ async function hmacKey(material: string): Promise<CryptoKey> {
   return crypto.subtle.importKey('raw', digest, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
 }
 
-/** Compares without an early exit; strings of other lengths differ (lengths here are public: 43). */
-function constantTimeEqual(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let difference = 0;
-  for (let index = 0; index < a.length; index++) difference |= a.charCodeAt(index) ^ b.charCodeAt(index);
-  return difference === 0;
-}
-
 /**
- * A constant-time check of a presented secret against `secrets`, through their HMACs (both sides
- * 32 bytes whatever their lengths) under a key made for this process.
+ * A constant-time check of a presented secret against any of `secrets`, through their HMACs (both
+ * sides 32 bytes whatever their lengths) under a key made for this process. Not the server API's
+ * Bearer check (`createServerSecretCheck` in server-api/server-secret.ts, one secret, SHA-256).
  */
-export function createSecretCheck(secrets: readonly string[]): (presented: string) => Promise<boolean> {
+export function createSecretListCheck(secrets: readonly string[]): (presented: string) => Promise<boolean> {
   const key = hmacKey(`momo-console-secret-check\0${randomId(24)}`);
   const sign = async (text: string) => base64url(new Uint8Array(await crypto.subtle.sign('HMAC', await key, encoder.encode(text))));
   return secretMatcher(sign, Promise.all(secrets.map((secret) => sign(`secret:${secret}`))));

@@ -4,7 +4,7 @@
  */
 import { createConsoleScriptReader } from './console-assets.js';
 import { createConsoleRoutes, type ConsoleDeps, type ConsoleRoutes } from './console-routes.js';
-import { createConsoleSessions, createSecretCheck, type EndedSessions } from './console-session.js';
+import { createConsoleSessions, createSecretListCheck, type EndedSessions } from './console-session.js';
 import type { CheckoutStore } from '../stores/store.js';
 
 /** The companion's options the console reads (`CompanionOptions` documents them). */
@@ -43,6 +43,6 @@ export function createConsole(
       boundTo: deps.store.volatileId,
     }),
     script: createConsoleScriptReader(options.consoleAssetsDir),
-    isServerSecret: options.serverSecret ? createSecretCheck([options.serverSecret]) : undefined,
+    isServerSecret: options.serverSecret ? createSecretListCheck([options.serverSecret]) : undefined,
   });
 }

@@ -2,21 +2,21 @@
  * Where transitions are delivered: the merchant's `onPaymentUpdate` (library mode), its HTTP
  * endpoint with signed notifications (standalone mode), or both, from the one queue.
  */
-import type { PaymentUpdate } from '../model/payment-update.js';
-import type { RefundUpdate } from '../model/refund.js';
-import { endpointSink, type DeliveryRecord, type DeliverySink } from '../model/records.js';
+import { callbackOf, merchantNotificationKinds, queuedKinds, type NotificationCallbacks, type QueuedKind, type SinksByKind as SinksOfKind } from '../model/notification-kinds.js';
+import { endpointSink, notificationOf, type DeliveryRecord, type DeliverySink } from '../model/records.js';
 import type { DeliverFunction } from './delivery-worker.js';
 import type { CheckoutStore } from '../stores/store.js';
 import type { DeliveryWorker } from './delivery-worker.js';
 import { createRedelivery } from './redeliver.js';
 import { redactedUrl } from '../model/urls.js';
 import { subscribedEvents } from './merchant-events.js';
-import { createMerchantNotificationSink, createMerchantPing, merchantEventOf, paymentUpdatedEvent, refundUpdatedEvent, testPingEvent, type PingResult } from './merchant-notifications.js';
+import { createMerchantNotificationSink, createMerchantPing, merchantEventOf, testPingEvent, type PingResult } from './merchant-notifications.js';
 
-/** The companion's options that say where transitions go (`CompanionOptions` has their documentation). */
-export interface DeliverySinkOptions {
-  onPaymentUpdate?: ((update: PaymentUpdate) => void | Promise<void>) | undefined;
-  onRefundUpdate?: ((update: RefundUpdate) => void | Promise<void>) | undefined;
+/**
+ * The companion's options that say where transitions go (`CompanionOptions` has their
+ * documentation): a callback per queued kind (`onPaymentUpdate`, `onRefundUpdate`), the endpoint.
+ */
+export interface DeliverySinkOptions extends NotificationCallbacks {
   merchantWebhookUrl?: string | undefined;
   merchantWebhookSecret?: string | undefined;
   merchantEvents?: readonly string[] | undefined;
@@ -24,15 +24,16 @@ export interface DeliverySinkOptions {
 }
 
 export function createDeliverySinks(options: DeliverySinkOptions, now: () => number): Partial<Record<DeliverySink, DeliverFunction>> {
-  const { onPaymentUpdate, onRefundUpdate } = options;
+  const callbacks = queuedKinds.filter((kind) => options[callbackOf(kind)] !== undefined);
   const toEndpoint = options.merchantWebhookUrl !== undefined || options.merchantWebhookSecret !== undefined;
   return {
-    ...(onPaymentUpdate || onRefundUpdate
+    ...(callbacks.length > 0
       ? {
-          // A shop that gave one of the two callbacks only has nothing to hear of the other kind.
+          // A shop that gave some of the callbacks only has nothing to hear of the other kinds.
           callback: async (delivery) => {
-            if (delivery.refund) await onRefundUpdate?.(delivery.refund);
-            else if (delivery.update) await onPaymentUpdate?.(delivery.update);
+            const { kind, payload } = notificationOf(delivery);
+            const callback = options[callbackOf(kind)] as ((payload: unknown) => void | Promise<void>) | undefined;
+            if (payload !== undefined) await callback?.(payload);
             return { ok: true };
           },
         }
@@ -43,11 +44,8 @@ export function createDeliverySinks(options: DeliverySinkOptions, now: () => num
   };
 }
 
-/** Which sinks each kind of change is queued for. */
-export interface SinksByEvent {
-  payment: DeliverySink[];
-  refund: DeliverySink[];
-}
+/** Which sinks each kind of change is queued for (model/notification-kinds.ts). */
+export type SinksByKind = SinksOfKind<DeliverySink>;
 
 /**
  * Whether `sink` takes notifications of type `event`: the endpoint (`webhook`) hears only of the
@@ -63,13 +61,11 @@ function subscription(options: DeliverySinkOptions): (sink: DeliverySink, event:
  * A change of a type the endpoint did not subscribe to is never queued for it, so it never shows
  * as a delivery that failed or waits.
  */
-export function sinksByEvent(sinks: Partial<Record<DeliverySink, DeliverFunction>>, options: DeliverySinkOptions): SinksByEvent {
+export function sinksByKind(sinks: Partial<Record<DeliverySink, DeliverFunction>>, options: DeliverySinkOptions): SinksByKind {
   const wants = subscription(options);
   const names = Object.keys(sinks) as DeliverySink[];
-  return {
-    payment: names.filter((sink) => wants(sink, paymentUpdatedEvent)),
-    refund: names.filter((sink) => wants(sink, refundUpdatedEvent)),
-  };
+  const sinksOf = (kind: QueuedKind) => names.filter((sink) => wants(sink, merchantNotificationKinds[kind].event));
+  return Object.fromEntries(queuedKinds.map((kind) => [kind, sinksOf(kind)])) as Record<QueuedKind, DeliverySink[]>;
 }
 
 /**

@@ -9,17 +9,19 @@
  * Python shop answered 500, its PHP shop stored a junk row), so asking for one is not enough.
  */
 import { CompanionConfigError } from '../config-error.js';
-import { paymentUpdatedEvent, refundUpdatedEvent, testPingEvent } from './merchant-notifications.js';
+import { merchantEventTypes, merchantNotificationKinds, type MerchantEventType } from '../model/notification-kinds.js';
 
-/** The types a merchant endpoint can subscribe to; `test.ping` is sent only when asked for besides. */
-export const merchantEventTypes = [paymentUpdatedEvent, refundUpdatedEvent, testPingEvent] as const;
-export type MerchantEventType = (typeof merchantEventTypes)[number];
+/** The types a merchant endpoint can subscribe to (one per kind); `test.ping` is sent only when asked for besides. */
+export { merchantEventTypes, type MerchantEventType };
 
 /**
- * The default: the types that existed when release 0.1.0 documented the endpoint. A shop opts in to
- * every type added since (`refund.updated`), so upgrading never sends it a body it cannot read.
+ * The default: the types that existed when release 0.1.0 documented the endpoint (`byDefault` in the
+ * table of kinds). A shop opts in to every type added since (`refund.updated`), so upgrading never
+ * sends it a body it cannot read.
  */
-export const defaultMerchantEvents: readonly MerchantEventType[] = [paymentUpdatedEvent];
+export const defaultMerchantEvents: readonly MerchantEventType[] = Object.values(merchantNotificationKinds)
+  .filter((entry) => entry.byDefault)
+  .map((entry) => entry.event);
 
 /**
  * Checks a list of types (the `merchantEvents` option, or `MOMO_MERCHANT_EVENTS` split on commas)

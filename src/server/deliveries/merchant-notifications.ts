@@ -6,26 +6,25 @@
  */
 import { Webhook } from 'standardwebhooks';
 import type { DeliverFunction, DeliveryResult } from './delivery-worker.js';
-import type { PaymentUpdate } from '../model/payment-update.js';
-import type { RefundUpdate } from '../model/refund.js';
 import { CompanionConfigError } from '../config-error.js';
-import type { DeliveryRecord } from '../model/records.js';
+import { merchantNotificationKinds, type MerchantNotificationKind, type MerchantNotificationPayloads } from '../model/notification-kinds.js';
+import { notificationOf, type StoredNotification, type DeliveryRecord } from '../model/records.js';
 import { randomId } from '../tokens.js';
 
 /** The `type` of a payment's transition (Standard Webhooks payload structure). */
-export const paymentUpdatedEvent = 'payment.updated';
+export const paymentUpdatedEvent = merchantNotificationKinds.payment.event;
 /** The `type` of a refund's change (refunds/). */
-export const refundUpdatedEvent = 'refund.updated';
+export const refundUpdatedEvent = merchantNotificationKinds.refund.event;
 
-/** What the merchant's endpoint receives as the body. */
-export type MerchantWebhookEvent =
-  | {
-      type: typeof paymentUpdatedEvent;
-      /** ISO 8601 time of the transition (the same on every retry; the `webhook-timestamp` header is the attempt's). */
-      timestamp: string;
-      data: PaymentUpdate;
-    }
-  | { type: typeof refundUpdatedEvent; timestamp: string; data: RefundUpdate };
+/** What the merchant's endpoint receives as the body: one shape per kind (model/notification-kinds.ts). */
+export type MerchantWebhookEvent = {
+  [K in MerchantNotificationKind]: {
+    type: (typeof merchantNotificationKinds)[K]['event'];
+    /** ISO 8601 time of the transition (the same on every retry; the `webhook-timestamp` header is the attempt's). */
+    timestamp: string;
+    data: MerchantNotificationPayloads[K];
+  };
+}[MerchantNotificationKind];
 
 export interface MerchantWebhookOptions {
   url: string;
@@ -38,15 +37,15 @@ export interface MerchantWebhookOptions {
 }
 
 /** The notification type a queued delivery is sent as. */
-export function merchantEventOf(delivery: Pick<DeliveryRecord, 'refund'>): typeof paymentUpdatedEvent | typeof refundUpdatedEvent {
-  return delivery.refund ? refundUpdatedEvent : paymentUpdatedEvent;
+export function merchantEventOf(delivery: StoredNotification): MerchantWebhookEvent['type'] {
+  return merchantNotificationKinds[notificationOf(delivery).kind].event;
 }
 
 /** The body of a delivery: built from the stored record, so every retry sends the same bytes. */
 export function merchantWebhookBody(delivery: DeliveryRecord): string {
-  const timestamp = new Date(delivery.createdAt).toISOString();
-  const event: MerchantWebhookEvent =
-    merchantEventOf(delivery) === refundUpdatedEvent ? { type: refundUpdatedEvent, timestamp, data: delivery.refund! } : { type: paymentUpdatedEvent, timestamp, data: delivery.update! };
+  const { kind, payload } = notificationOf(delivery);
+  // Key order is the wire format: type, timestamp, data.
+  const event = { type: merchantNotificationKinds[kind].event, timestamp: new Date(delivery.createdAt).toISOString(), data: payload } as MerchantWebhookEvent;
   return JSON.stringify(event);
 }
 
@@ -97,7 +96,7 @@ export function createMerchantNotificationSink(options: MerchantWebhookOptions):
 }
 
 /** The `type` of the event `ping` sends: a handler answers 2xx and does nothing else. */
-export const testPingEvent = 'test.ping';
+export const testPingEvent = merchantNotificationKinds.test.event;
 
 /** What a test notification found: the endpoint's answer (or why none) and how long it took. */
 export type PingResult = DeliveryResult & { webhookId: string; durationMs: number };
@@ -117,7 +116,8 @@ export function createMerchantPing(options: MerchantWebhookOptions): () => Promi
   return async () => {
     const webhookId = `${testPingEvent}.${randomId(12)}`;
     const startedAt = performance.now();
-    const body = JSON.stringify({ type: testPingEvent, timestamp: new Date(now()).toISOString(), data: { webhookId } });
+    const event: MerchantWebhookEvent = { type: testPingEvent, timestamp: new Date(now()).toISOString(), data: { webhookId } };
+    const body = JSON.stringify(event);
     const result = await post(webhookId, body);
     return { ...result, webhookId, durationMs: Math.round(performance.now() - startedAt) };
   };

@@ -9,7 +9,7 @@
  * types the endpoint subscribes to now (`MOMO_MERCHANT_EVENTS`, issue 40 finding 8). Each keeps its
  * `webhook-id` and its body, so a handler that already recorded it skips it as a duplicate.
  */
-import { reportedBy, type CheckoutRecord, type DeliveryRecord, type DeliverySink, type ReportedState, type SettledDelivery } from '../model/records.js';
+import { notificationOf, reportedBy, storedNotification, type CheckoutRecord, type DeliveryRecord, type DeliverySink, type ReportedState, type SettledDelivery, type StoredNotification } from '../model/records.js';
 import { updateCheckoutRecord, type CheckoutStore } from '../stores/store.js';
 import type { DeliveryWorker } from './delivery-worker.js';
 
@@ -20,7 +20,7 @@ export interface RedeliveryRequest {
 }
 
 /** What was queued again, oldest first; null when the order has no checkout. */
-export type Requeued = Pick<DeliveryRecord, 'id' | 'sink' | 'update' | 'refund'>[];
+export type Requeued = (Pick<DeliveryRecord, 'id' | 'sink'> & StoredNotification)[];
 
 /**
  * Queues the order's deliveries to `sink` again, due now, in their original order (each sink hears
@@ -36,7 +36,7 @@ export async function requeueDeliveries(
   let requeued: Requeued = [];
   const result = await updateCheckoutRecord(store, request.orderId, (checkout) => {
     const chosen = chooseAgain(checkout, sink, request.all === true, subscribed);
-    requeued = chosen.map(({ id, sink: to, update, refund }) => ({ id, sink: to, update, refund }));
+    requeued = chosen.map(({ id, sink: to, ...delivery }) => ({ id, sink: to, ...storedNotification(notificationOf(delivery)) }));
     if (chosen.length === 0) return null;
     const again = new Set(chosen);
     const pending = (checkout.deliveries ?? []).filter((delivery) => delivery.sink !== sink);
@@ -67,8 +67,8 @@ function byTransition(deliveries: DeliveryRecord[]): DeliveryRecord[] {
 }
 
 function asQueued(delivery: DeliveryRecord | SettledDelivery, now: number): DeliveryRecord {
-  const { id, sink, update, refund, createdAt, attempts } = delivery;
-  return { id, sink, update, refund, createdAt, attempts, nextAttemptAt: now, requeuedAt: now };
+  const { id, sink, createdAt, attempts } = delivery;
+  return { id, sink, ...storedNotification(notificationOf(delivery)), createdAt, attempts, nextAttemptAt: now, requeuedAt: now };
 }
 
 /** How one delivery sent again went. */

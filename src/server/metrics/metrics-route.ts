@@ -5,7 +5,7 @@
  * With neither set, metrics are off and the route answers 404 saying how to turn them on: a 401
  * would send someone looking for a credential that does not exist.
  */
-import { createSecretCheck } from '../server-api/server-secret.js';
+import { createServerSecretCheck } from '../server-api/server-secret.js';
 import type { Logger } from '../log.js';
 
 export interface MetricsRoute {
@@ -26,7 +26,7 @@ export const metricsOffMessage = 'Metrics are off on this companion: set MOMO_ME
 
 export function createMetricsRoute(options: MetricsRouteOptions): MetricsRoute {
   const path = `${options.mountPath}/metrics`;
-  const checks = options.tokens.map((token) => createSecretCheck(token));
+  const checks = options.tokens.map((token) => createServerSecretCheck(token));
   const text = (status: number, body: string, headers: Record<string, string> = {}) =>
     new Response(`${body}\n`, { status, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...headers } });
 

@@ -7,8 +7,20 @@
  * store (Redis) can hold it as it is.
  */
 import type { PaymentState } from '../../contract/companion.js';
-import type { PaymentUpdate } from './payment-update.js';
-import type { RefundRecord, RefundState, RefundUpdate } from './refund.js';
+import {
+  merchantNotificationKinds,
+  queuedKinds,
+  reportedByNotification,
+  storedAs,
+  type MerchantNotificationPayloads,
+  type QueuedKind,
+  type QueuedNotification,
+  type Reported,
+  type StoredPayloads,
+} from './notification-kinds.js';
+import type { RefundRecord } from './refund.js';
+
+export type { ReportedState } from './notification-kinds.js';
 
 export interface OperatorRecord {
   code: string;
@@ -169,14 +181,20 @@ export type DeliverySink = 'callback' | typeof endpointSink;
 /** The merchant endpoint's sink, under the value stored and served since 0.1.0. */
 export const endpointSink = 'webhook';
 
-export interface DeliveryRecord {
+/**
+ * A merchant notification waiting for (or sent to) one sink. Its payload is stored under the field
+ * its kind names (model/notification-kinds.ts: `update` for a payment's, `refund` for a refund's).
+ */
+export interface DeliveryRecord extends StoredPayloads {
   /** The update's idempotency key (transitions.ts): the same on every retry (the Standard Webhooks `webhook-id`). */
   id: string;
   sink: DeliverySink;
-  /** What is reported, as it was at the transition: a payment's update, or (with `refund`) absent. */
-  update?: PaymentUpdate;
-  /** A refund's change (refunds/), sent as `refund.updated` / `onRefundUpdate`. */
-  refund?: RefundUpdate;
+  /**
+   * Which kind of merchant notification this is (model/notification-kinds.ts). Absent on deliveries
+   * stored by 0.4.0 and before, which still wait in stores after an upgrade: read every delivery
+   * with {@link notificationOf}, never by this field alone.
+   */
+  kind?: QueuedKind;
   createdAt: number;
   attempts: number;
   /** Epoch ms of the next try. Deliveries of one order and sink go out in order: only the first is due. */
@@ -188,16 +206,45 @@ export interface DeliveryRecord {
   requeuedAt?: number;
 }
 
-/** The state a delivery carries: its payment transition's, or its refund's. */
-export type ReportedState = PaymentState | RefundState;
+/** The part of a stored delivery that says what it carries. */
+export type StoredNotification = StoredPayloads & Pick<DeliveryRecord, 'kind'>;
+
+/**
+ * The kind and payload of a stored delivery, the one place a delivery is read: its `kind` when it
+ * has one; on a delivery stored by 0.4.0 (no `kind`), the kind whose field holds a payload, the
+ * later kind first as 0.4.0 decided it (`refund` set: a refund's; else a payment's).
+ */
+export function notificationOf(delivery: StoredNotification): QueuedNotification {
+  const known = delivery.kind !== undefined && Object.hasOwn(merchantNotificationKinds, delivery.kind) ? delivery.kind : undefined;
+  const kind = known ?? [...queuedKinds].reverse().find((candidate) => delivery[storedAs(candidate)] !== undefined) ?? 'payment';
+  return { kind, payload: delivery[storedAs(kind)] } as QueuedNotification;
+}
+
+/** The fields a delivery of `notification` is stored with: its kind and its payload under the kind's field. */
+export function storedNotification(notification: QueuedNotification): StoredNotification {
+  return { kind: notification.kind, [storedAs(notification.kind)]: notification.payload };
+}
+
+/**
+ * One delivery per sink of a change of kind `kind`, due at once, written in the same compare-and-set
+ * as the change (transitions.ts, refunds/refund-changes.ts).
+ */
+export function queuedDeliveries<K extends QueuedKind>(
+  kind: K,
+  payload: MerchantNotificationPayloads[K],
+  sinks: readonly DeliverySink[],
+  at: number,
+): DeliveryRecord[] {
+  const stored = storedNotification({ kind, payload } as QueuedNotification);
+  return sinks.map((sink) => ({ id: payload.idempotencyKey, sink, ...stored, createdAt: at, attempts: 0, nextAttemptAt: at }));
+}
 
 /**
  * What a delivery reports, for the server API, redelivery and the worker's log: `reportedState`, never
  * `state`, which beside `attempts` read as the delivery's own state; `refundId` for a refund's.
  */
-export function reportedBy(delivery: Pick<DeliveryRecord, 'update' | 'refund'>): { reportedState: ReportedState; refundId?: string } {
-  if (delivery.refund) return { reportedState: delivery.refund.refund.state, refundId: delivery.refund.refund.refundId };
-  return { reportedState: delivery.update!.payment.state };
+export function reportedBy(delivery: StoredNotification): Reported {
+  return reportedByNotification(notificationOf(delivery));
 }
 
 /** A delivery that left the queue: acknowledged by the merchant (`delivered`), or given up. */

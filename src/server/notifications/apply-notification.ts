@@ -16,7 +16,7 @@ export async function applyNotification(deps: NotificationDeps, notification: We
   const checkout = await deps.store.getByServiceOrderId(notification.orderId);
   if (checkout && refundOfPayout(checkout, notification.orderId)) {
     // A refund's pay-out (refunds/), found through the same registry.
-    const refundDeps = { store: deps.store, now: deps.now, log: deps.log, sinks: deps.refundSinks ?? [], onQueued: deps.onRefundQueued };
+    const refundDeps = { store: deps.store, now: deps.now, log: deps.log, sinks: deps.sinks?.refund ?? [], onQueued: deps.onRefundQueued };
     const { changed } = await applyPayoutNotification(refundDeps, checkout, notification);
     return { kind: changed ? 'applied' : 'ignored', orderId: checkout.orderId };
   }

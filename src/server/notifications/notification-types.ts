@@ -9,6 +9,8 @@ import type { Logger } from '../log.js';
 import type { CheckoutStore } from '../stores/store.js';
 import type { Transitions } from '../payments/transitions.js';
 import type { RefundChangeDeps } from '../refunds/refund-changes.js';
+import type { SinksByKind } from '../model/notification-kinds.js';
+import type { DeliverySink } from '../model/records.js';
 
 export interface NotificationDeps {
   store: CheckoutStore;
@@ -19,8 +21,8 @@ export interface NotificationDeps {
   now: () => number;
   /** Whether an authorisation URL may be sent to a payer's browser. */
   isAllowedAuthorizationUrl: (url: string) => boolean;
-  /** Where a refund's changes are queued (default: nowhere). */
-  refundSinks?: RefundChangeDeps['sinks'];
+  /** Where each kind of change is queued (default: nowhere); a payment's go through `transitions`. */
+  sinks?: Partial<SinksByKind<DeliverySink>>;
   onRefundQueued?: RefundChangeDeps['onQueued'];
 }
 

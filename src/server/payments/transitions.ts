@@ -5,7 +5,7 @@
  */
 import { finalPaymentStates, type PaymentState } from '../../contract/companion.js';
 import type { PaymentUpdate } from '../model/payment-update.js';
-import { withTimelineEntry, type CheckoutRecord, type DeliveryRecord, type DeliverySink, type PaymentRecord } from '../model/records.js';
+import { queuedDeliveries, withTimelineEntry, type CheckoutRecord, type DeliverySink, type PaymentRecord } from '../model/records.js';
 import type { StatusHub } from '../stores/status-hub.js';
 import { updateCheckoutRecord, type CheckoutStore } from '../stores/store.js';
 import { heldForSupport, paymentView } from '../model/payment-view.js';
@@ -90,7 +90,7 @@ export function createTransitions(deps: {
         if (options.silent) return updated;
         const update = reportable(checkout, updated);
         if (!update) return updated;
-        const queued: DeliveryRecord[] = deps.sinks.map((sink) => ({ id: update.idempotencyKey, sink, update, createdAt: at, attempts: 0, nextAttemptAt: at }));
+        const queued = queuedDeliveries('payment', update, deps.sinks, at);
         return { ...updated, deliveries: [...(checkout.deliveries ?? []), ...queued] };
       });
       const checkout = result.record;

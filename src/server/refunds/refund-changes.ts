@@ -3,7 +3,7 @@
  * relied on), written through the store's compare-and-set, and queued for the merchant in the
  * same write (`onRefundUpdate`, `refund.updated`), as payment transitions are (payments/transitions.ts).
  */
-import type { CheckoutRecord, DeliveryRecord, DeliverySink } from '../model/records.js';
+import { queuedDeliveries, type CheckoutRecord, type DeliverySink } from '../model/records.js';
 import { refundView, type RefundRecord, type RefundState, type RefundUpdate } from '../model/refund.js';
 import { updateCheckoutRecord, type CheckoutStore } from '../stores/store.js';
 import { checkoutRetentionMs } from '../payments/checkouts.js';
@@ -58,7 +58,7 @@ export async function changeRefund(
     if (!reported || deps.sinks.length === 0) return next;
     queued = true;
     const update = refundUpdate(checkout, refund, before.state);
-    const deliveries: DeliveryRecord[] = deps.sinks.map((sink) => ({ id: update.idempotencyKey, sink, refund: update, createdAt: at, attempts: 0, nextAttemptAt: at }));
+    const deliveries = queuedDeliveries('refund', update, deps.sinks, at);
     return { ...next, deliveries: [...(checkout.deliveries ?? []), ...deliveries] };
   });
   if (result.changed && queued) deps.onQueued?.(orderId);

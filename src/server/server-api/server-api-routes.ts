@@ -5,6 +5,7 @@
  */
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { pingRoute, redeliverRoute } from './redelivery-schemas.js';
+import { merchantNotificationKinds } from '../model/notification-kinds.js';
 import { ErrorSchema, OrderIdPathParams, serverApiErrors as errors, jsonContent as json, serverApiSecurity as security } from './schema-parts.js';
 import {
   CreateCheckoutRequestSchema,
@@ -19,6 +20,7 @@ import {
   RelayResultSchema,
   ServiceNotificationSchema,
   idempotencyKeyExample,
+  merchantPayloadSchemas,
 } from './server-api-schemas.js';
 
 export const createCheckoutRoute = createRoute({
@@ -137,7 +139,7 @@ export function serverApiDocument(serverUrl = 'https://shop.example/momo/server'
         content: {
           'application/json': {
             schema: z
-              .object({ type: z.literal('test.ping'), timestamp: z.string(), data: z.object({ webhookId: z.string() }) })
+              .object({ type: z.literal(merchantNotificationKinds.test.event), timestamp: z.string(), data: merchantPayloadSchemas.test })
               .openapi('TestPingEvent'),
           },
         },

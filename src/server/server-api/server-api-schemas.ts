@@ -7,6 +7,7 @@
 import { z } from '@hono/zod-openapi';
 import type { PaymentView } from '../../contract/companion.js';
 import type { PaymentUpdate } from '../model/payment-update.js';
+import { merchantNotificationKinds, type MerchantNotificationKind, type MerchantNotificationPayloads } from '../model/notification-kinds.js';
 import type { PaymentSummary } from '../payments/payments-list.js';
 import { ErrorSchema, paymentStates, jsonContent as json } from './schema-parts.js';
 
@@ -198,7 +199,7 @@ const PaymentUpdateSchema = z
 
 export const MerchantWebhookEventSchema = z
   .object({
-    type: z.literal('payment.updated'),
+    type: z.literal(merchantNotificationKinds.payment.event),
     timestamp: z.string().openapi({ description: 'ISO 8601 time of the transition.' }),
     data: PaymentUpdateSchema,
   })
@@ -229,8 +230,21 @@ export const RefundUpdateSchema = z
   .openapi('RefundUpdate');
 
 export const RefundUpdatedEventSchema = z
-  .object({ type: z.literal('refund.updated'), timestamp: z.string().openapi({ description: 'ISO 8601 time of the change.' }), data: RefundUpdateSchema })
+  .object({ type: z.literal(merchantNotificationKinds.refund.event), timestamp: z.string().openapi({ description: 'ISO 8601 time of the change.' }), data: RefundUpdateSchema })
   .openapi('RefundUpdatedEvent');
+
+/** A test notification's payload: it concerns no order. */
+export const TestPingSchema = z.object({ webhookId: z.string() });
+
+/**
+ * Each kind's payload schema (model/notification-kinds.ts), what the OpenAPI document publishes:
+ * a kind added to the table without one does not compile.
+ */
+export const merchantPayloadSchemas = {
+  payment: PaymentUpdateSchema,
+  refund: RefundUpdateSchema,
+  test: TestPingSchema,
+} satisfies { [K in MerchantNotificationKind]: z.ZodType<MerchantNotificationPayloads[K]> };
 
 // Compile-time: the schemas describe exactly the types the companion produces.
 true satisfies Same<z.infer<typeof RefundViewSchema>, RefundView>;

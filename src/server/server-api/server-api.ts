@@ -21,7 +21,7 @@ import { CheckoutConflictError, CheckoutError, type CheckoutOrder, type CreatedC
 import { answerToRelay, webhookBodyLimit } from '../http-answers/notification-answers.js';
 import { summarise, type PaymentListQuery, type PaymentSummary } from '../payments/payments-list.js';
 import { reportedBy, type CheckoutRecord } from '../model/records.js';
-import { createSecretCheck } from './server-secret.js';
+import { createServerSecretCheck } from './server-secret.js';
 import { serverApiPrefix } from './server-api-schemas.js';
 import { createCheckoutRoute, getPaymentRoute, listPaymentsRoute, serverApiDocument } from './server-api-routes.js';
 import type { CheckoutStore } from '../stores/store.js';
@@ -61,7 +61,7 @@ export interface ServerApi {
 
 export function createServerApi(deps: ServerApiDeps): ServerApi {
   const prefix = `${deps.mountPath}${serverApiPrefix}`;
-  const isSecret = createSecretCheck(deps.secret);
+  const isSecret = createServerSecretCheck(deps.secret);
   const document = serverApiDocument(`${deps.publicBase}${serverApiPrefix}`);
   const app = new OpenAPIHono({ defaultHook: refuseInvalid }).basePath(prefix);
 

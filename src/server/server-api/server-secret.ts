@@ -4,12 +4,13 @@
  * whatever was sent (no length leak), then compared without an early exit.
  *
  * On Node, `node:crypto` (reached through `process.getBuiltinModule`, as webhook/hmac.ts does, so
- * other runtimes' bundles stay clean) hashes synchronously and compares with `timingSafeEqual`:
- * Web Crypto's `subtle.digest` goes through the libuv thread pool and cost about half of a
- * create-checkout request here (bench/service.ts). Elsewhere (Deno, Bun, edge) Web Crypto, with a
- * hand-written XOR loop over the two fixed-size digests (the same technique as timingSafeEqual).
+ * other runtimes' bundles stay clean) hashes synchronously: Web Crypto's `subtle.digest` goes
+ * through the libuv thread pool and cost about half of a create-checkout request here
+ * (bench/service.ts). Elsewhere (Deno, Bun, edge) Web Crypto hashes. Either way the two 32-byte
+ * digests are compared by the project's one constant-time comparison (contract/constant-time.ts).
  */
 import type * as NodeCrypto from 'node:crypto';
+import { constantTimeEqual } from '../../contract/constant-time.js';
 import { CompanionConfigError } from '../config-error.js';
 
 export const minServerSecretLength = 32;
@@ -27,27 +28,28 @@ export function checkServerSecret(secret: string): void {
   }
 }
 
-/** Returns a check of a presented Bearer value against the secret. */
-export function createSecretCheck(secret: string): (presented: string) => Promise<boolean> {
+/**
+ * Returns a check of a presented Bearer value against the server secret (the server API, the
+ * metrics' tokens). Not the console's sign-in check (`createSecretListCheck` in console-session.ts).
+ */
+export function createServerSecretCheck(secret: string): (presented: string) => Promise<boolean> {
   checkServerSecret(secret);
   const node = nodeCrypto();
   if (node) {
     const expected = node.createHash('sha256').update(secret, 'utf8').digest();
-    return async (presented) => node.timingSafeEqual(expected, node.createHash('sha256').update(presented, 'utf8').digest());
+    return async (presented) => constantTimeEqual(expected, node.createHash('sha256').update(presented, 'utf8').digest());
   }
   const expected = webDigest(secret);
   return async (presented) => {
     const [want, got] = await Promise.all([expected, webDigest(presented)]);
-    let difference = 0;
-    for (let index = 0; index < want.length; index++) difference |= want[index]! ^ got[index]!;
-    return difference === 0;
+    return constantTimeEqual(want, got);
   };
 }
 
 function nodeCrypto(): typeof NodeCrypto | undefined {
   const nodeProcess = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
   const crypto = nodeProcess?.getBuiltinModule?.('node:crypto') as typeof NodeCrypto | undefined;
-  return typeof crypto?.createHash === 'function' && typeof crypto.timingSafeEqual === 'function' ? crypto : undefined;
+  return typeof crypto?.createHash === 'function' ? crypto : undefined;
 }
 
 async function webDigest(text: string): Promise<Uint8Array> {

@@ -33,7 +33,15 @@ export interface OpenedStore {
   describe: string;
 }
 
-export async function openStoreFromEnv(env: Record<string, string | undefined>, options: { now?: () => number; log?: Logger } = {}): Promise<OpenedStore> {
+/** The engines a store can be opened on from the environment. */
+export type StoreEngine = Exclude<StoreKind, 'custom'>;
+
+/**
+ * The one rule of which engine the environment chooses (the list at the top of this file), asked by
+ * {@link openStoreFromEnv} and by the doctor's store check (commands/store-check.ts), so the two
+ * never disagree. Throws a CompanionConfigError saying what to set when the choice is unclear.
+ */
+export function storeEngineFromEnv(env: Record<string, string | undefined>): StoreEngine {
   const redisUrl = env.MOMO_REDIS_URL?.trim();
   const postgresUrl = env.MOMO_POSTGRES_URL?.trim();
   const kind = env.MOMO_STORE?.trim().toLowerCase();
@@ -43,8 +51,17 @@ export async function openStoreFromEnv(env: Record<string, string | undefined>, 
   if (postgresUrl && redisUrl && !kind) {
     throw new CompanionConfigError('Both MOMO_POSTGRES_URL and MOMO_REDIS_URL are set: keep the one store payments live in, or say which with MOMO_STORE=postgres or MOMO_STORE=redis.');
   }
-  if (kind === 'memory') return { store: createMemoryStore(options.now ? { now: options.now } : {}), kind: 'memory', describe: 'memory (lost at every restart)' };
-  if (kind === 'postgres' || (postgresUrl && kind !== 'redis' && kind !== 'file')) {
+  if (kind === 'memory') return 'memory';
+  if (kind === 'postgres' || (postgresUrl && kind !== 'redis' && kind !== 'file')) return 'postgres';
+  if (redisUrl || kind === 'redis') return 'redis';
+  return 'file';
+}
+
+export async function openStoreFromEnv(env: Record<string, string | undefined>, options: { now?: () => number; log?: Logger } = {}): Promise<OpenedStore> {
+  const engine = storeEngineFromEnv(env);
+  const redisUrl = env.MOMO_REDIS_URL?.trim();
+  if (engine === 'memory') return { store: createMemoryStore(options.now ? { now: options.now } : {}), kind: 'memory', describe: 'memory (lost at every restart)' };
+  if (engine === 'postgres') {
     const common = postgresOptionsFromEnv(env);
     const store = await createPostgresStore({ ...common, ...(options.now ? { now: options.now } : {}), ...(options.log ? { log: options.log } : {}) });
     try {
@@ -55,7 +72,7 @@ export async function openStoreFromEnv(env: Record<string, string | undefined>, 
       throw error;
     }
   }
-  if (redisUrl || kind === 'redis') {
+  if (engine === 'redis') {
     if (!redisUrl) throw new CompanionConfigError('MOMO_STORE=redis needs MOMO_REDIS_URL, e.g. redis://127.0.0.1:6379.');
     const common = { url: redisUrl, ...(env.MOMO_REDIS_PREFIX ? { keyPrefix: env.MOMO_REDIS_PREFIX } : {}) };
     const store = await createRedisStore({ ...common, ...(options.now ? { now: options.now } : {}), ...(options.log ? { log: options.log } : {}) });

@@ -1,7 +1,7 @@
 /**
  * Part `stores/` (docs/architecture.md): the store interface, its contract suite, the memory store,
  * the store chosen from the environment, the limits a shared store counts; sqlite/, redis/ and
- * postgres/ are the durable ones. May import status/ (the Redis hub implements it), model/ and the foundation;
+ * postgres/ are the durable ones. May import model/ and the foundation;
  * never payments, routes or the composition root.
  *
  * The companion's storage interface. Every method is async and every write that races is atomic,
