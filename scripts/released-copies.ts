@@ -15,7 +15,7 @@ import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readReleasedFiles, type ReleasedFile, type ReleasedFiles } from './released-files.js';
-import { pinnedFileProblems } from '../src/server/commands/element-files-check.js';
+import { pinnedFileProblems } from '../src/server/setup/element-files-check.js';
 
 export const releasedCopiesDir = fileURLToPath(new URL('../releases/files/', import.meta.url));
 

@@ -87,6 +87,7 @@ export const consoleEn = {
     noOperator: 'No finished payment in the last week.',
     rate: (rate: number | null, finished: number) => (rate === null ? 'no payment' : `${Math.round(rate * 100)} % of ${finished}`),
     belowUsual: 'Well below its usual rate',
+    packageProblems: 'Script-tag files missing from the installed package',
     stale: 'Stuck payments',
     staleIntro: (minutes: number) => `Open payments without news for ${minutes} minutes or more. Send the sentence to the payment service's support.`,
     noStale: 'No stuck payment.',

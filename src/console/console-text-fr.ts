@@ -87,6 +87,7 @@ export const consoleFr: ConsoleText = {
     noOperator: 'Aucun paiement terminé la semaine passée.',
     rate: (rate, finished) => (rate === null ? 'aucun paiement' : `${Math.round(rate * 100)}${nbsp}% sur ${finished}`),
     belowUsual: 'Nettement sous son taux habituel',
+    packageProblems: 'Fichiers de balise script absents du paquet installé',
     stale: 'Paiements bloqués',
     staleIntro: (minutes) => `Paiements ouverts sans nouvelles depuis ${minutes}${nbsp}minutes ou plus. Envoyez la phrase au support du service de paiement.`,
     noStale: 'Aucun paiement bloqué.',

@@ -120,6 +120,7 @@ export class ConsoleOverviewSection extends LitElement {
     if (!overview) return html`<p role="status">${this.text.loading}</p>`;
     return html`
       <h2>${text.heading}</h2>
+      ${overview.packageProblems?.length ? this.packageProblems(overview.packageProblems) : nothing}
       <section class="card" aria-label=${text.perHour}>${hourlyChart(overview.hours, this.text)}</section>
       <section class="card" aria-labelledby="operators">
         <h3 id="operators">${text.operators}</h3>
@@ -132,6 +133,17 @@ export class ConsoleOverviewSection extends LitElement {
         <p role="status" aria-live="polite">${this.copied}</p>
       </section>
     `;
+  }
+
+  /** First, and as an alert: a shop page that pins one of these files shows no checkout. */
+  private packageProblems(problems: readonly string[]): TemplateResult {
+    const text = this.text.overview;
+    return html`<section class="card" role="alert" aria-labelledby="package-problems">
+      <h3 id="package-problems" class="bad">${text.packageProblems}</h3>
+      <ul>
+        ${problems.map((problem) => html`<li>${plainText(problem)}</li>`)}
+      </ul>
+    </section>`;
   }
 
   private staleItem(item: ConsoleStaleItem): TemplateResult {

@@ -121,6 +121,11 @@ export interface ConsoleOverview {
   operators: ConsoleOperatorRate[];
   stale: ConsoleStaleItem[];
   staleAfterMinutes: number;
+  /**
+   * Released script-tag files the installed package lacks or holds with other bytes, a sentence
+   * each: a shop page that pins one shows no checkout. Empty when all are there (issue 41).
+   */
+  packageProblems: string[];
 }
 
 export interface ConsoleEndpointDelivery {

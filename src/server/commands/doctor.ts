@@ -2,7 +2,7 @@
  * `npx momo-checkout doctor [--sandbox]`: the companion's configuration as `serve` would read it
  * from the environment, its store (PostgreSQL's own checks included: store-check.ts), Node, what
  * `serve` adds (standalone-checks.ts) and the released script-tag files shops pin
- * (element-files-check.ts), each problem with its fix, all in one run. Exit code 1 when a check
+ * (setup/element-files-check.ts), each problem with its fix, all in one run. Exit code 1 when a check
  * fails. With `--sandbox`, the environment as `serve --sandbox` reads it: the service's
  * variables are made by the simulator (and refused when set), and its store is memory unless one is
  * named.
@@ -13,7 +13,7 @@ import { runSetupChecks, type SetupCheck } from '../setup/setup-checks.js';
 import { formatSetupChecks } from '../setup/setup-report.js';
 import { nodeCheck } from './node-check.js';
 import { storeCheck } from './store-check.js';
-import { elementFilesCheck } from './element-files-check.js';
+import { elementFilesCheck } from '../setup/element-files-check.js';
 import { standaloneChecks } from './standalone-checks.js';
 import { UsageError } from './usage-error.js';
 

@@ -7,7 +7,7 @@
  * (`serve-sandbox.ts`, loaded only then), and stops it on SIGTERM/SIGINT.
  */
 import { createLogger } from '../log.js';
-import { packagedElementFileProblems } from './element-files-check.js';
+import { packagedElementFileProblems } from '../setup/element-files-check.js';
 import { nodeCheck } from './node-check.js';
 import { startStandaloneCompanion, type RunningStandaloneCompanion } from './standalone-companion.js';
 

@@ -24,6 +24,7 @@ import { RefundRefusal, refundRefusalStatus } from '../refunds/refund-refusal.js
 import type { RefundRequest } from '../refunds/refund-rules.js';
 import type { CheckoutStore } from '../stores/store.js';
 import { lastEndpointDeliveries } from './endpoint-health.js';
+import { packagedElementFileProblems } from '../setup/element-files-check.js';
 import { readOperatorRates, readPaymentsPerHour } from './overview-reads.js';
 import { findOrder, findPayments, findUnpaidCheckout, paymentDetail } from './payment-queries.js';
 import type { ConsoleSessions, SignedSession } from './console-session.js';
@@ -39,6 +40,8 @@ export interface ConsoleApiDeps {
   pingMerchant?: (() => Promise<PingResult>) | undefined;
   merchantWebhookUrl?: string | undefined;
   sessions: ConsoleSessions;
+  /** Where the package's script-tag files are (default: the installed package's `dist/browser/`). */
+  elementFilesDir?: string | undefined;
 }
 
 export function registerConsoleApi(app: Hono<{ Variables: { session: SignedSession }; Bindings: { clientAddress: string | undefined } }>, deps: ConsoleApiDeps): void {
@@ -108,18 +111,24 @@ export function registerConsoleApi(app: Hono<{ Variables: { session: SignedSessi
     }
   });
 
+  // Read once: the package's files do not change under a running process, and a scrape of the
+  // overview should not hash 700 KB each time.
+  let packageProblems: Promise<string[]> | undefined;
   app.get('/api/overview', async (c) => {
     const now = deps.now();
-    const [hours, operators, stale] = await Promise.all([
+    packageProblems ??= packagedElementFileProblems(deps.elementFilesDir);
+    const [hours, operators, stale, problems] = await Promise.all([
       readPaymentsPerHour(deps.store, now),
       readOperatorRates(deps.store, now),
       listPaymentSummaries(deps.store, { state: 'stale', olderThanMinutes: deps.staleAfterMinutes }, now),
+      packageProblems,
     ]);
     const body: ConsoleOverview = {
       hours,
       operators,
       stale: stale.map(({ orderId, serviceOrderId, transactionId, amount, currencyCode, ageMinutes, action }) => ({ orderId, serviceOrderId, transactionId, amount, currencyCode, ageMinutes, action })),
       staleAfterMinutes: deps.staleAfterMinutes,
+      packageProblems: problems,
     };
     return c.json(body);
   });

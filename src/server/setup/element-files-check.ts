@@ -3,13 +3,13 @@
  * `node_modules/momo-checkout/dist/browser/momo-checkout-<version>.js` themselves, pinned by its
  * hash, so a file missing or changed there is a payer's page with no checkout and nothing in any
  * log. The build lists them in `dist/browser/manifest.json` (`released`); `serve` checks them at
- * start and says loudly which one a page would miss, and `doctor` fails on it. Also used by the
- * build's own check (scripts/released-copies.ts).
+ * start and says loudly which one a page would miss, `doctor` fails on it and the console's
+ * overview shows it. Also used by the build's own check (scripts/released-copies.ts).
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { SetupCheck } from '../setup/setup-checks.js';
+import type { SetupCheck } from './setup-checks.js';
 
 export interface PinnedFile {
   file: string;
@@ -17,7 +17,7 @@ export interface PinnedFile {
   bytes: number;
 }
 
-/** The package's `dist/browser/`, whether this runs from `dist/server/commands/` or `src/server/commands/` (tsx). */
+/** The package's `dist/browser/`, whether this runs from `dist/server/setup/` or `src/server/setup/` (tsx). */
 export const packageBrowserDir = (): string => new URL('../../../dist/browser/', import.meta.url).pathname;
 
 function sha384(bytes: Uint8Array): string {

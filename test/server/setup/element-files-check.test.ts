@@ -8,7 +8,7 @@ import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { elementFilesCheck, packagedElementFileProblems } from '../../../src/server/commands/element-files-check.js';
+import { elementFilesCheck, packagedElementFileProblems } from '../../../src/server/setup/element-files-check.js';
 import { builtOnce, removeBuild } from '../../ship/built.js';
 
 describe("serve's check of the package's released script-tag files", () => {
