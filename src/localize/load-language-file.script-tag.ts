@@ -46,8 +46,8 @@ function trustedUrl(code: string): unknown {
   try {
     policy ??= (globalThis as { trustedTypes?: TrustedTypesFactory }).trustedTypes?.createPolicy(trustedTypesPolicyName, {
       // Given a language's code, not a URL: it can only make the URL of a file in the table (any
-      // other code has no entry, and throws here).
-      createScriptURL: (asked) => new URL(files[asked]!.file, scriptUrl).href,
+      // other code is returned as it is, a relative name that is no file of ours).
+      createScriptURL: languageFileUrl,
     });
   } catch {
     // Not allowed by the page (or made already by another copy of the element): the plain URL.
@@ -85,7 +85,7 @@ export function loadLanguageFile(code: string): Promise<void> {
       script.src = trustedUrl(code) as string;
     } catch (error) {
       clearTimeout(timer);
-      reject(new Error(`${error instanceof Error ? error.message : error}; allow trusted-types ${trustedTypesPolicyName}`));
+      reject(new Error(`${error}; allow trusted-types ${trustedTypesPolicyName}`));
       return;
     }
     document.head.append(script);
