@@ -163,7 +163,10 @@ describe('refunds against the sandbox', () => {
 describe('refunds whose pay-out answer is lost', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness({ refunds: true, serverSecret, setupChecksAtStart: false });
+    // The sandbox settles a pay-out a second after it is accepted, not 30 ms: on a loaded machine
+    // the pay-out's notification could otherwise be applied before the refund call reads its
+    // answer back, and 'pending' (accepted, not yet settled) would read 'completed'.
+    h = await startHarness({ refunds: true, serverSecret, setupChecksAtStart: false }, { pushDelayMs: 1000 });
   });
   after(() => h.close());
 
