@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The quick tier, the inner loop: the type check, then every Node-side test file that drives no
+# browser, starts no program the machine has to provide (redis-server, PostgreSQL, nginx, Caddy,
+# PHP, Python/Django, promtool, systemd-analyze...) and packs nothing, run side by side. Which files
+# those are is read from their code by scripts/test-tiers.ts (its header has the rule), so a new
+# test lands in the right tier by itself. The full tier, `npm test`, still runs every file.
+# TEST_QUICK_CONCURRENCY overrides how many files run at once (default 4: most of them wait on
+# loopback sockets and child processes, not on the CPU).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mapfile -t files < <(bash scripts/test-node.sh --list | node --import tsx scripts/test-tiers.ts quick)
+if [ ${#files[@]} -eq 0 ]; then
+  echo "test-quick: no quick test files found under test/" >&2
+  exit 1
+fi
+npm run --silent typecheck
+exec node --import tsx --test --test-reporter=spec --test-concurrency="${TEST_QUICK_CONCURRENCY:-4}" "${files[@]}"
