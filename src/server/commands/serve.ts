@@ -35,8 +35,6 @@ export async function runServeCommand(env: Record<string, string | undefined>, a
       console.log(withSandbox.banner.join('\n'));
       running = withSandbox;
     } else running = await startStandaloneCompanion({ env, log });
-    // Loud, before a payer meets it: a released script-tag file this install lacks (issue 41).
-    for (const problem of await packagedElementFileProblems()) log.error(`momo-checkout serve: ${problem}`);
   } catch (error) {
     log.error('momo-checkout serve could not start', { error });
     process.exitCode = 1;
@@ -57,5 +55,10 @@ export async function runServeCommand(env: Record<string, string | undefined>, a
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
+  // Loud, before a payer meets it: a released script-tag file this install lacks (issue 41). After
+  // the signal handlers: hashing the package's files takes a moment, and a SIGTERM meanwhile (a
+  // deploy right after a start) must still stop the companion cleanly.
+  const problems = await packagedElementFileProblems().catch((error: unknown) => [`the package's script-tag files could not be checked: ${error}`]);
+  for (const problem of problems) log.error(`momo-checkout serve: ${problem}`);
 }
 
