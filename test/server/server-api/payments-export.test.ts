@@ -140,3 +140,37 @@ describe('the export stream', () => {
     assert.equal(rows, 2_001, 'the header and every payment');
   });
 });
+
+describe('the export when the store fails', () => {
+  /** A memory store of 1,200 payments (three pages) whose export index fails from read `failAt` on. */
+  async function failingStore(failAt: number): Promise<CheckoutStore> {
+    const store = createMemoryStore();
+    for (const record of exportRecords(`failing-${failAt}`, 1_200, november)) await store.createIfAbsent(record);
+    let reads = 0;
+    return { ...store, listPaymentsCreated: (page) => (++reads >= failAt ? Promise.reject(new Error('disk I/O error')) : store.listPaymentsCreated!(page)) };
+  }
+  const exportFrom = (h: Harness) => fetch(`${h.base}/server/payments?from=2025-11-01&to=2025-12-01`, { headers: { authorization: `Bearer ${serverSecret}`, accept: 'text/csv' } });
+
+  it('answers 503 STORE_UNAVAILABLE, not a file, when the first page cannot be read', async () => {
+    const h = await startHarness({ serverSecret, store: await failingStore(1), setupChecksAtStart: false });
+    try {
+      const response = await exportFrom(h);
+      assert.equal(response.status, 503);
+      assert.equal((await response.json()).error.code, 'STORE_UNAVAILABLE');
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('cuts the transfer when a later page fails: the client sees a failed download, never a short file that ends cleanly', async () => {
+    const h = await startHarness({ serverSecret, store: await failingStore(2), setupChecksAtStart: false });
+    try {
+      const response = await exportFrom(h);
+      assert.equal(response.status, 200, 'the first page was read: the answer had started');
+      await assert.rejects(response.text(), 'reading the body fails');
+    } finally {
+      await h.close();
+    }
+  });
+});
+
