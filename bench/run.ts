@@ -19,6 +19,7 @@ const benches: Array<[string, () => Promise<Bench>]> = [
   ['stores (memory, file, Redis, PostgreSQL), one call at a time', async () => (await import('./stores.js')).benchStores],
   ['console list over 10,000 payments (memory, file, Redis, PostgreSQL)', async () => (await import('./console-list.js')).benchConsoleList],
   ['support views over 100,000 finished payments (memory, file, Redis, PostgreSQL)', async () => (await import('./support-views.js')).benchSupportViews],
+  ['payments export (CSV) of 100,000 payments (file, memory, PostgreSQL, Redis)', async () => (await import('./export.js')).benchExport],
   ['script-tag parts', async () => (await import('./ship-parts.js')).benchShipParts],
   ['demo page on slow networks', async () => (await import('./page-load.js')).benchPageLoad],
   ['Lighthouse on the demo page (mobile and desktop, median of 3)', async () => (await import('./lighthouse.js')).benchLighthouse],

@@ -4,7 +4,7 @@
 # Postgres store's) and PHP with curl (the PHP example), PHP's SQLite driver and Debian's Laravel (the Laravel shop), Debian's Django
 # (the Django shop), and the font the visual baselines are drawn in (DejaVu Sans,
 # test/storybook/visual.test.ts), promtool (Debian's prometheus: the metrics' alert rules), and Firefox ESR, WebKitGTK's WebDriver and Xvfb (the engines
-# suite, test/engines/). Run by `npm test` and by `.ci/run`.
+# suite, test/engines/), and LibreOffice Calc (the payments export's test). Run by `npm test` and by `.ci/run`.
 #
 # As root with apt-get (a CI machine, a fresh container), it installs what is missing from
 # Debian's packages. Otherwise it says in one line per program what to do, and fails, so that a
@@ -135,6 +135,15 @@ systemd_analyze="${ENSURE_TEST_TOOLS_SYSTEMD_ANALYZE:-${SYSTEMD_ANALYZE_PATH:-/u
 if [ ! -x "$systemd_analyze" ]; then
   missing_packages+=(systemd)
   advice+=("systemd-analyze is missing ($systemd_analyze, deployment guide's tests): install Debian's systemd package (apt-get install systemd).")
+fi
+
+# LibreOffice Calc without a display (Debian's libreoffice-calc-nogui): the payments export's test
+# opens the exported CSV with it and checks its totals (test/server/server-api/payments-export-libreoffice.test.ts).
+# The variable lets this script's own test play a machine without it.
+soffice_path="${ENSURE_TEST_TOOLS_SOFFICE:-${SOFFICE_PATH:-/usr/bin/soffice}}"
+if [ ! -x "$soffice_path" ]; then
+  missing_packages+=(libreoffice-calc-nogui)
+  advice+=("LibreOffice is missing ($soffice_path, the payments export's test): install Debian's libreoffice-calc-nogui package (apt-get install libreoffice-calc-nogui), or set SOFFICE_PATH to a soffice binary.")
 fi
 
 if [ ${#missing_packages[@]} -gt 0 ] && [ -z "${ENSURE_TEST_TOOLS_INSTALLED:-}" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

@@ -41,6 +41,14 @@ export const consoleEn = {
     stateColumn: 'State',
     ageColumn: 'Last change',
   },
+  exportPayments: {
+    heading: 'Export for the accountant (CSV)',
+    from: 'From (UTC)',
+    through: 'Through (UTC, included)',
+    download: 'Download the CSV',
+    badWindow: 'The first day must come before the last.',
+    hint: 'Every payment created in these days, with its refunds: UTF-8, opens in Excel and LibreOffice. Payments are kept a week after their last change: export at least once a week.',
+  },
   age: (minutes: number) => (minutes < 1 ? 'just now' : minutes < 60 ? `${minutes} min ago` : minutes < 2880 ? `${Math.floor(minutes / 60)} h ago` : `${Math.floor(minutes / 1440)} days ago`),
   payment: {
     back: 'All payments',

@@ -41,6 +41,14 @@ export const consoleFr: ConsoleText = {
     stateColumn: 'État',
     ageColumn: 'Dernier changement',
   },
+  exportPayments: {
+    heading: 'Export pour la comptabilité (CSV)',
+    from: 'Du (UTC)',
+    through: 'Au (UTC, inclus)',
+    download: 'Télécharger le CSV',
+    badWindow: 'Le premier jour doit précéder le dernier.',
+    hint: 'Chaque paiement créé pendant ces jours, avec ses remboursements : UTF-8, s’ouvre dans Excel et LibreOffice. Un paiement est gardé une semaine après son dernier changement : exportez au moins une fois par semaine.',
+  },
   age: (minutes) => (minutes < 1 ? 'à l’instant' : minutes < 60 ? `il y a ${minutes}${nbsp}min` : minutes < 2880 ? `il y a ${Math.floor(minutes / 60)}${nbsp}h` : `il y a ${Math.floor(minutes / 1440)}${nbsp}jours`),
   payment: {
     back: 'Tous les paiements',

@@ -3,6 +3,7 @@
  * registers its elements. Served by the companion to a signed-in page only.
  */
 import { ConsoleEndpointSection } from './endpoint-section.js';
+import { ConsoleExportSection } from './export-section.js';
 import { MomoConsole } from './momo-console.js';
 import { ConsoleOverviewSection } from './overview-section.js';
 import { ConsolePaymentSection } from './payment-section.js';
@@ -14,6 +15,7 @@ const elements = {
   'momo-console-payments': ConsolePaymentsSection,
   'momo-console-payment': ConsolePaymentSection,
   'momo-console-endpoint': ConsoleEndpointSection,
+  'momo-console-export': ConsoleExportSection,
 } as const;
 
 for (const [tag, element] of Object.entries(elements)) if (!customElements.get(tag)) customElements.define(tag, element);
@@ -25,5 +27,6 @@ declare global {
     'momo-console-payments': ConsolePaymentsSection;
     'momo-console-payment': ConsolePaymentSection;
     'momo-console-endpoint': ConsoleEndpointSection;
+    'momo-console-export': ConsoleExportSection;
   }
 }

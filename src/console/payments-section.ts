@@ -1,6 +1,7 @@
 /**
  * `<momo-console-payments>`: the payments list, filtered by state and age or found by order id; the
  * filter is a plain GET form whose values go to the URL's hash, so a filtered list can be bookmarked.
+ * Below it, the accountant's export (`<momo-console-export>`, export-section.ts).
  */
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
@@ -76,6 +77,7 @@ export class ConsolePaymentsSection extends LitElement {
         <button type="submit">${text.apply}</button>
       </form>
       ${this.renderList()}
+      <momo-console-export .client=${this.client} .text=${this.text}></momo-console-export>
     `;
   }
 

@@ -94,6 +94,12 @@ export function fromMinorUnits(minor: bigint, decimalPlaces: number): string {
   return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
 }
 
+/** The exact sum of non-negative decimal strings of any scale, in canonical form (`'0'` for none). */
+export function addAmounts(amounts: readonly string[]): string {
+  const scale = Math.max(0, ...amounts.map(fractionLength));
+  return fromMinorUnits(amounts.reduce((sum, amount) => sum + toMinorUnits(amount, scale), 0n), scale);
+}
+
 /** Compares two non-negative decimal strings of any scale, exactly. */
 export function compareAmounts(a: string, b: string): -1 | 0 | 1 {
   const scale = Math.max(fractionLength(a), fractionLength(b));

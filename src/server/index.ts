@@ -21,7 +21,7 @@ export type { PaymentSummary, PaymentListQuery } from './payments/payments-list.
 export { openStoreFromEnv, storeRisk } from './stores/store-from-env.js';
 export type { OpenedStore, StoreKind } from './stores/store-from-env.js';
 export type { WebhookResult, NotificationAnswer } from './http-answers/notification-answers.js';
-export type { CheckoutStore, PaymentQuery } from './stores/store.js';
+export type { CheckoutStore, CreatedPaymentsPage, PaymentQuery } from './stores/store.js';
 export type { LimitBackend, Limiter, NumberGuard, StreamSlots } from './stores/limit-backend.js';
 export { transitionCheckout, StoreConflictError, serviceOrderIdTaken } from './stores/store.js';
 export type { CheckoutRecord, PaymentRecord, OperatorRecord, DeliveryRecord, DeliveryAttempt, DeliverySink, InboxEntry } from './model/records.js';

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import {
+  addAmounts,
   compareAmounts,
   formatAmount,
   fromMinorUnits,
@@ -107,6 +108,13 @@ describe('exact arithmetic', () => {
     assert.notEqual(0.1 + 0.2, 0.3);
     assert.equal(fromMinorUnits(toMinorUnits('0.1', 2) + toMinorUnits('0.2', 2), 2), '0.3');
     assert.equal(fromMinorUnits(toMinorUnits('5000', 0) - toMinorUnits('75', 0), 0), '4925');
+  });
+  it('adds amounts of any scale exactly, in canonical form (the export\'s refunded totals)', () => {
+    assert.equal(addAmounts([]), '0');
+    assert.equal(addAmounts(['0.1', '0.2']), '0.3');
+    assert.equal(addAmounts(['1.5', '0.25', '100']), '101.75');
+    assert.equal(addAmounts(['999999999999999.99', '0.01']), '1000000000000000');
+    assert.throws(() => addAmounts(['1e3']), RangeError);
   });
   it('compares amounts of any scale exactly', () => {
     assert.equal(compareAmounts('5000', '5000.0'), 0);

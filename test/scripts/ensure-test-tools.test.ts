@@ -43,6 +43,15 @@ describe('scripts/ensure-test-tools.sh', () => {
     assert.match(lines[6]!, /^npm test: promtool is missing \(the metrics alert rules' test\): install Debian's prometheus package \(apt-get install prometheus\)/);
   });
 
+  it("on a machine without LibreOffice, names the package the payments export's test opens its file with", () => {
+    const result = run({ PATH: bareBin, CHROME_PATH: '/bin/sh', ENSURE_TEST_TOOLS_DJANGO_PYTHON: '/bin/true', ENSURE_TEST_TOOLS_SOFFICE: '/nonexistent/soffice' });
+    assert.equal(result.status, 1);
+    const lines = result.stderr.trim().split('\n').filter((line) => /LibreOffice/.test(line));
+    assert.deepEqual(lines, [
+      "npm test: LibreOffice is missing (/nonexistent/soffice, the payments export's test): install Debian's libreoffice-calc-nogui package (apt-get install libreoffice-calc-nogui), or set SOFFICE_PATH to a soffice binary.",
+    ]);
+  });
+
   it('with PHP but not its SQLite driver or Laravel, names the two packages the Laravel shop needs', () => {
     // A php that has curl only, and no Illuminate/ on its include path.
     const bin = mkdtempSync(join(tmpdir(), 'php-bin-'));

@@ -4,6 +4,7 @@
  * what to do for each stuck one: the service re-emits a lost notification only through its support.
  * With MOMO_SERVER_URL set (or `--url`), it asks the running companion's server API instead, as
  * `refund`, `ping` and `redeliver` do (server-api-call.ts): from a machine that does not hold the store.
+ * `--csv [--from DAY] [--to DAY] [--output FILE]` is the accountant's export instead (payments-csv.ts).
  */
 import { parseArgs } from 'node:util';
 import type { PaymentState } from '../../contract/companion.js';
@@ -11,6 +12,7 @@ import { defaultStaleMinutes, listPaymentSummaries, type PaymentSummary } from '
 import { openStoreFromEnv } from '../stores/store-from-env.js';
 import { callServerApi, serverApiTarget } from './server-api-call.js';
 import { UsageError } from './usage-error.js';
+import { paymentsCsvCommand } from './payments-csv.js';
 
 export async function paymentsCommand(args: string[], env: Record<string, string | undefined>, out: (line: string) => void): Promise<number> {
   const { values } = parseArgs({
@@ -22,8 +24,13 @@ export async function paymentsCommand(args: string[], env: Record<string, string
       json: { type: 'boolean', default: false },
       limit: { type: 'string', default: '100' },
       url: { type: 'string' },
+      csv: { type: 'boolean', default: false },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      output: { type: 'string' },
     },
   });
+  if (values.csv) return paymentsCsvCommand({ from: values.from, to: values.to, output: values.output, url: values.url }, env, out);
   const olderThan = values['older-than'] === undefined ? undefined : Number(values['older-than']);
   if (olderThan !== undefined && !(olderThan >= 0)) throw new UsageError('--older-than takes a number of minutes, e.g. --older-than 30.');
   const state: PaymentState | 'stale' | undefined = values.stale ? 'stale' : (values.state as PaymentState | undefined);

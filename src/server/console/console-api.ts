@@ -28,6 +28,8 @@ import { packagedElementFileProblems } from '../setup/element-files-check.js';
 import { readOperatorRates, readPaymentsPerHour } from './overview-reads.js';
 import { findOrder, findPayments, findUnpaidCheckout, paymentDetail } from './payment-queries.js';
 import type { ConsoleSessions, SignedSession } from './console-session.js';
+import { exportAnswer, ExportWindowError } from '../http-answers/export-answer.js';
+import type { Logger } from '../log.js';
 
 export interface ConsoleApiDeps {
   store: CheckoutStore;
@@ -42,6 +44,7 @@ export interface ConsoleApiDeps {
   sessions: ConsoleSessions;
   /** Where the package's script-tag files are (default: the installed package's `dist/browser/`). */
   elementFilesDir?: string | undefined;
+  log: Logger;
 }
 
 export function registerConsoleApi(app: Hono<{ Variables: { session: SignedSession }; Bindings: { clientAddress: string | undefined } }>, deps: ConsoleApiDeps): void {
@@ -73,6 +76,17 @@ export function registerConsoleApi(app: Hono<{ Variables: { session: SignedSessi
     const payments = await findPayments(deps.store, filter, deps.now());
     const unpaidCheckout = payments.length === 0 ? await findUnpaidCheckout(deps.store, filter) : undefined;
     return c.json(unpaidCheckout ? { payments, unpaidCheckout } : { payments });
+  });
+
+  // The accountant's export, the server API's own answer (http-answers/export-answer.ts) behind the
+  // console's session: a plain GET, so the page's download link needs no script to fetch it.
+  app.get('/api/export', async (c) => {
+    try {
+      return await exportAnswer(deps.store, { from: c.req.query('from'), to: c.req.query('to') }, deps.now(), deps.log);
+    } catch (error) {
+      if (error instanceof ExportWindowError) return c.json(refused('BAD_REQUEST', error.message), 400);
+      throw error;
+    }
   });
 
   app.get('/api/payments/:orderId', async (c) => {

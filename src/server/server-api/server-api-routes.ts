@@ -6,6 +6,7 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { pingRoute, redeliverRoute } from './redelivery-schemas.js';
 import { merchantNotificationKinds } from '../model/notification-kinds.js';
+import { exportColumns } from '../payments/payments-export.js';
 import { ErrorSchema, OrderIdPathParams, serverApiErrors as errors, jsonContent as json, serverApiSecurity as security } from './schema-parts.js';
 import {
   CreateCheckoutRequestSchema,
@@ -41,11 +42,26 @@ export const createCheckoutRoute = createRoute({
 export const listPaymentsRoute = createRoute({
   method: 'get',
   path: '/payments',
-  summary: 'List payments by state and age',
-  description: 'e.g. `?state=stale`: payments still waiting for the service\'s word, each with what to do (only the service\'s support can re-emit a lost notification).',
+  summary: 'List payments by state and age, or export them as CSV',
+  description:
+    "e.g. `?state=stale`: payments still waiting for the service's word, each with what to do (only the service's support can re-emit a lost notification).\n\n" +
+    'With `Accept: text/csv`: the export for the accountant, one row per payment created in [`from`, `to`) (default: this month so far, UTC), the oldest first, streamed. RFC 4180 in UTF-8 with a byte order mark; times in UTC ISO 8601; amounts as decimal numbers; text that a spreadsheet would run as a formula starts with an apostrophe. The store keeps a payment a week after its last change: export at least weekly. `state`, `olderThanMinutes` and `limit` do not apply.',
   security,
   request: { query: PaymentListQuerySchema },
-  responses: { 200: json(PaymentListSchema, 'Payments, the oldest change first.'), ...errors },
+  responses: {
+    200: {
+      description: 'Payments, the oldest change first (JSON); or the CSV export, the oldest creation first.',
+      content: {
+        'application/json': { schema: PaymentListSchema },
+        'text/csv': {
+          schema: z.string().openapi({
+            description: `Columns: ${exportColumns.map(([name]) => `\`${name}\``).join(', ')}. \`link_id\` is empty until payment links exist.`,
+          }),
+        },
+      },
+    },
+    ...errors,
+  },
 });
 
 export const getPaymentRoute = createRoute({

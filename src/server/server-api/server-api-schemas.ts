@@ -158,6 +158,11 @@ export const PaymentListQuerySchema = z.object({
     .openapi({ description: '`stale`: open payments with no news for `olderThanMinutes` (default 15), or whose genuine notification was refused; or one state.', example: 'stale' }),
   olderThanMinutes: z.coerce.number().int().min(0).optional().openapi({ description: 'Only payments unchanged for at least this many minutes.', example: 15 }),
   limit: z.coerce.number().int().min(1).max(500).optional().openapi({ description: 'Default 100.' }),
+  from: z.string().optional().openapi({
+    description: 'With `Accept: text/csv` only (the export): payments created at or after this UTC time, ISO 8601 (`2026-11-01T00:00:00Z`) or a date (`2026-11-01`, midnight UTC). Default: the first day of the current month (UTC).',
+    example: '2026-11-01',
+  }),
+  to: z.string().optional().openapi({ description: 'With `Accept: text/csv` only: payments created before this UTC time (excluded), as `from`. Default: now.', example: '2026-12-01' }),
 });
 
 export const PaymentListSchema = z.object({ payments: z.array(PaymentSummarySchema) }).openapi('PaymentList');

@@ -33,6 +33,7 @@ import { ServerApiError } from './server-api-error.js';
 import { refundView, type RefundView } from '../model/refund.js';
 import type { RefundRequest } from '../refunds/refund-rules.js';
 import { registerRefundRoute } from './refund-route.js';
+import { registerPaymentsExport } from './payments-export-route.js';
 import { withDeprecatedAttemptNames, withDeprecatedPendingNames } from './deprecated-fields.js';
 
 export interface ServerApiDeps {
@@ -129,6 +130,9 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
       throw error;
     }
   });
+
+  // Before the JSON list: the same path asked with `Accept: text/csv` is the accountant's export.
+  registerPaymentsExport(app, deps);
 
   app.openapi(listPaymentsRoute, async (c) => {
     const query = c.req.valid('query');

@@ -17,6 +17,7 @@ import type { CheckoutRecord, DeliveryRecord, PaymentRecord } from '../model/rec
 import { newRefundRecord, type RefundRecord } from '../model/refund.js';
 import { StoreConflictError, updateCheckoutRecord, type CheckoutStore } from './store.js';
 import { runVolumeContract } from './store-contract-volume.js';
+import { runCreatedPagesContract } from './store-contract-created.js';
 
 export interface StoreContractOptions {
   /** The store keeps time by itself (cannot follow an injected clock): skip the expiry cases. */
@@ -510,6 +511,8 @@ export function runStoreContract(name: string, makeStore: MakeStore, options: St
         await store.close?.();
       });
     });
+
+    runCreatedPagesContract(makeStore, { sampleRecord, samplePayment });
 
     runVolumeContract(makeStore, { sampleRecord, samplePayment }, options.volume ?? 20_100, options.seed);
 

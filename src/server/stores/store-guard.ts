@@ -94,6 +94,7 @@ export function guardStore(store: CheckoutStore, deadline: StoreDeadline): Check
     ...(store.renewLock ? { renewLock: guard(store.renewLock) } : {}),
     ...(store.listNeedingSupport ? { listNeedingSupport: guard(store.listNeedingSupport) } : {}),
     ...(store.countPayments ? { countPayments: guard(store.countPayments) } : {}),
+    ...(store.listPaymentsCreated ? { listPaymentsCreated: guard(store.listPaymentsCreated) } : {}),
   };
 }
 

@@ -30,6 +30,21 @@ export interface PaymentQuery {
   limit?: number;
 }
 
+/**
+ * A page of payments by creation time (store.ts `listPaymentsCreated`): the checkouts with a payment
+ * created in [`from`, `to`), in the order of (`createdAt`, `orderId`), after `after` when given.
+ */
+export interface CreatedPaymentsPage {
+  /** Epoch ms, included. */
+  from: number;
+  /** Epoch ms, excluded. */
+  to: number;
+  /** The last record of the previous page: this page starts right after it (the cursor). */
+  after?: { createdAt: number; orderId: string };
+  /** At most this many. */
+  limit: number;
+}
+
 export interface CheckoutStore {
   /** `memory`, `file`, `redis` or `postgres` for the shipped stores (what the start-up and doctor checks read). */
   readonly kind?: string;
@@ -104,6 +119,16 @@ export interface CheckoutStore {
    * the console reads a page of records, not every one.
    */
   listPayments(query: PaymentQuery): Promise<CheckoutRecord[]>;
+  /**
+   * A page of the live checkouts with a payment created in [`page.from`, `page.to`), ordered by
+   * (`createdAt`, `orderId`) and starting after `page.after`: the accountant's export reads a window
+   * page by page through it (payments/payments-export.ts), so its memory does not grow with the
+   * window. The shipped stores read it from an index on the creation time; ties of one millisecond
+   * are ordered by order id in the store's own order, so a page never repeats or skips a record. A
+   * store of your own may leave it out: then every payment is read and sorted for each page
+   * (created-pages.ts), as complete, and slower at volume.
+   */
+  listPaymentsCreated?(page: CreatedPaymentsPage): Promise<CheckoutRecord[]>;
   /**
    * Every live record that needs a person (model/support.ts `supportSince`: a held payment, an
    * open one with a refused notification, a refund with no outcome), the newest first, with no

@@ -13,6 +13,7 @@ import { Hono } from 'hono';
 import type { ConsoleOverview } from '../../../src/contract/console.js';
 import { registerConsoleApi } from '../../../src/server/console/console-api.js';
 import { createConsoleSessions, type SignedSession } from '../../../src/server/console/console-session.js';
+import { silentLogger } from '../../../src/server/log.js';
 import { createMemoryStore } from '../../../src/server/stores/memory/memory-store.js';
 
 async function overviewWith(elementFilesDir: string): Promise<ConsoleOverview> {
@@ -25,6 +26,7 @@ async function overviewWith(elementFilesDir: string): Promise<ConsoleOverview> {
     refund: () => Promise.reject(new Error('no refund in this test')),
     sessions: createConsoleSessions({ secrets: ['a-secret-of-enough-length'], ttlMs: 60_000, now: () => Date.now() }),
     elementFilesDir,
+    log: silentLogger,
   });
   const answer = await app.request('/api/overview');
   assert.equal(answer.status, 200);

@@ -17,7 +17,7 @@ import { migrations } from '../../../src/server/stores/postgres/postgres-schema.
 import { createPostgresStore } from '../../../src/server/stores/postgres/postgres-store.js';
 import { createRedisStore } from '../../../src/server/stores/redis/redis-store.js';
 import { createFileStore } from '../../../src/server/stores/sqlite/sqlite-store.js';
-import { schemaVersion1 } from '../../../src/server/stores/sqlite/sqlite-schema.js';
+import { SCHEMA_VERSION, schemaVersion1 } from '../../../src/server/stores/sqlite/sqlite-schema.js';
 import { sampleRecord, sampleRefund, samplePayment } from '../../../src/server/stores/store-contract.js';
 import type { CheckoutStore } from '../../../src/server/stores/store.js';
 import { createDatabase, startPostgresServer } from '../../support/postgres-server.js';
@@ -50,6 +50,9 @@ async function assertListedAndCounted(store: CheckoutStore, tag: string): Promis
   assert.deepEqual(listed, [`${tag}-refunding`, `${tag}-held`], 'the refund still sending and the held payment, newest first');
   const counts = (await store.countPayments!(now - 3_600_000, now + 1)).filter((item) => item.operator === 'MTN');
   assert.deepEqual(counts.map((item) => `${item.state}:${item.count}`).sort(), ['completed:2', 'failed:1']);
+  // The export's index (schema 3, migration 3, Redis's created set) holds the payments written before it.
+  const created = (await store.listPaymentsCreated!({ from: 0, to: now + 1, limit: 100 })).map((record) => record.orderId).filter((id) => id.startsWith(tag));
+  assert.deepEqual(created.sort(), [`${tag}-held`, `${tag}-refunding`, `${tag}-settled`], "the export finds every payment 0.4.0 wrote");
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'momo-upgrade-'));
@@ -70,7 +73,7 @@ describe('support views on a store written by 0.4.0', () => {
     const store = createFileStore({ path });
     await assertViews(store, 'file');
     const reopened = new Database(path);
-    assert.equal(reopened.pragma('user_version', { simple: true }), 2);
+    assert.equal(reopened.pragma('user_version', { simple: true }), SCHEMA_VERSION);
     reopened.close();
   });
 
@@ -91,7 +94,7 @@ describe('support views on a store written by 0.4.0', () => {
         database,
       );
       await assertViews(await createPostgresStore({ url: server.urlOf(database), log: silentLogger }), 'pg');
-      assert.equal(server.psql('SELECT max(version) FROM momo_checkout.schema_version', database).trim(), '2');
+      assert.equal(server.psql('SELECT max(version) FROM momo_checkout.schema_version', database).trim(), String(migrations.at(-1)!.version));
     } finally {
       await server.stop();
     }
@@ -107,7 +110,7 @@ describe('support views on a store written by 0.4.0', () => {
       // What 0.4.0 wrote: the records and their payment indexes, none of the support views.
       const raw = await import('redis').then(({ createClient }) => createClient({ url: server.url }).connect());
       for (const key of await raw.keys(`${prefix}counts:*`)) await raw.del(key);
-      await raw.del([`${prefix}support`, `${prefix}operators`, `${prefix}support-views`]);
+      await raw.del([`${prefix}support`, `${prefix}operators`, `${prefix}support-views`, `${prefix}created`, `${prefix}created-view`]);
       for (const key of await raw.keys(`${prefix}checkout:*`)) await raw.hDel(key, 'operator');
       await raw.quit();
 

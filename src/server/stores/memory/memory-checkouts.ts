@@ -10,7 +10,8 @@
  */
 import { nextDeliveryAt, serviceOrderIdsOf, type CheckoutRecord } from '../../model/records.js';
 import { supportSince } from '../../model/support.js';
-import { serviceOrderIdTaken, type PaymentQuery } from '../store.js';
+import { byCreation, inCreatedPage } from '../created-pages.js';
+import { serviceOrderIdTaken, type CreatedPaymentsPage, type PaymentQuery } from '../store.js';
 
 /** The memory store is full of checkouts with payments: nothing could be dropped to make room. */
 export class StoreFullError extends Error {
@@ -21,6 +22,8 @@ export class MemoryCheckouts {
   private readonly byOrderId = new Map<string, CheckoutRecord>();
   /** The records with a payment by last change, oldest first; null after a write (paymentsChangedBetween sorts again). */
   private byChange: CheckoutRecord[] | null = null;
+  /** The records with a payment by (createdAt, orderId); null after a write (paymentsCreated sorts again). */
+  private byCreationTime: CheckoutRecord[] | null = null;
   /** Order ids of checkouts without a payment, oldest first (what may be dropped when full). */
   private readonly unpaid = new Set<string>();
   private readonly orderIdByTokenHash = new Map<string, string>();
@@ -93,6 +96,7 @@ export class MemoryCheckouts {
   /** Stores a new record (a copy, its service order ids checked, room made). */
   add(record: CheckoutRecord): void {
     this.byChange = null;
+    this.byCreationTime = null;
     this.byOrderId.set(record.orderId, record);
     if (!record.payment) this.unpaid.add(record.orderId);
     this.index(record);
@@ -101,6 +105,7 @@ export class MemoryCheckouts {
   /** Replaces the live record of `orderId` (with a copy, its service order ids checked). */
   replace(orderId: string, next: CheckoutRecord): void {
     this.byChange = null;
+    this.byCreationTime = null;
     this.byOrderId.set(orderId, next);
     if (next.payment) this.unpaid.delete(orderId);
     this.index(next);
@@ -157,6 +162,27 @@ export class MemoryCheckouts {
     }
   }
 
+  /** A page of the live records with a payment created in the window, after the cursor, not copied: found by bisection. */
+  paymentsCreated(page: CreatedPaymentsPage): CheckoutRecord[] {
+    this.byCreationTime ??= [...this.byOrderId.values()].filter((record) => record.payment).sort(byCreation);
+    const sorted = this.byCreationTime;
+    const start = page.after ?? { createdAt: page.from, orderId: '' };
+    const pastCursor = page.after !== undefined;
+    let low = 0;
+    for (let high = sorted.length; low < high; ) {
+      const middle = (low + high) >> 1;
+      const record = sorted[middle]!;
+      if (record.createdAt < start.createdAt || (pastCursor && record.createdAt === start.createdAt && record.orderId <= start.orderId)) low = middle + 1;
+      else high = middle;
+    }
+    const found: CheckoutRecord[] = [];
+    for (let index = low; index < sorted.length && found.length < page.limit && sorted[index]!.createdAt < page.to; index++) {
+      const record = sorted[index]!;
+      if (this.byOrderId.get(record.orderId) === record && inCreatedPage(record, page) && this.live(record.orderId)) found.push(record);
+    }
+    return found;
+  }
+
   /** The live records that need a person (model/support.ts), the newest first, not copied: one pass over the map. */
   needingSupport(): CheckoutRecord[] {
     const found: Array<{ record: CheckoutRecord; since: number }> = [];
@@ -169,6 +195,7 @@ export class MemoryCheckouts {
 
   private forget(record: CheckoutRecord): void {
     this.byChange = null;
+    this.byCreationTime = null;
     this.byOrderId.delete(record.orderId);
     this.unpaid.delete(record.orderId);
     this.orderIdByTokenHash.delete(record.tokenHash);

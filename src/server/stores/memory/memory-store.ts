@@ -130,6 +130,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CheckoutSto
     async listPayments(query) {
       return checkouts.payments(query).map(copy);
     },
+    async listPaymentsCreated(page) {
+      return checkouts.paymentsCreated(page).map(copy);
+    },
     async listNeedingSupport() {
       return checkouts.needingSupport().map(copy);
     },

@@ -7,6 +7,7 @@ import type { Pool, PoolClient } from 'pg';
 import type { PaymentState } from '../../../contract/companion.js';
 import type { CheckoutRecord } from '../../model/records.js';
 import type { PaymentCount } from '../../model/support.js';
+import type { CreatedPaymentsPage } from '../store.js';
 import { supportColumns } from './postgres-records.js';
 
 const page = 1_000;
@@ -30,13 +31,24 @@ export async function fillSupportViews(client: PoolClient, s: string): Promise<v
   }
 }
 
-/** `listNeedingSupport` and `countPayments` of the store in schema `s`. */
+/** `listNeedingSupport`, `countPayments` and the export's `listPaymentsCreated` of the store in schema `s`. */
 export function supportViewReads(pool: Pool, s: string, now: () => number) {
   return {
     async listNeedingSupport(): Promise<CheckoutRecord[]> {
       const result = await pool.query<{ record: CheckoutRecord }>(
         `SELECT record FROM ${s}.checkouts WHERE support_at IS NOT NULL AND retain_until > $1 ORDER BY support_at DESC, order_id DESC`,
         [now()],
+      );
+      return result.rows.map((row) => row.record);
+    },
+    async listPaymentsCreated(page: CreatedPaymentsPage): Promise<CheckoutRecord[]> {
+      // Without a cursor, one just before the window: every row of it is after (from - 1, '').
+      const after = page.after ?? { createdAt: page.from - 1, orderId: '' };
+      const created = `((record->>'createdAt')::bigint)`; // as written in checkouts_payment_created (migration 3)
+      const result = await pool.query<{ record: CheckoutRecord }>(
+        `SELECT record FROM ${s}.checkouts WHERE payment_state IS NOT NULL AND ${created} >= $1 AND ${created} < $2
+         AND (${created}, order_id) > ($3::bigint, $4::text) AND retain_until > $5 ORDER BY ${created}, order_id LIMIT $6`,
+        [page.from, page.to, after.createdAt, after.orderId, now(), page.limit],
       );
       return result.rows.map((row) => row.record);
     },

@@ -15,6 +15,7 @@
  *   <p>support              zset orderId by supportSince(record): what needs a person (model/support.ts)
  *   <p>counts:<state>:<operator>   zset orderId by payment.updatedAt (countPayments); <p>operators: set of the operator names
  *   <p>support-views        'v1' once the two above were filled from the records written before them
+ *   <p>created              zset orderId by record.createdAt, payments only (the export); <p>created-view 'v1' once filled
  *   <p>lock:<key>           owner, with PX ttl
  *   <p>session-ended:<id>   a console session signed out before its expiry, with PX ttl to that expiry
  *   <p>inbox:<id>           hash: rawBody, receivedAt, done, until; <p>inbox-pending zset id by receivedAt
@@ -55,6 +56,7 @@ local function forget(orderId)
   for _, state in ipairs(states) do redis.call('ZREM', p .. 'payments:' .. state, orderId) end
   -- The record's operator is gone with its key (Redis expired it): every operator's sets are cleaned.
   redis.call('ZREM', p .. 'support', orderId)
+  redis.call('ZREM', p .. 'created', orderId)
   for _, operator in ipairs(redis.call('SMEMBERS', p .. 'operators')) do
     for _, state in ipairs(states) do redis.call('ZREM', p .. 'counts:' .. state .. ':' .. operator, orderId) end
   end
@@ -66,7 +68,7 @@ end
  * [5] revision, [6] retainUntil, [7] tokenHash, [8] returnId, [9] JSON array of the record's
  * service order ids (its attempt's and its refunds' pay-outs: serviceOrderIdsOf),
  * [10] payment state or '', [11] payment.updatedAt or '', [12] nextDeliveryAt or '',
- * [13] operatorName(payment) or '', [14] supportSince(record) or '' (model/support.ts).
+ * [13] operatorName(payment) or '', [14] supportSince(record) or '' (model/support.ts), [15] createdAt.
  */
 const recordWrite = `
 local orderId = ARGV[3]
@@ -118,7 +120,10 @@ local function write(previousState, previousOperator)
   redis.call('PEXPIRE', services, ttl)
   if ARGV[12] ~= '' then redis.call('ZADD', p .. 'due', ARGV[12], orderId) else redis.call('ZREM', p .. 'due', orderId) end
   if previousState and previousState ~= '' and previousState ~= ARGV[10] then redis.call('ZREM', p .. 'payments:' .. previousState, orderId) end
-  if ARGV[10] ~= '' then redis.call('ZADD', p .. 'payments:' .. ARGV[10], ARGV[11], orderId) end
+  if ARGV[10] ~= '' then
+    redis.call('ZADD', p .. 'payments:' .. ARGV[10], ARGV[11], orderId)
+    redis.call('ZADD', p .. 'created', ARGV[15], orderId)
+  end
   redis.call('ZADD', p .. 'retain', ARGV[6], orderId)
   writeSupportViews(previousState, previousOperator)
 end
@@ -140,10 +145,10 @@ write(false, false)
 return {1}
 `);
 
-/** ARGV[15] = expected revision. Returns {1} when written, {0} when stale or absent, {-1, owner, id} on a conflict. */
+/** ARGV[16] = expected revision. Returns {1} when written, {0} when stale or absent, {-1, owner, id} on a conflict. */
 export const compareAndSetScript = luaScript(`${prelude}${recordWrite}
 local current = redis.call('HMGET', key, 'revision', 'retainUntil', 'state', 'operator')
-if not current[1] or tonumber(current[2]) <= now or tonumber(current[1]) ~= tonumber(ARGV[15]) then return {0} end
+if not current[1] or tonumber(current[2]) <= now or tonumber(current[1]) ~= tonumber(ARGV[16]) then return {0} end
 local taken = firstTaken(serviceOrderIds)
 if taken then return {-1, taken[1], taken[2]} end
 write(current[3], current[4])

@@ -28,6 +28,7 @@ import { createRedisLimits } from './redis-limits.js';
 import * as scripts from './redis-scripts.js';
 import { fillSupportViews } from './redis-support-fill.js';
 import * as supportScripts from './redis-support-scripts.js';
+import { fillCreatedIndex, listPaymentsCreatedScript } from './redis-created-index.js';
 import { operatorName, supportSince, type PaymentCount } from '../../model/support.js';
 import type { PaymentState } from '../../../contract/companion.js';
 import { serviceOrderIdTaken, type CheckoutStore } from '../store.js';
@@ -62,6 +63,8 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Chec
   const where = options.url ? describeRedisUrl(options.url) : 'the given client';
   const filled = await fillSupportViews(client, prefix, now);
   if (filled > 0) log.info('redis store: support views filled from the records written before them', { records: filled });
+  const indexed = await fillCreatedIndex(client, prefix);
+  if (indexed > 0) log.info("redis store: the export's index filled from the payments written before it", { records: indexed });
 
   const run = (script: LuaScript, ...args: Array<string | number>) => runScript(client, script, [prefix, now(), ...args]);
   const parse = (json: unknown) => (typeof json === 'string' ? (JSON.parse(json) as CheckoutRecord) : undefined);
@@ -79,6 +82,7 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Chec
     nextDeliveryAt(record) ?? '',
     record.payment ? operatorName(record.payment) : '',
     supportSince(record) ?? '',
+    record.createdAt,
   ];
 
   // Expired records' sorted-set entries are swept on writes, at most once a minute (the script
@@ -167,6 +171,10 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Chec
       const direction = query.newestFirst ? -1 : 1;
       found.sort((a, b) => direction * (a.updatedAt - b.updatedAt));
       return found.slice(0, limit).map((item) => item.record);
+    },
+    async listPaymentsCreated(page) {
+      const after = page.after ?? { createdAt: page.from, orderId: '' };
+      return ((await run(listPaymentsCreatedScript, page.from, page.to, after.createdAt, after.orderId, page.limit)) as string[]).map((json) => parse(json)!);
     },
     async listNeedingSupport() {
       return ((await run(supportScripts.listNeedingSupportScript)) as string[]).map((json) => parse(json)!);

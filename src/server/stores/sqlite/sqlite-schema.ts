@@ -1,5 +1,5 @@
 /**
- * The file store's tables and how a file gets them: the schema (version 2, in `user_version`), the
+ * The file store's tables and how a file gets them: the schema (version 3, in `user_version`), the
  * migrations at open (each runs once, in one transaction with the version's change), and the pragmas every connection sets (WAL, when commits are fsynced, the
  * checkpoint size). Apart from the store so that the shape of the file, which other processes and
  * older or newer companions read, is one page to check.
@@ -7,7 +7,8 @@
 import { FileStoreUnavailableError, type SqliteDatabase } from './sqlite-open.js';
 import { parseRecord, supportColumns } from './sqlite-statements.js';
 
-const SCHEMA_VERSION = 2;
+/** The version this companion writes (`user_version`); exported for the upgrade tests. */
+export const SCHEMA_VERSION = 3;
 
 /** Version 1 (0.4.0 and before); exported for the upgrade test, which writes a file of that shape. */
 export const schemaVersion1 = `
@@ -81,6 +82,15 @@ function addSupportViews(db: SqliteDatabase): void {
   }
 }
 
+/**
+ * Version 3: the export's index (store.ts `listPaymentsCreated`): payments by creation time, then
+ * order id, read from the record's JSON itself, so no column is added and existing rows are indexed
+ * by the statement that creates it.
+ */
+const createdIndex = `
+CREATE INDEX checkouts_payment_created ON checkouts (json_extract(record, '$.createdAt'), order_id) WHERE payment_state IS NOT NULL;
+`;
+
 function migrate(db: SqliteDatabase, path: string): void {
   const version = db.pragma('user_version', { simple: true }) as number;
   if (version === SCHEMA_VERSION) return;
@@ -95,6 +105,7 @@ function migrate(db: SqliteDatabase, path: string): void {
     if (at === SCHEMA_VERSION) return;
     if (at < 1) db.exec(schemaVersion1);
     if (at < 2) addSupportViews(db);
+    if (at < 3) db.exec(createdIndex);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   }).immediate();
 }

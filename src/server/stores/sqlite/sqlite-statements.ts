@@ -40,6 +40,7 @@ export interface FileStoreStatements {
   markInboxDone: Statement<[string]>;
   dueDeliveries: Statement<[number, number, number], { order_id: string }>;
   needingSupport: Statement<[number], { record: string }>;
+  paymentsCreated: Statement<[number, number, number, string, number, number], { record: string }>;
   countPayments: Statement<[number, number, number], { operator: string; state: PaymentState; count: number }>;
   sweepCheckouts: Statement<[number]>;
   sweepLocks: Statement<[number]>;
@@ -85,6 +86,13 @@ export function prepareStatements(db: SqliteDatabase): FileStoreStatements {
       'SELECT order_id FROM checkouts WHERE next_delivery_at <= ? AND retain_until > ? ORDER BY next_delivery_at, rowid LIMIT ?',
     ),
     needingSupport: db.prepare('SELECT record FROM checkouts WHERE support_at IS NOT NULL AND retain_until > ? ORDER BY support_at DESC, rowid DESC'),
+    // Through checkouts_payment_created (schema version 3): the expression is written as the index's.
+    paymentsCreated: db.prepare(
+      `SELECT record FROM checkouts WHERE payment_state IS NOT NULL
+       AND json_extract(record, '$.createdAt') >= ? AND json_extract(record, '$.createdAt') < ?
+       AND (json_extract(record, '$.createdAt'), order_id) > (?, ?) AND retain_until > ?
+       ORDER BY json_extract(record, '$.createdAt'), order_id LIMIT ?`,
+    ),
     countPayments: db.prepare(
       `SELECT payment_operator AS operator, payment_state AS state, count(*) AS count FROM checkouts INDEXED BY checkouts_payment_counts
        WHERE payment_state IS NOT NULL AND payment_updated_at >= ? AND payment_updated_at < ? AND retain_until > ? GROUP BY payment_operator, payment_state`,

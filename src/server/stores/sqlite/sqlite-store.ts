@@ -162,6 +162,11 @@ export function createFileStore(options: FileStoreOptions = {}): CheckoutStore {
       const rows = statement.all(...params);
       return rows.map((row) => parseRecord(row.record));
     },
+    async listPaymentsCreated(page) {
+      // Without a cursor, one just before the window: every row of it is after (from - 1, '').
+      const after = page.after ?? { createdAt: page.from - 1, orderId: '' };
+      return statements.paymentsCreated.all(page.from, page.to, after.createdAt, after.orderId, now(), page.limit).map((row) => parseRecord(row.record));
+    },
     async listNeedingSupport() {
       return statements.needingSupport.all(now()).map((row) => parseRecord(row.record));
     },
