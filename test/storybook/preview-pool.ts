@@ -8,12 +8,7 @@
  * compared with prove nothing leaks.
  */
 import type { BrowserContextOptions, Page } from 'playwright-core';
-import type { OpenedSite } from './static-site.js';
-
-export interface SwitchedStory {
-  /** What the story's play function said: 'passed', or why it failed. */
-  check: string;
-}
+import type { OpenedSite, StoryOutcome } from './static-site.js';
 
 /** `lang:fr;theme:dark`, Storybook's URL form of args, as an object (plain string values only). */
 function argsFromUrlForm(args: string): Record<string, string> {
@@ -25,8 +20,16 @@ function argsFromUrlForm(args: string): Record<string, string> {
 
 /** Opens `iframe.html` on a first story and waits until its preview has played it: the preview is booted. */
 async function bootPreview(page: Page, base: string, firstStoryId: string): Promise<void> {
-  await page.goto(`${base}/iframe.html?${new URLSearchParams({ id: firstStoryId, viewMode: 'story' })}`);
-  await page.waitForFunction(() => document.querySelector('[data-story-check]') !== null, undefined, { timeout: 30_000 });
+  await page.goto(`${base}/iframe.html?${new URLSearchParams({ id: firstStoryId, viewMode: 'story' })}`, { timeout: 60_000 });
+  // Played, or failed before its play could report (a story that cannot render still boots the preview).
+  await page.waitForFunction(
+    () => {
+      const render = (window as unknown as { __STORYBOOK_PREVIEW__?: { currentRender?: { phase?: string } } }).__STORYBOOK_PREVIEW__?.currentRender;
+      return document.querySelector('[data-story-check]') !== null || render?.phase === 'finished' || render?.phase === 'errored';
+    },
+    undefined,
+    { timeout: 60_000 },
+  );
   // What a fresh page's <html> holds, put back before each story (a story must not inherit dir or lang).
   await page.evaluate(() => {
     const html = document.documentElement;
@@ -36,10 +39,10 @@ async function bootPreview(page: Page, base: string, firstStoryId: string): Prom
 
 /**
  * Renders `storyId` with `args` (the URL form) in the booted preview and waits for its play function
- * to report, as `openStory` does for a fresh page.
+ * to report: what `openStory` tells of a fresh page.
  */
-export async function switchStory(page: Page, storyId: string, args = ''): Promise<SwitchedStory> {
-  const check = await page.evaluate(
+export async function switchStory(page: Page, storyId: string, args = ''): Promise<StoryOutcome> {
+  return page.evaluate(
     async ({ storyId, persistedArgs }) => {
       interface Preview {
         currentSelection?: unknown;
@@ -66,16 +69,22 @@ export async function switchStory(page: Page, storyId: string, args = ''): Promi
       preview.selectionStore.setSelection({ storyId, viewMode: 'story' });
       await preview.renderSelection({ persistedArgs });
       const start = performance.now();
-      for (;;) {
-        const frame = document.querySelector<HTMLElement>('[data-expected-status]');
-        if (frame && frame !== previous && frame.dataset.storyCheck !== undefined) return frame.dataset.storyCheck;
-        if (performance.now() - start > 15_000) return 'the play function never reported';
+      let frame = document.querySelector<HTMLElement>('[data-expected-status]');
+      while (!(frame && frame !== previous && frame.dataset.storyCheck !== undefined) && performance.now() - start < 15_000) {
         await new Promise((resolve) => setTimeout(resolve, 10));
+        frame = document.querySelector<HTMLElement>('[data-expected-status]');
       }
+      const fresh = frame && frame !== previous ? frame : null;
+      const el = fresh?.querySelector('momo-checkout') as (HTMLElement & { status?: string }) | null | undefined;
+      return {
+        registered: customElements.get('momo-checkout') !== undefined,
+        check: fresh?.dataset.storyCheck ?? 'the play function never reported',
+        status: el?.status ?? null,
+        expectedStatus: fresh?.dataset.expectedStatus ?? null,
+      };
     },
     { storyId, persistedArgs: argsFromUrlForm(args) },
   );
-  return { check };
 }
 
 export interface PreviewPool {
