@@ -5,7 +5,9 @@
  * `renderSelection` its manager's SET_CURRENT_STORY runs, with the URL's args), so the story renders
  * and plays as in a page of its own; what a page keeps between stories (storage, focus, scroll,
  * `<html>`'s attributes, the story's args) is put back first, and the baselines the shots are
- * compared with prove nothing leaks.
+ * compared with prove nothing leaks. `selectionStore`, `currentSelection` and the args store are
+ * the preview's own members (Storybook 10.6): should an upgrade rename one, a switch throws or its
+ * play never reports, and every test says so, rather than shooting the wrong story.
  */
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import type { OpenedSite, StoryOutcome } from './static-site.js';
