@@ -2,21 +2,32 @@
  * Issue 24: the published Storybook renders every story. The static build is served by a plain
  * file server and each story opened in Chromium: the element is registered, its play function
  * reached the story's state and found no axe violation. (Before the fix, 0 of 30 rendered: the
- * production build dropped `import '../src/define.js'` as side-effect free.)
+ * production build dropped `import '../src/define.js'` as side-effect free.) Stories are switched
+ * inside a few booted preview pages, as the published site's sidebar switches them (preview-pool.ts,
+ * issue 42); the two tests of the URL's args open their story's URL in a page of its own.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { previewPool, switchStory } from './preview-pool.js';
+import type { PreviewPool } from './preview-pool.js';
 import { builtStories, openStaticSite, openStory } from './static-site.js';
 import type { OpenedSite } from './static-site.js';
 
 const stories = builtStories();
+/** Pages side by side on two cores (as in visual.test.ts). */
+const concurrency = 3;
 
-describe('the static Storybook, served by a plain file server', () => {
+describe('the static Storybook, served by a plain file server', { concurrency }, () => {
   let site: OpenedSite;
+  let pages: PreviewPool;
   before(async () => {
     site = await openStaticSite();
+    pages = previewPool(site, stories[0]!.id, concurrency, {});
   });
-  after(() => site?.close());
+  after(async () => {
+    await pages?.close();
+    await site?.close();
+  });
 
   it('has stories to open', () => assert.ok(stories.length >= 30, `only ${stories.length} stories in the build`));
 
@@ -56,16 +67,12 @@ describe('the static Storybook, served by a plain file server', () => {
   });
 
   for (const story of stories) {
-    it(`renders ${story.title} / ${story.name}`, async () => {
-      const page = await site.newPage();
-      try {
-        const outcome = await openStory(page, site.url, story.id);
+    it(`renders ${story.title} / ${story.name}`, () =>
+      pages.withPage(async (page) => {
+        const outcome = await switchStory(page, story.id);
         assert.equal(outcome.registered, true, 'customElements.get("momo-checkout") is undefined: the build dropped src/define.ts');
         assert.equal(outcome.check, 'passed');
         assert.equal(outcome.status, outcome.expectedStatus);
-      } finally {
-        await page.close();
-      }
-    });
+      }));
   }
 });

@@ -95,7 +95,8 @@ export interface StoryOutcome {
 export async function openStory(page: Page, base: string, id: string, args = ''): Promise<StoryOutcome> {
   const query = new URLSearchParams({ id, viewMode: 'story' });
   if (args) query.set('args', args);
-  await page.goto(`${base}/iframe.html?${query}`);
+  // Storybook's preview boots in seconds, but in tens of them on a shared 2-core machine under load.
+  await page.goto(`${base}/iframe.html?${query}`, { timeout: 60_000 });
   try {
     await page.waitForFunction(() => document.querySelector<HTMLElement>('[data-story-check]') !== null, undefined, { timeout: 15_000 });
   } catch {
