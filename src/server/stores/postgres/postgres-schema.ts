@@ -13,6 +13,7 @@
 
 import type { PoolClient } from 'pg';
 import { fillSupportViews } from './postgres-support-views.js';
+import { writeFunctionsSql } from './postgres-write-functions.js';
 
 /** Schema names this store accepts: plain lower-case identifiers, so they never need quoting rules in messages. */
 const schemaName = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -123,6 +124,11 @@ CREATE INDEX checkouts_support_at ON ${s}.checkouts (support_at, order_id) WHERE
 CREATE INDEX checkouts_payment_counts ON ${s}.checkouts (payment_updated_at, payment_state, payment_operator, retain_until) WHERE payment_state IS NOT NULL;
 `,
     fill: fillSupportViews,
+  },
+  {
+    version: 3,
+    summary: 'racing writes as functions, one round trip each: create_if_absent, compare_and_set, release_lock, mark_inbox_done',
+    sql: writeFunctionsSql,
   },
 ];
 
