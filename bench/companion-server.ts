@@ -101,6 +101,8 @@ async function runServer(): Promise<void> {
     }
   });
   process.on('disconnect', () => process.exit(0));
+  // An exit, not a kill, so that a child run with --cpu-prof (NODE_OPTIONS) writes its profile.
+  process.on('SIGTERM', () => process.exit(0));
   process.send!({ ready: true, port });
 }
 
