@@ -33,6 +33,19 @@ export async function seedPendingOrder(
 }
 
 export const SECRET = 'whsec_bench_companion_5b1e0c9d7a3f4e2b8c6d';
+
+/** A bench companion's options on `port`: no payment service is ever called (setup checks off, orders seeded). */
+export function benchCompanionOptions(port: number) {
+  return {
+    baseUrl: 'http://127.0.0.1:9',
+    apiKey: 'sk_test_bench',
+    webhookSecrets: [SECRET],
+    publicUrl: `http://127.0.0.1:${port}/momo`,
+    allowedOrigins: ['http://shop.test'],
+    allowInsecureLocalUrls: true,
+    setupChecksAtStart: false,
+  };
+}
 /** Status streams open for the memory figure, above the default cap of 4,000 per process. */
 export const OPEN_STREAMS = 10_000;
 
@@ -59,13 +72,7 @@ async function runServer(): Promise<void> {
   const port = (server.address() as { port: number }).port;
   let applied = 0;
   const companion = createCompanion({
-    baseUrl: 'http://127.0.0.1:9', // never called: setup checks off, orders seeded
-    apiKey: 'sk_test_bench',
-    webhookSecrets: [SECRET],
-    publicUrl: `http://127.0.0.1:${port}/momo`,
-    allowedOrigins: ['http://shop.test'],
-    allowInsecureLocalUrls: true,
-    setupChecksAtStart: false,
+    ...benchCompanionOptions(port),
     // The memory figure is measured at OPEN_STREAMS, above the default cap of 4,000 per process.
     limits: { streams: OPEN_STREAMS },
     store,
