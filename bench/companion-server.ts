@@ -33,10 +33,27 @@ export async function seedPendingOrder(
 }
 
 export const SECRET = 'whsec_bench_companion_5b1e0c9d7a3f4e2b8c6d';
+
+/** A bench companion's options on `port`: no payment service is ever called (setup checks off, orders seeded). */
+export function benchCompanionOptions(port: number) {
+  return {
+    baseUrl: 'http://127.0.0.1:9',
+    apiKey: 'sk_test_bench',
+    webhookSecrets: [SECRET],
+    publicUrl: `http://127.0.0.1:${port}/momo`,
+    allowedOrigins: ['http://shop.test'],
+    allowInsecureLocalUrls: true,
+    setupChecksAtStart: false,
+  };
+}
 /** Status streams open for the memory figure, above the default cap of 4,000 per process. */
 export const OPEN_STREAMS = 10_000;
 
-export type Ask = { type: 'seed'; count: number; prefix: string } | { type: 'memory' } | { type: 'settled' };
+export type Ask =
+  | { type: 'seed'; count: number; prefix: string }
+  | { type: 'create'; count: number; concurrency: number; prefix: string }
+  | { type: 'memory' }
+  | { type: 'settled' };
 type ToChild = Ask & { id: number };
 type FromChild = { id: number; result: unknown } | { ready: true; port: number };
 
@@ -55,13 +72,7 @@ async function runServer(): Promise<void> {
   const port = (server.address() as { port: number }).port;
   let applied = 0;
   const companion = createCompanion({
-    baseUrl: 'http://127.0.0.1:9', // never called: setup checks off, orders seeded
-    apiKey: 'sk_test_bench',
-    webhookSecrets: [SECRET],
-    publicUrl: `http://127.0.0.1:${port}/momo`,
-    allowedOrigins: ['http://shop.test'],
-    allowInsecureLocalUrls: true,
-    setupChecksAtStart: false,
+    ...benchCompanionOptions(port),
     // The memory figure is measured at OPEN_STREAMS, above the default cap of 4,000 per process.
     limits: { streams: OPEN_STREAMS },
     store,
@@ -77,13 +88,16 @@ async function runServer(): Promise<void> {
 
   process.on('message', async (message: ToChild) => {
     if (message.type === 'seed') {
-      const orders: Array<{ orderId: string; token: string }> = [];
-      for (let i = 0; i < message.count; i++) {
+      // Twenty at a time: setup, not measured (a durable store's seeding would otherwise take minutes).
+      const orders = await inParallel(message.count, 20, async (i) => {
         const orderId = `${message.prefix}-${i}`;
-        const token = await seedPendingOrder(companion, store, orderId);
-        orders.push({ orderId, token });
-      }
+        return { orderId, token: await seedPendingOrder(companion, store, orderId) };
+      });
       process.send!({ id: message.id, result: orders });
+    } else if (message.type === 'create') {
+      const started = performance.now();
+      await inParallel(message.count, message.concurrency, (i) => companion.createCheckout({ orderId: `${message.prefix}-${i}`, amount: '5000', currencyCode: 'XOF' }));
+      process.send!({ id: message.id, result: { count: message.count, elapsedMs: performance.now() - started } });
     } else if (message.type === 'memory') {
       for (let i = 0; i < 3; i++) (globalThis as { gc?: () => void }).gc?.();
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -94,7 +108,23 @@ async function runServer(): Promise<void> {
     }
   });
   process.on('disconnect', () => process.exit(0));
+  // An exit, not a kill, so that a child run with --cpu-prof (NODE_OPTIONS) writes its profile.
+  process.on('SIGTERM', () => process.exit(0));
   process.send!({ ready: true, port });
+}
+
+/** `work(0 … count-1)`, at most `concurrency` at a time; the results in index order. */
+async function inParallel<T>(count: number, concurrency: number, work: (index: number) => Promise<T>): Promise<T[]> {
+  const results: T[] = new Array(count);
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const index = next++;
+      results[index] = await work(index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
+  return results;
 }
 
 /**

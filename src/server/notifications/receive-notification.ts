@@ -38,6 +38,14 @@ export interface NotificationReceiver {
 
 const resumePage = 50;
 
+/**
+ * Notifications applied at once in one process, the rest waiting their turn in arrival order. A
+ * burst kept in the inbox (hundreds a second, each answered at once) would otherwise start as many
+ * applications together, each asking the store for a connection: on a pooled store they queued
+ * for the pool past its connect timeout and failed, left for the next resume 30 s later (issue 43).
+ */
+const applyingAtOnce = 8;
+
 export function createNotificationReceiver(deps: NotificationDeps & { background: BackgroundWork; metrics?: MetricsRecorder }): NotificationReceiver {
   const inbox = createInbox(deps);
   const metrics = deps.metrics ?? noMetrics;
@@ -54,6 +62,32 @@ export function createNotificationReceiver(deps: NotificationDeps & { background
     return applied;
   };
 
+  /** Applies after the answer, at most {@link applyingAtOnce} at a time. */
+  const waitingToApply: Array<() => Promise<unknown>> = [];
+  let applying = 0;
+  const applyNext = () => {
+    while (applying < applyingAtOnce && waitingToApply.length > 0) {
+      const work = waitingToApply.shift()!;
+      applying += 1;
+      void work().finally(() => {
+        applying -= 1;
+        applyNext();
+      });
+    }
+  };
+  const applyBehind = (entry: InboxEntry, notification: WebhookNotification) =>
+    new Promise<void>((resolve) => {
+      waitingToApply.push(() =>
+        applyAndLeave(entry, notification)
+          .catch((error: unknown) =>
+            // Still in the inbox: the next resume applies it.
+            deps.log.error('service notification could not be applied; it stays in the inbox and is retried', { orderId: notification.orderId, error }),
+          )
+          .then(() => resolve()),
+      );
+      applyNext();
+    });
+
   const verifyAndEnter = async (raw: Uint8Array | string) => {
     const verified = await verifyNotification(deps, raw);
     if (verified.kind === 'refused') return counted(verified);
@@ -67,12 +101,7 @@ export function createNotificationReceiver(deps: NotificationDeps & { background
       if (size > maxNotificationBytes) return counted({ kind: 'too-large' } as const);
       const entered = await verifyAndEnter(raw);
       if (entered.kind !== 'entered') return entered;
-      void deps.background.track(
-        applyAndLeave(entered.entry, entered.notification).catch((error: unknown) =>
-          // Still in the inbox: the next resume applies it.
-          deps.log.error('service notification could not be applied; it stays in the inbox and is retried', { orderId: entered.notification.orderId, error }),
-        ),
-      );
+      void deps.background.track(applyBehind(entered.entry, entered.notification));
       return { kind: 'kept' };
     },
     async receiveAndApply(raw) {

@@ -7,7 +7,7 @@
  * The checkout records and their registries are memory-checkouts.ts; this file adds what lives
  * beside them (the locks, the signed-out console sessions, the inbox) and the sweep of them all.
  */
-import { serviceOrderIdsOf, type InboxEntry } from '../../model/records.js';
+import { serviceOrderIdsOf, type CheckoutRecord, type InboxEntry } from '../../model/records.js';
 import { countPaymentsOf } from '../../model/support.js';
 import type { CheckoutStore } from '../store.js';
 import { MemoryCheckouts } from './memory-checkouts.js';
@@ -24,9 +24,21 @@ export interface MemoryStoreOptions {
   maxRecords?: number;
 }
 
-// Records are plain JSON data: a JSON round trip is a deep copy that also proves the record
-// would survive a persistent store unchanged.
-const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+/**
+ * Records are plain JSON data: a JSON round trip is a deep copy that also proves the record would
+ * survive a persistent store unchanged. A stored record's JSON text is kept from its write (stored records are never changed in place, only
+ * replaced): a read is then one parse, not a stringify and a parse. Reads outnumber writes on a
+ * notification's path (issue 43's profile: the store's copies were its largest cost): the match by
+ * service order id, the transition's read, the delivery's reads.
+ */
+const texts = new WeakMap<object, string>();
+function toStore(record: CheckoutRecord): CheckoutRecord {
+  const text = JSON.stringify(record);
+  const stored = JSON.parse(text) as CheckoutRecord;
+  texts.set(stored, text);
+  return stored;
+}
+const fromStore = (record: CheckoutRecord): CheckoutRecord => JSON.parse(texts.get(record) ?? JSON.stringify(record)) as CheckoutRecord;
 
 export function createMemoryStore(options: MemoryStoreOptions = {}): CheckoutStore {
   const now = options.now ?? Date.now;
@@ -56,35 +68,36 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CheckoutSto
     async createIfAbsent(record) {
       sweep();
       const existing = checkouts.live(record.orderId);
-      if (existing) return { created: false, record: copy(existing) };
+      if (existing) return { created: false, record: fromStore(existing) };
       // A new order's id must not be another order's attempt id (its own attempt 1 will be sent under it).
       checkouts.checkServiceOrderIds(record.orderId, [record.orderId, ...serviceOrderIdsOf(record)]);
       checkouts.makeRoom(() => sweep(true));
-      checkouts.add(copy(record));
-      return { created: true, record: copy(record) };
+      const stored = toStore(record);
+      checkouts.add(stored);
+      return { created: true, record: fromStore(stored) };
     },
     async getByOrderId(orderId) {
       const record = checkouts.live(orderId);
-      return record && copy(record);
+      return record && fromStore(record);
     },
     async getByTokenHash(tokenHash) {
       const record = checkouts.byTokenHash(tokenHash);
-      return record && copy(record);
+      return record && fromStore(record);
     },
     async getByReturnId(returnId) {
       const record = checkouts.byReturnId(returnId);
-      return record && copy(record);
+      return record && fromStore(record);
     },
     async getByServiceOrderId(serviceOrderId) {
       const record = checkouts.byServiceOrderId(serviceOrderId);
-      return record && copy(record);
+      return record && fromStore(record);
     },
     async compareAndSet(orderId, expectedRevision, next) {
       sweep();
       const current = checkouts.live(orderId);
       if (!current || current.revision !== expectedRevision) return false;
       checkouts.checkServiceOrderIds(orderId, serviceOrderIdsOf(next));
-      checkouts.replace(orderId, copy(next));
+      checkouts.replace(orderId, toStore(next));
       return true;
     },
     async claimLock(key, owner, ttlMs) {
@@ -113,11 +126,12 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CheckoutSto
       sweep();
       const existing = inbox.get(entry.id);
       if (existing && (!existing.done || existing.until > now())) return false;
-      inbox.set(entry.id, { entry: copy(entry), done: false, until: now() + ttlMs });
+      // An entry's fields are strings and a number: a spread is a whole copy.
+      inbox.set(entry.id, { entry: { ...entry }, done: false, until: now() + ttlMs });
       return true;
     },
     async pendingInbox(limit) {
-      const pending = [...inbox.values()].filter((item) => !item.done).map((item) => copy(item.entry));
+      const pending = [...inbox.values()].filter((item) => !item.done).map((item) => ({ ...item.entry }));
       return pending.sort((a, b) => a.receivedAt - b.receivedAt).slice(0, limit);
     },
     async markInboxDone(id) {
@@ -128,13 +142,13 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CheckoutSto
       return checkouts.dueDeliveries(at, limit);
     },
     async listPayments(query) {
-      return checkouts.payments(query).map(copy);
+      return checkouts.payments(query).map(fromStore);
     },
     async listPaymentsCreated(page) {
       return checkouts.paymentsCreated(page).map(copy);
     },
     async listNeedingSupport() {
-      return checkouts.needingSupport().map(copy);
+      return checkouts.needingSupport().map(fromStore);
     },
     async countPayments(from, to) {
       return countPaymentsOf(checkouts.paymentsChangedBetween(from, to), from, to);

@@ -49,7 +49,7 @@ export async function checkPostgres(options: PostgresConnectionOptions & { schem
   } catch (error) {
     return { ok: false, messages: [error instanceof Error ? error.message : String(error)] };
   }
-  const { pool, owned, where } = opened;
+  const { pool, where } = opened;
   const messages: string[] = [];
   try {
     const server = (await pool.query<{ version: string; readOnly: string }>("SELECT current_setting('server_version') AS version, current_setting('transaction_read_only') AS \"readOnly\"")).rows[0]!;
@@ -70,6 +70,6 @@ export async function checkPostgres(options: PostgresConnectionOptions & { schem
   } catch (error) {
     return { ok: false, messages: [...messages, unavailable(where, error).message] };
   } finally {
-    if (owned) await pool.end().catch(() => {});
+    await opened.end().catch(() => {});
   }
 }

@@ -116,25 +116,40 @@ export function poolConfig(options: PostgresConnectionOptions & { url: string })
   };
 }
 
-/** A pool for `options` (the given one, or a new one), and whether `close()` should end it. */
-export async function openPool(options: PostgresConnectionOptions): Promise<{ pool: Pool; owned: boolean; where: string }> {
-  if (options.pool) return { pool: options.pool, owned: false, where: 'the given pool' };
+/**
+ * A pool for `options` (the given one, or a new one), and whether `close()` should end it; with
+ * `inboxPool`, the one connection (of the same budget: the store's pool is one smaller) that only
+ * the inbox's group commit uses, so that apply and delivery work holding every other connection
+ * cannot keep a notification from being kept (postgres-inbox-writer.ts). A pool the shop passed in,
+ * or a budget of one, is used for both.
+ */
+export async function openPool(options: PostgresConnectionOptions): Promise<{ pool: Pool; inboxPool: Pool; owned: boolean; where: string; end(): Promise<void> }> {
+  if (options.pool) return { pool: options.pool, inboxPool: options.pool, owned: false, where: 'the given pool', end: async () => {} };
   if (!options.url) throw new TypeError('A Postgres store needs `url` (for example process.env.MOMO_POSTGRES_URL) or a `pool`.');
   const config = poolConfig({ ...options, url: options.url });
   const { default: pg } = await import('pg');
-  const pool = new pg.Pool(config);
-  pool.on('connect', prepareStatements);
   const where = describePostgresUrl(options.url);
+  const budget = config.max ?? 10;
+  const pool = ownPool(new pg.Pool({ ...config, max: budget > 1 ? budget - 1 : 1 }), where, options.log);
+  const inboxPool = budget > 1 ? ownPool(new pg.Pool({ ...config, max: 1 }), where, options.log) : pool;
+  const end = async () => {
+    await Promise.all([pool.end(), ...(inboxPool !== pool ? [inboxPool.end()] : [])]);
+  };
+  return { pool, inboxPool, owned: true, where, end };
+}
+
+function ownPool(pool: Pool, where: string, log: Logger | undefined): Pool {
+  pool.on('connect', prepareStatements);
   let reported = false;
   // An idle connection the server closed (a restart, a failover) emits `error` on the pool: without
   // a listener that would crash the process. The pool opens a new connection at the next query.
   pool.on('error', (error) => {
     if (reported) return;
     reported = true;
-    options.log?.error('postgres connection lost: new connections are opened as requests come; writes fail until the server is back', { postgres: where, error: error.message });
+    log?.error('postgres connection lost: new connections are opened as requests come; writes fail until the server is back', { postgres: where, error: error.message });
     setTimeout(() => (reported = false), 10_000).unref();
   });
-  return { pool, owned: true, where };
+  return pool;
 }
 
 /**
@@ -199,6 +214,22 @@ export async function inTransaction<T>(pool: Pool, work: (client: PoolClient) =>
       // A connection whose rollback failed is broken: the pool drops it instead of lending it again.
       client.removeListener('error', onError);
       client.release(broken);
+    }
+  }
+}
+
+/**
+ * Runs one autocommitted statement (a write function's call: postgres-write-functions.ts), and again
+ * when the server aborted it as a deadlock's or a serialization failure's victim.
+ */
+export async function retryingAbortedWrite<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code && retryable.has(code) && attempt < 5) continue;
+      throw error;
     }
   }
 }

@@ -2,7 +2,8 @@
  * How a CheckoutRecord maps to its row in `<schema>.checkouts`: the whole record as json, plus the
  * few columns that are looked up, indexed or listed. The one place to change when a record gains a
  * field that must be queried (a refund held for support, a payment marked for review): add it to
- * `recordColumns` and a migration in postgres-schema.ts; the insert and the update follow.
+ * `recordColumns` and a migration in postgres-schema.ts that adds the column and replaces
+ * `write_checkout` (postgres-write-functions.ts) with it in its list; the insert and the update follow.
  */
 import { nextDeliveryAt, type CheckoutRecord } from '../../model/records.js';
 import { operatorName, supportSince } from '../../model/support.js';
@@ -47,3 +48,8 @@ export function recordValues(record: CheckoutRecord): Array<string | number | nu
   return Object.values(recordColumns(record));
 }
 
+
+/** The row as the write functions read it (json_populate_record): each column by name, the record as json. */
+export function recordRow(record: CheckoutRecord): string {
+  return JSON.stringify({ ...recordColumns(record), record });
+}

@@ -13,6 +13,7 @@
 
 import type { PoolClient } from 'pg';
 import { fillSupportViews } from './postgres-support-views.js';
+import { writeFunctionsSql } from './postgres-write-functions.js';
 
 /** Schema names this store accepts: plain lower-case identifiers, so they never need quoting rules in messages. */
 const schemaName = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -131,6 +132,11 @@ CREATE INDEX checkouts_payment_counts ON ${s}.checkouts (payment_updated_at, pay
     sql: (s) => `
 CREATE INDEX checkouts_payment_created ON ${s}.checkouts (((record->>'createdAt')::bigint), order_id) WHERE payment_state IS NOT NULL;
 `,
+  },
+  {
+    version: 4,
+    summary: 'racing writes as functions, one round trip each: create_if_absent, compare_and_set, release_lock, mark_inbox_done',
+    sql: writeFunctionsSql,
   },
 ];
 

@@ -45,6 +45,9 @@ type Listener = (view: PaymentView) => void;
  */
 const maxQueuedNotifies = 1_000;
 
+/** Views per NOTIFY statement (each well under NOTIFY's 8,000 bytes; a statement stays small). */
+const notifiesPerStatement = 200;
+
 /**
  * @example
  * const hub = await createPostgresStatusHub({ url: process.env.MOMO_POSTGRES_URL! });
@@ -63,7 +66,6 @@ export async function createPostgresStatusHub(options: PostgresStatusHubOptions)
   const listeners = new Map<string, Set<Listener>>();
   const restored = createRestoreListeners(log);
   let count = 0;
-  let queuedNotifies = 0;
   let dropReported = false;
   let closed = false;
   let listener: Client | undefined;
@@ -132,6 +134,29 @@ export async function createPostgresStatusHub(options: PostgresStatusHubOptions)
     throw unavailable(where, error);
   }
 
+  /**
+   * The views published while a NOTIFY statement is under way go in the next one, together: one
+   * round trip for many (`pg_notify` over the array, in its order, so each order's views keep theirs),
+   * where one each made them queue behind each other on this one connection under a burst.
+   */
+  let waitingNotifies: Array<{ orderId: string; payload: string }> = [];
+  let sending: Promise<void> | undefined;
+  const sendWhileWaiting = async () => {
+    while (waitingNotifies.length > 0) {
+      const batch = waitingNotifies.slice(0, notifiesPerStatement);
+      waitingNotifies = waitingNotifies.slice(batch.length);
+      const client = listener;
+      if (!client) {
+        dropped(batch[0]!.orderId, 'the hub is reconnecting');
+        continue;
+      }
+      await client
+        .query('SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payload', [channel, batch.map((item) => item.payload)])
+        .catch((error: unknown) => dropped(batch[0]!.orderId, error instanceof Error ? error.message : String(error)));
+    }
+    sending = undefined;
+  };
+
   /** Said once per outage, not per view: the streams get the view from the store anyway. */
   const dropped = (orderId: string, why: string) => {
     if (dropReported) return;
@@ -141,14 +166,10 @@ export async function createPostgresStatusHub(options: PostgresStatusHubOptions)
 
   return {
     publish(orderId, view) {
-      const client = listener;
-      if (!client) return dropped(orderId, 'the hub is reconnecting');
-      if (queuedNotifies >= maxQueuedNotifies) return dropped(orderId, `${maxQueuedNotifies} notifies already wait for the server`);
-      queuedNotifies += 1;
-      client
-        .query('SELECT pg_notify($1, $2)', [channel, JSON.stringify({ orderId, view })])
-        .catch((error: unknown) => dropped(orderId, error instanceof Error ? error.message : String(error)))
-        .finally(() => (queuedNotifies -= 1));
+      if (!listener) return dropped(orderId, 'the hub is reconnecting');
+      if (waitingNotifies.length >= maxQueuedNotifies) return dropped(orderId, `${maxQueuedNotifies} notifies already wait for the server`);
+      waitingNotifies.push({ orderId, payload: JSON.stringify({ orderId, view }) });
+      sending ??= sendWhileWaiting();
     },
     subscribe(orderId, own) {
       let set = listeners.get(orderId);

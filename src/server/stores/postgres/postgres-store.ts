@@ -2,7 +2,9 @@
  * The Postgres store: the system of record merchants already run (set `MOMO_POSTGRES_URL`), shared
  * by every process and host of the companion, in its own schema beside the shop's tables.
  *
- * Atomicity: each write that races is one SQL transaction (READ COMMITTED).
+ * Atomicity: each write that races is one SQL transaction (READ COMMITTED), and one round trip: a
+ * PL/pgSQL function installed by migration 4 (postgres-write-functions.ts), as the Redis store has
+ * one Lua script per write.
  * - Records: a write first takes transaction-scoped advisory locks on every id it touches (its order
  *   id and each service order id it carries), in one sorted order, then reads, checks and writes.
  *   Two writers of one order, or a new checkout and another order's attempt claiming the same id,
@@ -13,32 +15,38 @@
  *   may take its whole timeout, and SKIP LOCKED would hold a transaction and a pooled connection
  *   open through it. A lease row expires by itself (its `until`) when its holder is killed, like
  *   the other stores' locks, and costs no connection while held.
- * - Inbox: one `INSERT … ON CONFLICT DO UPDATE … WHERE` statement, committed before it returns. With
- *   PostgreSQL's default `synchronous_commit = on` that commit has reached the WAL on disk (and a
- *   synchronous standby's, if one is configured) before the webhook route answers the service.
+ * - Inbox: one `INSERT … ON CONFLICT DO UPDATE … WHERE` statement for every entry that arrived
+ *   while the previous one was committed (postgres-inbox-writer.ts, on a connection of its own),
+ *   committed before any of them returns. With PostgreSQL's default `synchronous_commit = on` that
+ *   commit has reached the WAL on disk (and a synchronous standby's, if one is configured) before
+ *   the webhook route answers the service.
  *
  * Durability follows the file store's rule: what nothing could rebuild waits for the disk at its
  * commit (the inbox; a checkout's creation; the first write of a payment attempt's or a refund's
- * service order id, made before the pay-in or pay-out is posted; locks; signed-out sessions). A
- * compare-and-set that carries no new service order id (applying a kept notification, delivery
- * bookkeeping) commits with `synchronous_commit = off` for that transaction only: the server's crash
- * may drop the last few hundred milliseconds of those, never out of order (one WAL) and never a
- * later durable one without them, and they are rebuilt: the inbox entry whose application was lost
- * is still pending (its `done` mark came later), a delivery whose `delivered` mark was lost is
- * sent again with the same idempotency key. This keeps an fsync off the transition's path.
+ * service order id, made before the pay-in or pay-out is posted; a lock's taking and renewal;
+ * signed-out sessions). A compare-and-set that carries no new service order id (applying a kept
+ * notification, delivery bookkeeping), an inbox entry's done mark and a lock's release commit with
+ * `synchronous_commit = off` for that transaction only: the server's crash may drop the last few
+ * hundred milliseconds of those, never out of order (one WAL) and never a later durable one without
+ * them, and they are rebuilt: the inbox entry whose application or done mark was lost is still
+ * pending and is applied again (nothing changes twice), a delivery whose `delivered` mark was lost
+ * is sent again with the same idempotency key, a lost release leaves the lease until its ttl (as a
+ * killed holder's). This keeps an fsync off the transition's path.
  *
  * Expiry follows each record's `retainUntil` on the companion's clock: reads filter on it, and a
  * sweep deletes expired rows at most once a minute, on writes (no timer keeps the process alive).
  */
-import type { PoolClient } from 'pg';
 import { createLogger, type Logger } from '../../log.js';
 import { serviceOrderIdsOf, type CheckoutRecord } from '../../model/records.js';
 import { serviceOrderIdTaken, type CheckoutStore, type PaymentQuery } from '../store.js';
-import { inTransaction, openPool, unavailable, type PostgresConnectionOptions } from './postgres-connection.js';
+import { openPool, retryingAbortedWrite, unavailable, type PostgresConnectionOptions } from './postgres-connection.js';
+import { createPostgresDoneMarks } from './postgres-done-marks.js';
+import { createPostgresInboxWriter } from './postgres-inbox-writer.js';
 import { createPostgresLimits } from './postgres-limits.js';
 import { migrateSchema } from './postgres-migrate.js';
-import { insertRecordSql, recordValues, updateRecordSql } from './postgres-records.js';
+import { recordRow } from './postgres-records.js';
 import { checkSchemaName, defaultSchema } from './postgres-schema.js';
+import { takenServiceOrderId } from './postgres-write-functions.js';
 import { supportViewReads } from './postgres-support-views.js';
 
 export interface PostgresStoreOptions extends PostgresConnectionOptions {
@@ -62,48 +70,36 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   const now = options.now ?? Date.now;
   const log = options.log ?? createLogger();
   const s = checkSchemaName(options.schema ?? defaultSchema);
-  const { pool, owned, where } = await openPool({ ...options, log });
+  const { pool, inboxPool, owned, where, end } = await openPool({ ...options, log });
   try {
     await migrateSchema(pool, s, { log });
   } catch (error) {
-    if (owned) await pool.end().catch(() => {});
+    if (owned) await end().catch(() => {});
     throw unavailable(where, error);
   }
 
   const sql = {
-    insert: insertRecordSql(s),
-    update: updateRecordSql(s),
     live: `SELECT record FROM ${s}.checkouts WHERE order_id = $1 AND retain_until > $2`,
     byToken: `SELECT record FROM ${s}.checkouts WHERE token_hash = $1 AND retain_until > $2`,
     byReturn: `SELECT record FROM ${s}.checkouts WHERE return_id = $1 AND retain_until > $2`,
     byService: `SELECT c.record FROM ${s}.service_order_ids i JOIN ${s}.checkouts c ON c.order_id = i.order_id WHERE i.service_order_id = $1 AND c.retain_until > $2`,
-    // The first of $1 that a live order other than $2 owns: an attempt's or pay-out's id, or its own order id.
-    taken: `SELECT t.id, t.owner FROM unnest($1::text[]) WITH ORDINALITY AS ids (id, n)
-      CROSS JOIN LATERAL (
-        SELECT ids.id, i.order_id AS owner FROM ${s}.service_order_ids i JOIN ${s}.checkouts c ON c.order_id = i.order_id
-          WHERE i.service_order_id = ids.id AND i.order_id <> $2 AND c.retain_until > $3
-        UNION ALL
-        SELECT ids.id, c.order_id FROM ${s}.checkouts c WHERE c.order_id = ids.id AND ids.id <> $2 AND c.retain_until > $3
-        LIMIT 1) t
-      ORDER BY ids.n LIMIT 1`,
-    index: `INSERT INTO ${s}.service_order_ids (service_order_id, order_id) SELECT id, $2 FROM unnest($1::text[]) AS id
-      ON CONFLICT (service_order_id) DO UPDATE SET order_id = excluded.order_id`,
-    lockIds: `SELECT pg_advisory_xact_lock(hashtext($1), hashtext(id)) FROM (SELECT DISTINCT id FROM unnest($2::text[]) AS id ORDER BY id) ids`,
+    // The racing writes, one round trip each (postgres-write-functions.ts).
+    create: `SELECT created, existing FROM ${s}.create_if_absent($1, $2::text[], $3::json, $4)`,
+    compareAndSet: `SELECT ${s}.compare_and_set($1, $2, $3::text[], $4::json, $5) AS written`,
   };
 
-  const ids = (record: CheckoutRecord, withOwnId: boolean) => [...(withOwnId ? [record.orderId] : []), ...serviceOrderIdsOf(record)];
-  /** Serializes every write touching one of `all` (see the header), until the transaction ends. */
-  const lockIds = (client: PoolClient, all: string[]) => client.query(sql.lockIds, [s, all]);
-  const checkTaken = async (client: PoolClient, orderId: string, candidates: string[], at: number) => {
-    if (candidates.length === 0) return;
-    const found = await client.query<{ id: string; owner: string }>(sql.taken, [candidates, orderId, at]);
-    const taken = found.rows[0];
-    if (taken) throw serviceOrderIdTaken(taken.id, taken.owner);
+  /** One write function's call, again when the server chose it as a deadlock's victim; a taken service order id is refused in the store's words. */
+  const write = async <T extends object>(text: string, values: unknown[]): Promise<T> => {
+    try {
+      return (await retryingAbortedWrite(() => pool.query<T>(text, values))).rows[0]!;
+    } catch (error) {
+      const refused = error as { code?: string; detail?: string; hint?: string };
+      if (refused.code === takenServiceOrderId) throw serviceOrderIdTaken(refused.detail ?? '', refused.hint ?? '');
+      throw error;
+    }
   };
-  const index = (client: PoolClient, record: CheckoutRecord) => {
-    const serviceIds = serviceOrderIdsOf(record);
-    return serviceIds.length > 0 ? client.query(sql.index, [serviceIds, record.orderId]) : undefined;
-  };
+  const inbox = createPostgresInboxWriter(inboxPool, s, now);
+  const doneMarks = createPostgresDoneMarks(pool, s);
   const one = async (query: string, values: unknown[]) => (await pool.query<Row>(query, values)).rows[0]?.record;
 
   // Expired rows are deleted on writes, at most once a minute per process (see the header).
@@ -133,22 +129,9 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     // Every process on this database counts against one limit (postgres-limits.ts).
     limits: createPostgresLimits(pool, s, now),
     async createIfAbsent(record) {
-      const result = await inTransaction(pool, async (client) => {
-        const at = now();
-        await lockIds(client, ids(record, true));
-        const existing = await client.query<Row & { live: boolean }>(`SELECT record, retain_until > $2 AS live FROM ${s}.checkouts WHERE order_id = $1`, [record.orderId, at]);
-        const current = existing.rows[0];
-        if (current?.live) return { created: false, record: current.record };
-        // A new order's id must not be another order's attempt id (its own attempt 1 will be sent under it).
-        await checkTaken(client, record.orderId, ids(record, true), at);
-        // An expired row still here: its service order ids go with it (ON DELETE CASCADE).
-        if (current) await client.query(`DELETE FROM ${s}.checkouts WHERE order_id = $1`, [record.orderId]);
-        await client.query(sql.insert, recordValues(record));
-        await index(client, record);
-        return { created: true, record: JSON.parse(JSON.stringify(record)) as CheckoutRecord };
-      });
+      const result = await write<{ created: boolean; existing: CheckoutRecord | null }>(sql.create, [record.orderId, serviceOrderIdsOf(record), recordRow(record), now()]);
       await sweep();
-      return result;
+      return result.created ? { created: true, record: JSON.parse(JSON.stringify(record)) as CheckoutRecord } : { created: false, record: result.existing! };
     },
     getByOrderId: (orderId) => one(sql.live, [orderId, now()]),
     getByTokenHash: (tokenHash) => one(sql.byToken, [tokenHash, now()]),
@@ -156,26 +139,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     getByServiceOrderId: (serviceOrderId) => one(sql.byService, [serviceOrderId, now()]),
     async compareAndSet(orderId, expectedRevision, next) {
       if (next.orderId !== orderId) throw new TypeError(`compareAndSet(${orderId}) was given the record of order ${next.orderId}`);
-      const written = await inTransaction(pool, async (client) => {
-        const at = now();
-        await lockIds(client, ids(next, true));
-        const current = await client.query<{ revision: number; known: string[] }>(
-          `SELECT c.revision, ARRAY(SELECT i.service_order_id FROM ${s}.service_order_ids i WHERE i.order_id = c.order_id) AS known
-           FROM ${s}.checkouts c WHERE c.order_id = $1 AND c.retain_until > $2 FOR UPDATE OF c`,
-          [orderId, at],
-        );
-        const row = current.rows[0];
-        if (row?.revision !== expectedRevision) return false;
-        const serviceIds = serviceOrderIdsOf(next);
-        // No new service order id: this write can be rebuilt (see the header), so its commit need
-        // not wait for the disk. A new one is written before its pay-in or pay-out is posted: durably.
-        // (Ids already indexed to this order are its own: nothing to check.)
-        if (serviceIds.every((id) => row.known.includes(id))) await client.query('SET LOCAL synchronous_commit TO off');
-        else await checkTaken(client, orderId, serviceIds, at);
-        await client.query(sql.update, recordValues(next));
-        await index(client, next);
-        return true;
-      });
+      const { written } = await write<{ written: boolean }>(sql.compareAndSet, [orderId, expectedRevision, serviceOrderIdsOf(next), recordRow(next), now()]);
       await sweep();
       return written;
     },
@@ -190,7 +154,8 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       return result.rowCount === 1;
     },
     async releaseLock(key, owner) {
-      await pool.query(`DELETE FROM ${s}.locks WHERE key = $1 AND owner = $2`, [key, owner]);
+      // Not waited for on disk (postgres-write-functions.ts): a lost release only keeps the lease until its ttl.
+      await pool.query(`SELECT ${s}.release_lock($1, $2)`, [key, owner]);
     },
     async renewLock(key, owner, ttlMs) {
       const at = now();
@@ -209,17 +174,10 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       return result.rowCount === 1;
     },
     async addToInbox(entry, ttlMs) {
-      const at = now();
-      // Kept (a new id, or one whose done entry has expired) or refused, in one committed statement.
-      const result = await pool.query(
-        `INSERT INTO ${s}.inbox (id, raw_body, received_at, done, until) VALUES ($1, $2, $3, false, $4)
-         ON CONFLICT (id) DO UPDATE SET raw_body = excluded.raw_body, received_at = excluded.received_at, done = false, until = excluded.until,
-           seq = nextval(pg_get_serial_sequence('${s}.inbox', 'seq'))
-         WHERE ${s}.inbox.done AND ${s}.inbox.until <= $5`,
-        [entry.id, entry.rawBody, entry.receivedAt, at + ttlMs, at],
-      );
+      // Committed (synchronous_commit on) before it resolves, together with the entries that came meanwhile.
+      const added = await inbox.add({ entry, until: now() + ttlMs });
       await sweep();
-      return result.rowCount === 1;
+      return added;
     },
     async pendingInbox(limit) {
       const result = await pool.query<{ id: string; raw_body: string; received_at: string }>(
@@ -228,10 +186,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       );
       return result.rows.map((row) => ({ id: row.id, rawBody: row.raw_body, receivedAt: Number(row.received_at) }));
     },
-    async markInboxDone(id) {
-      // A done entry is only a nonce now: its body is dropped.
-      await pool.query(`UPDATE ${s}.inbox SET done = true, raw_body = '' WHERE id = $1`, [id]);
-    },
+    markInboxDone: (id) => doneMarks.add(id),
     async dueDeliveries(at, limit) {
       const result = await pool.query<{ order_id: string }>(
         `SELECT order_id FROM ${s}.checkouts WHERE next_delivery_at <= $1 AND retain_until > $2 ORDER BY next_delivery_at, order_id LIMIT $3`,
@@ -263,7 +218,9 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       );
     },
     async close() {
-      if (owned) await pool.end();
+      await inbox.drained();
+      await doneMarks.drained();
+      if (owned) await end();
     },
   };
 }

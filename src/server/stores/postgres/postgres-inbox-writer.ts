@@ -1,0 +1,48 @@
+/**
+ * The Postgres store's group commit of inbox writes, as the file store has one
+ * (sqlite-inbox-commit.ts): a kept notification is committed with `synchronous_commit = on` before
+ * the webhook route answers the service (the service sends it once), and that commit waits for the
+ * WAL to reach the disk. So the entries that arrive while a commit is under way wait for it to end
+ * and then go in together, as one statement (one round trip, one WAL flush) for up to
+ * {@link MOST_PER_COMMIT} of them; each caller's promise settles after that commit, with whether its
+ * entry was new, or with the commit's error (then none of the batch is kept: each is answered 503).
+ *
+ * It writes on a connection of its own (postgres-connection.ts `inboxPool`, one of the store's
+ * budget), so that apply and delivery work holding every other connection of the pool cannot keep
+ * a notification waiting at the door.
+ */
+import type { Pool } from 'pg';
+import type { InboxEntry } from '../../model/records.js';
+import { createBatchedWrites, type BatchedWrites } from './postgres-batches.js';
+
+/** Entries per statement: a commit of a few hundred rows is still one WAL flush, and a statement stays small. */
+const MOST_PER_COMMIT = 500;
+
+/** `add` resolves false for a duplicate (see `CheckoutStore.addToInbox`), once its batch is committed. */
+export function createPostgresInboxWriter(pool: Pool, s: string, now: () => number): BatchedWrites<{ entry: InboxEntry; until: number }, boolean> {
+  // Kept: a new id, or one whose done entry has expired (its row is reused, with a new arrival
+  // rank); refused otherwise. The ids RETURNING gives are the ones kept. Rows go in in `unnest`'s
+  // order, so `seq` keeps the arrival order within the batch.
+  const insert = `INSERT INTO ${s}.inbox (id, raw_body, received_at, done, until)
+    SELECT id, raw_body, received_at, false, until FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[]) AS e (id, raw_body, received_at, until)
+    ON CONFLICT (id) DO UPDATE SET raw_body = excluded.raw_body, received_at = excluded.received_at, done = false, until = excluded.until,
+      seq = nextval(pg_get_serial_sequence('${s}.inbox', 'seq'))
+    WHERE ${s}.inbox.done AND ${s}.inbox.until <= $5
+    RETURNING id`;
+  return createBatchedWrites(async (batch) => {
+    // One id twice in a batch: the first decides, the others are its duplicates (one statement may
+    // not touch a row twice).
+    const ids = new Set<string>();
+    const firsts = new Set(batch.filter((item) => !ids.has(item.entry.id) && ids.add(item.entry.id)));
+    const rows = [...firsts];
+    const result = await pool.query<{ id: string }>(insert, [
+      rows.map((item) => item.entry.id),
+      rows.map((item) => item.entry.rawBody),
+      rows.map((item) => item.entry.receivedAt),
+      rows.map((item) => item.until),
+      now(),
+    ]);
+    const kept = new Set(result.rows.map((row) => row.id));
+    return batch.map((item) => firsts.has(item) && kept.has(item.entry.id));
+  }, MOST_PER_COMMIT);
+}
