@@ -145,7 +145,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CheckoutSto
       return checkouts.payments(query).map(fromStore);
     },
     async listPaymentsCreated(page) {
-      return checkouts.paymentsCreated(page).map(copy);
+      return checkouts.paymentsCreated(page).map(fromStore);
     },
     async listNeedingSupport() {
       return checkouts.needingSupport().map(fromStore);
