@@ -4,7 +4,8 @@
  * page at a time after a cursor, and filled once from the payments written before it existed.
  */
 import { luaScript, type AnyRedisClient } from './redis-client.js';
-import { paymentStates, prelude } from './redis-scripts.js';
+import { prelude } from './redis-scripts.js';
+import { fillOncePerPrefix } from './redis-fill-once.js';
 
 /**
  * ARGV[3] = from, [4] = to (excluded), [5] the cursor's createdAt, [6] its order id ('' for none),
@@ -34,27 +35,16 @@ end
 return out
 `);
 
-const filledMark = 'v1';
-const page = 500;
-
 /**
  * Adds the payments a companion before the export wrote to `<p>created`, once per key prefix, at a
  * store's start. A record's creation time never changes, so this races with no write: two processes
  * starting together both add the same entries. Returns how many payments were read (0 when filled).
  */
-export async function fillCreatedIndex(client: AnyRedisClient, prefix: string): Promise<number> {
-  if ((await client.get(`${prefix}created-view`)) === filledMark) return 0;
-  let filled = 0;
-  for (const state of paymentStates) {
-    for (let start = 0; ; start += page) {
-      const orderIds: string[] = (await client.zRange(`${prefix}payments:${state}`, start, start + page - 1)).map(String);
-      if (orderIds.length === 0) break;
-      const records = await Promise.all(orderIds.map((orderId) => client.hGet(`${prefix}checkout:${orderId}`, 'record')));
-      const entries = records.flatMap((json, index) => (json ? [{ score: (JSON.parse(String(json)) as { createdAt: number }).createdAt, value: orderIds[index]! }] : []));
-      if (entries.length > 0) await client.zAdd(`${prefix}created`, entries);
-      filled += entries.length;
-    }
-  }
-  await client.set(`${prefix}created-view`, filledMark);
-  return filled;
+export function fillCreatedIndex(client: AnyRedisClient, prefix: string): Promise<number> {
+  return fillOncePerPrefix(client, prefix, 'created-view', async (orderIds) => {
+    const records = await Promise.all(orderIds.map((orderId) => client.hGet(`${prefix}checkout:${orderId}`, 'record')));
+    const entries = records.flatMap((json, index) => (json ? [{ score: (JSON.parse(String(json)) as { createdAt: number }).createdAt, value: orderIds[index]! }] : []));
+    if (entries.length > 0) await client.zAdd(`${prefix}created`, entries);
+    return entries.length;
+  });
 }
