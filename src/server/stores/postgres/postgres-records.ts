@@ -3,7 +3,8 @@
  * few columns that are looked up, indexed or listed. The one place to change when a record gains a
  * field that must be queried (a refund held for support, a payment marked for review): add it to
  * `recordColumns` and a migration in postgres-schema.ts that adds the column and replaces
- * `write_checkout` (postgres-write-functions.ts) with it in its list; the insert and the update follow.
+ * `write_checkout` (postgres-write-functions.ts) with it in its list; the write functions and the
+ * tests' seeding insert follow.
  */
 import { nextDeliveryAt, type CheckoutRecord } from '../../model/records.js';
 import { operatorName, supportSince } from '../../model/support.js';
@@ -36,18 +37,9 @@ export function insertRecordSql(schema: string): string {
   return `INSERT INTO ${schema}.checkouts (${columnNames.join(', ')}) VALUES (${placeholders.join(', ')})`;
 }
 
-export function updateRecordSql(schema: string): string {
-  const assignments = columnNames
-    .map((name, index) => ({ name, placeholder: name === 'record' ? `$${index + 1}::json` : `$${index + 1}` }))
-    .filter(({ name }) => name !== 'order_id')
-    .map(({ name, placeholder }) => `${name} = ${placeholder}`);
-  return `UPDATE ${schema}.checkouts SET ${assignments.join(', ')} WHERE order_id = $1`;
-}
-
 export function recordValues(record: CheckoutRecord): Array<string | number | null> {
   return Object.values(recordColumns(record));
 }
-
 
 /** The row as the write functions read it (json_populate_record): each column by name, the record as json. */
 export function recordRow(record: CheckoutRecord): string {
