@@ -9,6 +9,8 @@ export interface BatchedWrites<Item, Result> {
   add(item: Item): Promise<Result>;
   /** Resolves when every item added so far is written (or failed). */
   drained(): Promise<void>;
+  /** How many items wait for the next write (not counting the write under way). */
+  waiting(): number;
 }
 
 interface Waiting<Item, Result> {
@@ -42,5 +44,6 @@ export function createBatchedWrites<Item, Result>(write: (batch: Item[]) => Prom
     drained: async () => {
       while (writing) await writing;
     },
+    waiting: () => queue.length,
   };
 }

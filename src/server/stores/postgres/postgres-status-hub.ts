@@ -23,6 +23,7 @@ import { createLogger, type Logger } from '../../log.js';
 import { createRestoreListeners, type StatusHub } from '../status-hub.js';
 import { describePostgresUrl, poolConfig, unavailable, type PostgresConnectionOptions } from './postgres-connection.js';
 import { checkSchemaName, defaultSchema } from './postgres-schema.js';
+import { createBatchedWrites } from './postgres-batches.js';
 
 export interface PostgresStatusHubOptions extends PostgresConnectionOptions {
   /** The store's schema (default `momo_checkout`): processes on one schema hear each other. */
@@ -139,23 +140,16 @@ export async function createPostgresStatusHub(options: PostgresStatusHubOptions)
    * round trip for many (`pg_notify` over the array, in its order, so each order's views keep theirs),
    * where one each made them queue behind each other on this one connection under a burst.
    */
-  let waitingNotifies: Array<{ orderId: string; payload: string }> = [];
-  let sending: Promise<void> | undefined;
-  const sendWhileWaiting = async () => {
-    while (waitingNotifies.length > 0) {
-      const batch = waitingNotifies.slice(0, notifiesPerStatement);
-      waitingNotifies = waitingNotifies.slice(batch.length);
-      const client = listener;
-      if (!client) {
-        dropped(batch[0]!.orderId, 'the hub is reconnecting');
-        continue;
-      }
+  const notifies = createBatchedWrites<{ orderId: string; payload: string }, void>(async (batch) => {
+    const client = listener;
+    if (!client) dropped(batch[0]!.orderId, 'the hub is reconnecting');
+    else {
       await client
         .query('SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payload', [channel, batch.map((item) => item.payload)])
         .catch((error: unknown) => dropped(batch[0]!.orderId, error instanceof Error ? error.message : String(error)));
     }
-    sending = undefined;
-  };
+    return [];
+  }, notifiesPerStatement);
 
   /** Said once per outage, not per view: the streams get the view from the store anyway. */
   const dropped = (orderId: string, why: string) => {
@@ -167,9 +161,9 @@ export async function createPostgresStatusHub(options: PostgresStatusHubOptions)
   return {
     publish(orderId, view) {
       if (!listener) return dropped(orderId, 'the hub is reconnecting');
-      if (waitingNotifies.length >= maxQueuedNotifies) return dropped(orderId, `${maxQueuedNotifies} notifies already wait for the server`);
-      waitingNotifies.push({ orderId, payload: JSON.stringify({ orderId, view }) });
-      sending ??= sendWhileWaiting();
+      if (notifies.waiting() >= maxQueuedNotifies) return dropped(orderId, `${maxQueuedNotifies} notifies already wait for the server`);
+      // Never rejects: a failed NOTIFY is reported by `dropped` (the streams re-read the store).
+      void notifies.add({ orderId, payload: JSON.stringify({ orderId, view }) });
     },
     subscribe(orderId, own) {
       let set = listeners.get(orderId);
