@@ -13,15 +13,16 @@ import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { silentLogger } from '../../../src/server/log.js';
 import type { CheckoutRecord } from '../../../src/server/model/records.js';
-import { currentSchemaVersion, migrations } from '../../../src/server/stores/postgres/postgres-schema.js';
+import { migrations } from '../../../src/server/stores/postgres/postgres-schema.js';
 import { createPostgresStore } from '../../../src/server/stores/postgres/postgres-store.js';
 import { createRedisStore } from '../../../src/server/stores/redis/redis-store.js';
 import { createFileStore } from '../../../src/server/stores/sqlite/sqlite-store.js';
-import { SCHEMA_VERSION, schemaVersion1 } from '../../../src/server/stores/sqlite/sqlite-schema.js';
+import { SCHEMA_VERSION } from '../../../src/server/stores/sqlite/sqlite-schema.js';
 import { sampleRecord, sampleRefund, samplePayment } from '../../../src/server/stores/store-contract.js';
 import type { CheckoutStore } from '../../../src/server/stores/store.js';
 import { createDatabase, startPostgresServer } from '../../support/postgres-server.js';
 import { startRedisServer } from '../../support/redis-server.js';
+import { writeFileAs040, writePostgresAs040, writeRedisAs040 } from '../../support/stores-040.js';
 
 const now = Date.now();
 const operator = { code: 'mtn', name: 'MTN', logoUrl: 'https://example.test/mtn.png', instructions: null };
@@ -61,14 +62,7 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 describe('support views on a store written by 0.4.0', () => {
   it('file store: migrates schema 1 to 2 at open and fills the new columns from each record', async () => {
     const path = join(dir, 'v040.sqlite');
-    const db = new Database(path);
-    db.exec(schemaVersion1);
-    db.pragma('user_version = 1');
-    const insert = db.prepare(
-      `INSERT INTO checkouts (order_id, revision, token_hash, return_id, retain_until, next_delivery_at, payment_state, payment_updated_at, record) VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?)`,
-    );
-    for (const record of leftBy040('file')) insert.run(record.orderId, record.revision, record.tokenHash, record.returnId, record.retainUntil, record.payment!.state, record.payment!.updatedAt, JSON.stringify(record));
-    db.close();
+    writeFileAs040(path, leftBy040('file'));
 
     const store = createFileStore({ path });
     await assertViews(store, 'file');
@@ -82,17 +76,7 @@ describe('support views on a store written by 0.4.0', () => {
     try {
       const database = createDatabase(server);
       // The schema as 0.4.0 created it (migration 1 and its version row), with its rows.
-      const rows = leftBy040('pg')
-        .map((record) => `('${record.orderId}', ${record.revision}, '${record.tokenHash}', '${record.returnId}', ${record.retainUntil}, '${record.payment!.state}', ${record.payment!.updatedAt}, '${JSON.stringify(record).replaceAll("'", "''")}')`)
-        .join(', ');
-      server.psql(
-        `CREATE SCHEMA momo_checkout;
-         CREATE TABLE momo_checkout.schema_version (version integer PRIMARY KEY, summary text NOT NULL, applied_by text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now());
-         ${migrations[0]!.sql('momo_checkout')}
-         INSERT INTO momo_checkout.schema_version (version, summary, applied_by) VALUES (1, 'v1', 'momo-checkout 0.4.0');
-         INSERT INTO momo_checkout.checkouts (order_id, revision, token_hash, return_id, retain_until, payment_state, payment_updated_at, record) VALUES ${rows};`,
-        database,
-      );
+      writePostgresAs040(server, database, leftBy040('pg'));
       await assertViews(await createPostgresStore({ url: server.urlOf(database), log: silentLogger }), 'pg');
       // Migrated to this companion's version (the newest migration), migration 2 among them.
       assert.equal(server.psql('SELECT max(version) FROM momo_checkout.schema_version', database).trim(), String(migrations.at(-1)!.version));
@@ -105,15 +89,8 @@ describe('support views on a store written by 0.4.0', () => {
     const server = await startRedisServer();
     try {
       const prefix = 'v040:';
-      const writer = await createRedisStore({ url: server.url, keyPrefix: prefix, log: silentLogger });
-      for (const record of leftBy040('redis')) await writer.createIfAbsent(record);
-      await writer.close?.();
       // What 0.4.0 wrote: the records and their payment indexes, none of the support views.
-      const raw = await import('redis').then(({ createClient }) => createClient({ url: server.url }).connect());
-      for (const key of await raw.keys(`${prefix}counts:*`)) await raw.del(key);
-      await raw.del([`${prefix}support`, `${prefix}operators`, `${prefix}support-views`, `${prefix}created`, `${prefix}created-view`]);
-      for (const key of await raw.keys(`${prefix}checkout:*`)) await raw.hDel(key, 'operator');
-      await raw.quit();
+      await writeRedisAs040(server.url, prefix, leftBy040('redis'));
 
       await assertViews(await createRedisStore({ url: server.url, keyPrefix: prefix, log: silentLogger }), 'redis');
     } finally {
