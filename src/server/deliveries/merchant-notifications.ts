@@ -44,8 +44,13 @@ export function merchantEventOf(delivery: StoredNotification): MerchantWebhookEv
 /** The body of a delivery: built from the stored record, so every retry sends the same bytes. */
 export function merchantWebhookBody(delivery: DeliveryRecord): string {
   const { kind, payload } = notificationOf(delivery);
+  return merchantEventBody(kind, delivery.createdAt, payload);
+}
+
+/** The body every kind is sent with, queued or not: its table entry's `type`, the time `at`, its payload. */
+function merchantEventBody<K extends MerchantNotificationKind>(kind: K, at: number, data: MerchantNotificationPayloads[K]): string {
   // Key order is the wire format: type, timestamp, data.
-  const event = { type: merchantNotificationKinds[kind].event, timestamp: new Date(delivery.createdAt).toISOString(), data: payload } as MerchantWebhookEvent;
+  const event = { type: merchantNotificationKinds[kind].event, timestamp: new Date(at).toISOString(), data } as MerchantWebhookEvent;
   return JSON.stringify(event);
 }
 
@@ -116,9 +121,7 @@ export function createMerchantPing(options: MerchantWebhookOptions): () => Promi
   return async () => {
     const webhookId = `${testPingEvent}.${randomId(12)}`;
     const startedAt = performance.now();
-    const event: MerchantWebhookEvent = { type: testPingEvent, timestamp: new Date(now()).toISOString(), data: { webhookId } };
-    const body = JSON.stringify(event);
-    const result = await post(webhookId, body);
+    const result = await post(webhookId, merchantEventBody('test', now(), { webhookId }));
     return { ...result, webhookId, durationMs: Math.round(performance.now() - startedAt) };
   };
 }

@@ -192,6 +192,8 @@ describe('redeliver and test notifications', () => {
       const event = verified(receiver.received.at(-1)!);
       assert.equal(event.type, 'test.ping');
       assert.equal(receiver.received.at(-1)!.id, ok.body.webhookId);
+      // The wire format every kind shares, byte for byte: type, timestamp, data, in that order.
+      assert.equal(receiver.received.at(-1)!.body, JSON.stringify({ type: 'test.ping', timestamp: event.timestamp, data: { webhookId: ok.body.webhookId } }));
 
       receiver.answer = () => 401;
       const refused = await api(h, '/notifications/test');
