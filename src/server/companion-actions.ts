@@ -14,6 +14,7 @@ import { refundPayment, type RefundDeps } from './refunds/refund-flow.js';
 import type { RefundRequest } from './refunds/refund-rules.js';
 import type { ServiceClient } from './service-client/index.js';
 import type { CheckoutStore } from './stores/store.js';
+import { companionDefaults } from './model/option-defaults.js';
 
 export interface CompanionActionDeps {
   options: CompanionOptions;
@@ -35,7 +36,7 @@ export function companionActions(deps: CompanionActionDeps) {
   const checkoutsIn = (on: CheckoutStore) => (order: CheckoutOrder) =>
     createCheckoutRecord(on, order, {
       ttlMs: deps.checkoutTtlMs,
-      maxAttempts: options.maxAttempts ?? 3,
+      maxAttempts: options.maxAttempts ?? companionDefaults.maxAttempts,
       now,
       defaultReturnUrl: deps.defaultReturnUrl,
       checkPayable: (payable) => refuseUnpayable(payable, discovery, log),
