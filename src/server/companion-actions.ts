@@ -17,7 +17,8 @@ import type { CheckoutStore } from './stores/store.js';
 import { companionDefaults } from './model/option-defaults.js';
 
 export interface CompanionActionDeps {
-  options: CompanionOptions;
+  /** Only what the actions read: attempts per checkout, and whether refunds are on. */
+  options: Pick<CompanionOptions, 'maxAttempts' | 'refunds'>;
   discovery: Discovery;
   service: ServiceClient;
   log: Logger;

@@ -19,7 +19,8 @@ import type { MetricsRecorder } from './model/metrics-recorder.js';
 import { companionDefaults, companionLimitDefaults } from './model/option-defaults.js';
 
 export interface PayerRouteDeps {
-  options: CompanionOptions;
+  /** Only what the payer's routes read: their limits, the heartbeat, who may call, and the client's address. */
+  options: Pick<CompanionOptions, 'limits' | 'heartbeatMs' | 'allowedOrigins' | 'clientAddress' | 'trustProxy'>;
   store: CheckoutStore;
   hub: StatusHub;
   counted: LimitBackend;
