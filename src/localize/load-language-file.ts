@@ -15,6 +15,11 @@ const imports: Record<LanguageInFile, () => Promise<unknown>> = {
   ar: () => import('../languages/ar.js'),
 };
 
+/** Whether `code` comes as a file of its own (own keys only: `toString` is no language). */
+export function hasLanguageFile(code: string): boolean {
+  return Object.prototype.hasOwnProperty.call(imports, code);
+}
+
 /** Resolves once the language's file has run (its table added); rejects when it cannot be had. */
 export async function loadLanguageFile(code: string): Promise<void> {
   const load = imports[code as LanguageInFile];
