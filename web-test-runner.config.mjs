@@ -1,4 +1,4 @@
-// Browser tests of <momo-checkout> in Debian's Chromium (TOOLCHAIN.md, "Chromium").
+// Browser tests of <momo-checkout> and the console's pictures in Debian's Chromium (TOOLCHAIN.md, "Chromium").
 // Run: npx wtr   (CHROME_PATH overrides the browser's path)
 import { fileURLToPath } from 'node:url';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
@@ -7,7 +7,8 @@ import { chromiumArgs, chromiumPath } from './scripts/chromium.mjs';
 import { touchScreenPlugin } from './test/browser/support/touch-screen-plugin.mjs';
 
 export default {
-  files: ['test/browser/**/*.test.ts'],
+  // The element's suites, and the console's browser code (test/console/browser/, beside its Node-side tests).
+  files: ['test/browser/**/*.test.ts', 'test/console/browser/**/*.test.ts'],
   nodeResolve: true,
   concurrency: 1,
   testFramework: { config: { timeout: 5000 } },

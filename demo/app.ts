@@ -11,7 +11,7 @@ import { demoCsp } from './csp.js';
 import { createOrderBook, newVisitorId, visitorFrom, visitorSetCookie, type OrderBook } from './order-book.js';
 import { orderFromQuery, orderQuery, type DemoOrder } from './order.js';
 import { checkoutPage, orderNotFoundPage, problemPage, type ServiceDescription } from './page.js';
-import { languagesInFiles } from '../src/localize/index.js';
+import { languagesInFiles } from '../src/contract/languages.js';
 
 /** `?lang=`: English, or a language whose file the demo serves (French, Portuguese, Swahili, Arabic). */
 export type DemoLanguage = 'en' | (typeof languagesInFiles)[number];

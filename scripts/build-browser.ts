@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
-import { languagesInFiles } from '../src/localize/index.js';
+import { languagesInFiles } from '../src/contract/languages.js';
 import { copyReleasedFiles } from './released-copies.js';
 import { conflictsWithReleased, readReleasedFiles } from './released-files.js';
 import { browserFileName, languageFileName, scriptTagConfig } from '../vite.browser.config.js';

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Runs every Node-side test file (everything under test/ but the browser suites, the end-to-end
+# Runs every Node-side test file (everything under test/ but the browser suites (test/browser, test/console/browser), the end-to-end
 # suite, the engines suite (npm run test:engines), the framework examples and the published Storybook's, which needs `npm run build-storybook` first).
 # node --test does not expand globs on Node 20, and with no file it runs nothing and exits 0,
 # so the file list is built here and an empty list fails the run. `--list` prints the files and
 # runs nothing (scripts/test-quick.sh picks its tier from it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mapfile -t files < <(find test -name '*.test.ts' -not -path 'test/browser/*' -not -path 'test/e2e/*' -not -path 'test/storybook/*' -not -path 'test/frameworks/*' -not -path 'test/engines/*' | sort)
+mapfile -t files < <(find test -name '*.test.ts' -not -path 'test/browser/*' -not -path 'test/console/browser/*' -not -path 'test/e2e/*' -not -path 'test/storybook/*' -not -path 'test/frameworks/*' -not -path 'test/engines/*' | sort)
 if [ ${#files[@]} -eq 0 ]; then
   echo "test-node: no test files found under test/" >&2
   exit 1

@@ -12,6 +12,7 @@ import type { MomoCheckout } from '../src/element/momo-checkout.js';
 import type { Status } from '../src/machine/states.js';
 // The companion's own drawing, so the story shows a QR code a phone can scan.
 import { approvalQrView } from '../src/server/page-routes/approval-qr.js';
+import type { LanguageCode } from '../src/contract/languages.js';
 
 export const checkout: CheckoutView = {
   orderId: 'order-42',
@@ -105,7 +106,8 @@ async function pay(el: MomoCheckout): Promise<void> {
   shadow(el, '[part="submit-button"]').click();
 }
 
-export type Lang = 'en' | 'fr' | 'pt' | 'sw' | 'ar';
+/** The one list's languages (contract/languages.ts): each needs its operator menu texts below. */
+export type Lang = LanguageCode;
 
 /** What an operator's menu says, in the payer's language as the service would send it. */
 const dialText: Record<'moov' | 'mtn', Record<Lang, string>> = {

@@ -8,17 +8,17 @@ import axe from 'axe-core';
 import manifest from '../custom-elements.json' with { type: 'json' };
 import type { StoryObj } from '@storybook/web-components-vite';
 import '../src/define.js';
-// Every language file: the stories show each language, as a page that includes its file.
-import '../src/languages/ar.js';
-import '../src/languages/fr.js';
-import '../src/languages/pt.js';
-import '../src/languages/sw.js';
+import { languageCodes, languagesInFiles } from '../src/contract/languages.js';
+import { loadLanguageFile } from '../src/localize/load-language-file.js';
 import type { ScriptedClient } from '../src/client/scripted-client.js';
 import type { CheckoutView } from '../src/contract/companion.js';
 import type { MomoCheckout } from '../src/element/momo-checkout.js';
 import { expectNonTextContrast } from './non-text-contrast.js';
 import { clientFor, reach, scenarios } from './scenarios.js';
 import type { Lang, ScenarioName } from './scenarios.js';
+
+// Every language file of the one list (contract/languages.ts): the stories show each language, as a page that includes its file.
+await Promise.all(languagesInFiles.map(loadLanguageFile));
 
 export interface CheckoutArgs {
   lang: Lang;
@@ -126,7 +126,7 @@ export function checkoutStory(name: ScenarioName, args: Partial<CheckoutArgs> = 
 }
 
 export const checkoutArgTypes = {
-  lang: { control: 'inline-radio', options: ['en', 'fr', 'pt', 'sw', 'ar'], description: 'The `lang` attribute (each language but English with its file).' },
+  lang: { control: 'inline-radio', options: languageCodes, description: 'The `lang` attribute (each language but English with its file).' },
   theme: { control: 'inline-radio', options: ['light', 'dark'], description: 'A dark theme set through the documented custom properties.' },
   width: { control: 'inline-radio', options: ['desktop', '320px'], description: 'Width of the column the element sits in.' },
   country: { control: 'select', options: ['', 'BJ', 'CI'], description: 'The `country` attribute: default country of the number.' },

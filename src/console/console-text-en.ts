@@ -7,7 +7,7 @@ export const consoleEn = {
   locale: 'en' as string,
   title: 'Operations console',
   nav: { label: 'Console sections', overview: 'Overview', payments: 'Payments', endpoint: 'Endpoint health' },
-  language: { label: 'Language', other: 'Français', otherCode: 'fr' },
+  language: { label: 'Language' },
   signOut: 'Sign out',
   loading: 'Loading…',
   failed: (message: string) => `Could not load: ${message}`,

@@ -7,7 +7,7 @@ export const consoleFr: ConsoleText = {
   locale: 'fr',
   title: 'Console d’exploitation',
   nav: { label: 'Sections de la console', overview: 'Vue d’ensemble', payments: 'Paiements', endpoint: 'Santé du point de réception' },
-  language: { label: 'Langue', other: 'English', otherCode: 'en' },
+  language: { label: 'Langue' },
   signOut: 'Se déconnecter',
   loading: 'Chargement…',
   failed: (message) => `Chargement impossible${nbsp}: ${message}`,

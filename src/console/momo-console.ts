@@ -10,7 +10,11 @@ import { ConsoleClient } from './console-client.js';
 import { consoleStyles } from './console-styles.js';
 import { consoleEn, type ConsoleText } from './console-text-en.js';
 import { consoleFr } from './console-text-fr.js';
+import { consoleLanguages, languageName, nextConsoleLanguage, type ConsoleLanguage } from '../contract/languages.js';
 import { css } from 'lit';
+
+/** The console's words in each of its languages (contract/languages.ts lists them). */
+const consoleTexts: Record<ConsoleLanguage, ConsoleText> = { en: consoleEn, fr: consoleFr };
 
 type Route = { name: 'overview' } | { name: 'payments'; params: URLSearchParams } | { name: 'payment'; orderId: string } | { name: 'endpoint' };
 
@@ -77,7 +81,7 @@ export class MomoConsole extends LitElement {
   @state() private route: Route = routeOf(location.hash);
   @state() private session: ConsoleSession | null = null;
   @state() private problem: string | null = null;
-  @state() private language: 'en' | 'fr' = document.documentElement.lang === 'fr' ? 'fr' : 'en';
+  @state() private language: ConsoleLanguage = consoleLanguages.find((code) => code === document.documentElement.lang) ?? 'en';
   private client!: ConsoleClient;
   private readonly onHash = () => {
     this.route = routeOf(location.hash);
@@ -99,17 +103,18 @@ export class MomoConsole extends LitElement {
   }
 
   private get text(): ConsoleText {
-    return this.language === 'fr' ? consoleFr : consoleEn;
+    return consoleTexts[this.language];
   }
 
   private switchLanguage(event: Event): void {
     event.preventDefault();
-    this.language = this.language === 'en' ? 'fr' : 'en';
+    this.language = nextConsoleLanguage(this.language);
     document.documentElement.lang = this.language;
   }
 
   override render(): TemplateResult {
     const text = this.text;
+    const other = nextConsoleLanguage(this.language);
     const link = (href: string, label: string, current: boolean) => html`<li><a href=${href} aria-current=${current ? 'page' : 'false'}>${label}</a></li>`;
     const name = this.route.name;
     return html`
@@ -122,7 +127,7 @@ export class MomoConsole extends LitElement {
               ${link('#/endpoint', text.nav.endpoint, name === 'endpoint')}
             </ul>
           </nav>
-          <a href="?lang=${text.language.otherCode}" lang=${text.language.otherCode} @click=${this.switchLanguage}>${text.language.other}</a>
+          <a href="?lang=${other}" lang=${other} @click=${this.switchLanguage}>${languageName(other)}</a>
           <form method="post" action="${this.base}/sign-out">
             <input type="hidden" name="csrf" .value=${this.client?.csrf ?? ''} />
             <button type="submit">${text.signOut}</button>

@@ -11,6 +11,7 @@
  * script-tag file keeps within its 25 KB budget (issue 23).
  */
 import { addedLanguage } from './added-languages.js';
+import { hasLanguageFile } from './load-language-file.js';
 import { en } from './en.js';
 import type { Strings } from './en.js';
 
@@ -20,8 +21,6 @@ export const tables = { en } as const satisfies Record<string, Strings>;
 /** A language code whose table is available: built in, or added by its file. */
 export type Language = string;
 
-/** The languages that ship as a file of their own (`momo-checkout-<version>.<code>.js`). */
-export const languagesInFiles = ['fr', 'pt', 'sw', 'ar'] as const;
 
 function primaryOf(tag: string | null | undefined): string {
   return (tag ?? '').trim().toLowerCase().split(/[-_]/)[0] ?? '';
@@ -47,7 +46,7 @@ export function stringsFor(tag: string | null | undefined): Strings {
  */
 export function missingLanguageFile(tag: string | null | undefined): string | null {
   const primary = primaryOf(tag);
-  return (languagesInFiles as readonly string[]).includes(primary) && !addedLanguage(primary) ? primary : null;
+  return hasLanguageFile(primary) && !addedLanguage(primary) ? primary : null;
 }
 
 /**

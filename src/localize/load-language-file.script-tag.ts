@@ -55,6 +55,11 @@ function trustedUrl(code: string): unknown {
   return policy ? policy.createScriptURL(code) : languageFileUrl(code);
 }
 
+/** Whether `code` comes as a file of its own: the build wrote one for it. */
+export function hasLanguageFile(code: string): boolean {
+  return Object.prototype.hasOwnProperty.call(files, code);
+}
+
 export function languageFileUrl(code: string): string {
   const entry = files[code];
   return entry ? new URL(entry.file, scriptUrl).href : code;

@@ -14,9 +14,11 @@ import { refundPayment, type RefundDeps } from './refunds/refund-flow.js';
 import type { RefundRequest } from './refunds/refund-rules.js';
 import type { ServiceClient } from './service-client/index.js';
 import type { CheckoutStore } from './stores/store.js';
+import { companionDefaults } from './model/option-defaults.js';
 
 export interface CompanionActionDeps {
-  options: CompanionOptions;
+  /** Only what the actions read: attempts per checkout, and whether refunds are on. */
+  options: Pick<CompanionOptions, 'maxAttempts' | 'refunds'>;
   discovery: Discovery;
   service: ServiceClient;
   log: Logger;
@@ -35,7 +37,7 @@ export function companionActions(deps: CompanionActionDeps) {
   const checkoutsIn = (on: CheckoutStore) => (order: CheckoutOrder) =>
     createCheckoutRecord(on, order, {
       ttlMs: deps.checkoutTtlMs,
-      maxAttempts: options.maxAttempts ?? 3,
+      maxAttempts: options.maxAttempts ?? companionDefaults.maxAttempts,
       now,
       defaultReturnUrl: deps.defaultReturnUrl,
       checkPayable: (payable) => refuseUnpayable(payable, discovery, log),

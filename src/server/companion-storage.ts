@@ -12,7 +12,10 @@ import { createFileStore } from './stores/sqlite/sqlite-store.js';
 import { storeRisk } from './stores/store-from-env.js';
 import type { StatusHub } from './stores/status-hub.js';
 
-export function companionStorage(options: CompanionOptions & { hub?: StatusHub }, log: Logger, now: () => number) {
+/** Only the options that choose where state lives: the store (or the file store's folder), the hub, the environment. */
+export type StorageOptions = Pick<CompanionOptions, 'store' | 'dataDir' | 'env'> & { hub?: StatusHub };
+
+export function companionStorage(options: StorageOptions, log: Logger, now: () => number) {
   // The default keeps state in a file: the service sends each notification once, so state that
   // dies with the process loses payments. The memory store is for tests and demos, by name.
   const store = options.store ?? createFileStore({ ...(options.dataDir ? { dataDir: options.dataDir } : {}), now });

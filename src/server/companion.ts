@@ -8,7 +8,7 @@ import { createServiceClient, type ServiceClient } from './service-client/index.
 import { createDeliveryWorker } from './deliveries/delivery-worker.js';
 import { createNotificationReceiver } from './notifications/receive-notification.js';
 import { answerToService, webhookBodyLimit, webhookResultOf, type NotificationAnswer, type WebhookResult } from './http-answers/notification-answers.js';
-import { defaultStaleMinutes, type PaymentListQuery, type PaymentSummary } from './payments/payments-list.js';
+import type { PaymentListQuery, PaymentSummary } from './payments/payments-list.js';
 import { type CheckoutOrder, type CreatedCheckout } from './payments/checkouts.js';
 import { createDiscovery } from './payments/discovery.js';
 import { CompanionConfigError } from './config-error.js';
@@ -36,6 +36,7 @@ import type { RefundRequest } from './refunds/refund-rules.js';
 import type { RefundView } from './model/refund.js';
 import { createCompanionMetrics } from './metrics/create-metrics.js';
 import { guardLimits, guardStore, storeDeadline } from './stores/store-guard.js';
+import { companionDefaults } from './model/option-defaults.js';
 
 export interface Companion {
   /**
@@ -116,7 +117,7 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
   const now = options.now ?? Date.now;
   const log = options.log ?? createLogger();
   const { insecureLocal, mountPath, base } = resolvePublicAddress(options);
-  const checkoutTtlMs = options.checkoutTtlMs ?? 30 * 60_000;
+  const checkoutTtlMs = options.checkoutTtlMs ?? companionDefaults.checkoutTtlMs;
   const defaultReturnUrl = options.returnUrl === undefined ? null : parseReturnUrl(options.returnUrl);
   if (options.returnUrl !== undefined && defaultReturnUrl === null) {
     throw new CompanionConfigError(`returnUrl ${JSON.stringify(options.returnUrl)} is not an absolute http(s) URL with a host: give the merchant page payers come back to, e.g. https://shop.example/checkout.`);
@@ -125,19 +126,19 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
   // GET <publicUrl>/metrics, and the recorder the parts below count through (docs/metrics.md).
   // What operators and payers read (server API, console, metrics, the page's routes) goes through a
   // deadline: an unusable store is a 503 in time, its outage logged once.
-  const deadline = storeDeadline(options.storeTimeoutMs ?? 4_000, log);
+  const deadline = storeDeadline(options.storeTimeoutMs ?? companionDefaults.storeTimeoutMs, log);
   const apiStore = guardStore(store, deadline);
-  const staleAfterMinutes = options.staleAfterMinutes ?? defaultStaleMinutes;
+  const staleAfterMinutes = options.staleAfterMinutes ?? companionDefaults.staleAfterMinutes;
   const metrics = createCompanionMetrics({ metricsToken: options.metricsToken, serverSecret: options.serverSecret, mountPath, store: apiStore, now, staleAfterMinutes, openStreams: () => streams.size(), log, storeGaugesEveryMs: options.metricsStoreGaugesEveryMs });
   const service = createServiceClient({
     metrics: metrics.recorder,
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
-    timeoutMs: options.serviceTimeoutMs ?? 15_000,
+    timeoutMs: options.serviceTimeoutMs ?? companionDefaults.serviceTimeoutMs,
     log,
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
-  const discovery = createDiscovery(service, { ttlMs: options.discoveryCacheTtlMs ?? 5 * 60_000, checkoutTtlMs, now, log });
+  const discovery = createDiscovery(service, { ttlMs: options.discoveryCacheTtlMs ?? companionDefaults.discoveryCacheTtlMs, checkoutTtlMs, now, log });
   const background = createBackgroundWork();
   const sinks = createDeliverySinks(options, now);
   const deliveries = createDeliveryWorker({
@@ -164,7 +165,7 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
     onRefundQueued: deliveries.kick,
     log,
     secrets: options.webhookSecrets,
-    toleranceMs: options.webhookToleranceMs ?? 300_000,
+    toleranceMs: options.webhookToleranceMs ?? companionDefaults.webhookToleranceMs,
     now,
     // Only https to a public host goes to a payer's browser; loopback http only for the local sandbox.
     isAllowedAuthorizationUrl: (url: string) =>
@@ -174,7 +175,7 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
   const acceptWebhook = async (raw: Uint8Array | string) => answerToService(await notifications.receive(raw));
   const maintenance = createMaintenance({
     log,
-    intervalMs: options.maintenanceIntervalMs ?? 30_000,
+    intervalMs: options.maintenanceIntervalMs ?? companionDefaults.maintenanceIntervalMs,
     tasks: {
       inbox: async () => {
         const resumed = await notifications.resume();
@@ -219,7 +220,7 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
     },
     log,
     now,
-    recheckMs: options.setupRecheckMs ?? 30_000,
+    recheckMs: options.setupRecheckMs ?? companionDefaults.setupRecheckMs,
   });
   // At start, in the background (listening is not delayed): a misconfiguration is said before the
   // first payer meets it, not at that payer's request.
@@ -255,7 +256,7 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
     openStreams: () => streams.size(),
     async close() {
       await maintenance.stop();
-      await deliveries.stop(options.closeTimeoutMs ?? 5_000);
+      await deliveries.stop(options.closeTimeoutMs ?? companionDefaults.closeTimeoutMs);
       await background.settled();
       streams.close();
       await store.close?.();

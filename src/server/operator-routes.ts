@@ -7,10 +7,10 @@
 import type { Logger } from './log.js';
 import type { CompanionOptions } from './options.js';
 import type { companionActions } from './companion-actions.js';
-import { createConsole } from './console/create-console.js';
+import { createConsole, type ConsoleOptions } from './console/create-console.js';
 import { signInLimits } from './console/console-routes.js';
 import type { DeliveryWorker } from './deliveries/delivery-worker.js';
-import { merchantEndpointActions } from './deliveries/delivery-sinks.js';
+import { merchantEndpointActions, type DeliverySinkOptions } from './deliveries/delivery-sinks.js';
 import { isLoopbackUrl } from './model/urls.js';
 import type { RelayOutcome } from './notifications/notification-types.js';
 import { createServerApi } from './server-api/server-api.js';
@@ -18,7 +18,8 @@ import type { LimitBackend } from './stores/limit-backend.js';
 import type { CheckoutStore } from './stores/store.js';
 
 export interface OperatorRouteDeps {
-  options: CompanionOptions;
+  /** Only what the server API and the console read: the secret, the console's own options, the merchant endpoint's. */
+  options: Pick<CompanionOptions, 'serverSecret'> & ConsoleOptions & DeliverySinkOptions;
   /** The store behind its deadline (`stores/store-guard.ts`), as the companion built it once. */
   apiStore: CheckoutStore;
   counted: LimitBackend;

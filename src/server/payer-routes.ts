@@ -5,7 +5,6 @@
  */
 import type { Logger } from './log.js';
 import type { CompanionOptions } from './options.js';
-import { defaultHeartbeatMs } from './model/heartbeat.js';
 import type { NotificationAnswer } from './http-answers/notification-answers.js';
 import { resolveClientAddress } from './page-routes/client-address.js';
 import { createEventStreams } from './page-routes/event-stream.js';
@@ -17,9 +16,11 @@ import type { LimitBackend } from './stores/limit-backend.js';
 import type { StatusHub } from './stores/status-hub.js';
 import type { CheckoutStore } from './stores/store.js';
 import type { MetricsRecorder } from './model/metrics-recorder.js';
+import { companionDefaults, companionLimitDefaults } from './model/option-defaults.js';
 
 export interface PayerRouteDeps {
-  options: CompanionOptions;
+  /** Only what the payer's routes read: their limits, the heartbeat, who may call, and the client's address. */
+  options: Pick<CompanionOptions, 'limits' | 'heartbeatMs' | 'allowedOrigins' | 'clientAddress' | 'trustProxy'>;
   store: CheckoutStore;
   hub: StatusHub;
   counted: LimitBackend;
@@ -38,13 +39,13 @@ export interface PayerRouteDeps {
 export function payerRoutes(deps: PayerRouteDeps) {
   const { options, store, hub, counted, discovery, service, transitions, acceptWebhook, mountPath, base, log, now } = deps;
   const limits = options.limits ?? {};
-  const heartbeatMs = options.heartbeatMs ?? defaultHeartbeatMs;
-  const streamLifetimeMs = limits.streamLifetimeMs ?? 5 * 60_000;
+  const heartbeatMs = options.heartbeatMs ?? companionDefaults.heartbeatMs;
+  const streamLifetimeMs = limits.streamLifetimeMs ?? companionLimitDefaults.streamLifetimeMs;
   const streams = createEventStreams(hub, {
     heartbeatMs,
     // A stream ends at the first heartbeat after its lifetime: its slot's lease needs no renewal.
-    perOrder: counted.streamSlots(limits.streamsPerCheckout ?? 5, streamLifetimeMs + 2 * heartbeatMs),
-    total: limits.streams ?? 4_000,
+    perOrder: counted.streamSlots(limits.streamsPerCheckout ?? companionLimitDefaults.streamsPerCheckout, streamLifetimeMs + 2 * heartbeatMs),
+    total: limits.streams ?? companionLimitDefaults.streams,
     lifetimeMs: streamLifetimeMs,
   });
   const app = createApp({
@@ -67,9 +68,9 @@ export function payerRoutes(deps: PayerRouteDeps) {
     log,
     now,
     limits: {
-      perCheckout: counted.limiter('checkout', limits.perCheckout ?? { burst: 20, perMinute: 20 }),
-      perAddress: counted.limiter('address', limits.perAddress ?? { burst: 120, perMinute: 120 }),
-      numbers: counted.numberGuard(limits.numbersPerCheckout ?? 5),
+      perCheckout: counted.limiter('checkout', limits.perCheckout ?? companionLimitDefaults.perCheckout),
+      perAddress: counted.limiter('address', limits.perAddress ?? companionLimitDefaults.perAddress),
+      numbers: counted.numberGuard(limits.numbersPerCheckout ?? companionLimitDefaults.numbersPerCheckout),
     },
     clientAddress: (request, context) => resolveClientAddress({ clientAddress: options.clientAddress, trustProxy: options.trustProxy }, request, context),
     markReturned: async (checkout) => {

@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { languagesInFiles } from '../../src/contract/languages.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const importPattern = /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|import\s*['"]([^'"]+)['"]/g;
@@ -37,7 +38,7 @@ function importGraph(entry: string) {
   return { files: [...files].map((file) => relative(root, file)), packages: [...packages] };
 }
 
-const browserEntries = ['src/index.ts', 'src/define.ts', 'src/react/index.ts', 'src/console/define.ts', ...['fr', 'pt', 'sw', 'ar'].map((code) => `src/languages/${code}.ts`)].filter((entry) => existsSync(join(root, entry)));
+const browserEntries = ['src/index.ts', 'src/define.ts', 'src/react/index.ts', 'src/console/define.ts', ...languagesInFiles.map((code) => `src/languages/${code}.ts`)].filter((entry) => existsSync(join(root, entry)));
 const serverEntries = ['src/server/index.ts', 'src/sandbox/index.ts'].filter((entry) => existsSync(join(root, entry)));
 
 describe('import boundaries', () => {

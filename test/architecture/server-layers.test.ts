@@ -69,6 +69,19 @@ export function layerViolations(files: readonly string[], read: (file: string) =
   return violations;
 }
 
+/**
+ * The lines of files below http-answers/ that pair a code with an HTTP status (`NOT_FOUND: 404,`):
+ * the business parts throw domain errors, and each surface's table says their statuses
+ * (page-routes/refusal-answer.ts, server-api/server-api-error.ts, console/console-refusal.ts,
+ * http-answers/). A status table beside the codes would be a second place for the same rule.
+ */
+export function statusTablesBelowAnswers(files: readonly string[], read: (file: string) => string = (file) => readFileSync(file, 'utf8')): string[] {
+  const answersRank = rankOf('http-answers/');
+  return files
+    .filter((file) => rankOf(partOf(file)) < answersRank)
+    .flatMap((file) => [...read(file).matchAll(/^\s*['"]?[A-Z][A-Z_]+['"]?\s*:\s*[1-5]\d\d\s*,/gm)].map((match) => `${relative(root, file)}: ${match[0].trim()}`));
+}
+
 describe('server layers', () => {
   const files = serverFiles(server);
 
@@ -91,6 +104,12 @@ describe('server layers', () => {
     assert.equal(found.length, 2, found.join('\n'));
     assert.match(found[0]!, /stores\/ may not import page-routes\//);
     assert.match(found[1]!, /page-routes\/ may not import companion\.ts/);
+  });
+
+  it('keeps HTTP statuses out of the business parts: each surface has its one table of them', () => {
+    assert.deepEqual(statusTablesBelowAnswers(files), []);
+    const planted = statusTablesBelowAnswers([join(server, 'refunds/refund-refusal.ts')], () => 'const statusOf = {\n  NOT_REFUNDABLE: 409,\n};');
+    assert.deepEqual(planted, ['src/server/refunds/refund-refusal.ts: NOT_REFUNDABLE: 409,']);
   });
 
   it('keeps each folder small enough to hold in the head (16 source files at most directly in it)', () => {

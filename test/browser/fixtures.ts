@@ -3,13 +3,13 @@ import type { CheckoutView, LookupResponse, OperatorView, PaymentState, PaymentV
 import { createScriptedClient } from '../../src/client/scripted-client.js';
 import type { ClientScript, ScriptedClient } from '../../src/client/scripted-client.js';
 import '../../src/define.js';
-// Every language file, as a page that offers them all includes them.
-import '../../src/languages/ar.js';
-import '../../src/languages/fr.js';
-import '../../src/languages/pt.js';
-import '../../src/languages/sw.js';
+import { languagesInFiles } from '../../src/contract/languages.js';
+import { loadLanguageFile } from '../../src/localize/load-language-file.js';
 import type { MomoCheckout } from '../../src/element/momo-checkout.js';
 import type { Status } from '../../src/machine/states.js';
+
+// Every language file of the one list (contract/languages.ts), as a page that offers them all includes them.
+await Promise.all(languagesInFiles.map(loadLanguageFile));
 
 export const checkout: CheckoutView = {
   orderId: 'order-42',

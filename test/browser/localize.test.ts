@@ -1,4 +1,5 @@
 import { expect } from '@open-wc/testing';
+import { languagesInFiles } from '../../src/contract/languages.js';
 import { ar } from '../../src/localize/ar.js';
 import { fr } from '../../src/localize/fr.js';
 import { addedLanguage } from '../../src/localize/added-languages.js';
@@ -19,6 +20,10 @@ function valueAt(table: object, key: string): unknown {
 const translations = { fr, pt, sw, ar };
 
 describe('translation tables', () => {
+  it('checks every language of the one list (contract/languages.ts): a new one adds its table here', () => {
+    expect(Object.keys(translations).sort()).to.deep.equal([...languagesInFiles].sort());
+  });
+
   for (const [code, table] of Object.entries(translations)) {
     it(`${code} has exactly the keys of English, none empty`, () => {
       expect(keys(table).sort()).to.deep.equal(keys(tables.en).sort());

@@ -4,6 +4,7 @@
  * the payer's part: a push answered after pushDelayMs, an OTP already checked, or a redirect page.
  */
 import type { Hono } from 'hono';
+import { constantTimeEqual } from '../../contract/constant-time.js';
 import { SANDBOX_OTP } from '../catalogue/catalogue.js';
 import type { SandboxCore, TransactionRecord } from '../core.js';
 import type { PayerBase } from '../paths.js';
@@ -60,7 +61,8 @@ export function registerPayIn(app: Hono, core: SandboxCore, payerBase: PayerBase
     }
     if (core.get(orderId)) return conflict(`a transaction with orderId ${orderId} already exists; never change the orderId, wait for its webhook`);
     // Sandbox behaviour: a refused code creates nothing, so the payer can retry with the same orderId.
-    if (workflow === 'pre_authorized' && body.otp !== SANDBOX_OTP) {
+    // The payer's code is a secret like the others: compared by the project's one constant-time compare.
+    if (workflow === 'pre_authorized' && !constantTimeEqual(String(body.otp), SANDBOX_OTP)) {
       core.log(`pay-in ${orderId}: the operator refused the payment code`);
       return fail(400, 'VALIDATION_ERROR', 'the operator refused this code: ask the payer to generate a new one and re-post the same orderId');
     }

@@ -20,7 +20,7 @@ import type { PingResult } from '../deliveries/merchant-notifications.js';
 import { hasUnusableCharacters, unusableIdReason } from '../model/id-text.js';
 import type { RefundView } from '../model/refund.js';
 import { listPaymentSummaries } from '../payments/payments-list.js';
-import { RefundRefusal, refundRefusalStatus } from '../refunds/refund-refusal.js';
+import { RefundRefusal } from '../refunds/refund-refusal.js';
 import type { RefundRequest } from '../refunds/refund-rules.js';
 import type { CheckoutStore } from '../stores/store.js';
 import { lastEndpointDeliveries } from './endpoint-health.js';
@@ -29,6 +29,8 @@ import { readOperatorRates, readPaymentsPerHour } from './overview-reads.js';
 import { findOrder, findPayments, findUnpaidCheckout, paymentDetail } from './payment-queries.js';
 import type { ConsoleSessions, SignedSession } from './console-session.js';
 import { exportAnswer, ExportWindowError } from '../http-answers/export-answer.js';
+import { refundRefusalAnswer } from '../http-answers/refund-answers.js';
+import { consoleRefusal } from './console-refusal.js';
 import type { Logger } from '../log.js';
 
 export interface ConsoleApiDeps {
@@ -48,8 +50,6 @@ export interface ConsoleApiDeps {
 }
 
 export function registerConsoleApi(app: Hono<{ Variables: { session: SignedSession }; Bindings: { clientAddress: string | undefined } }>, deps: ConsoleApiDeps): void {
-  const refused = (code: string, message: string) => ({ error: { code, message } });
-
   app.get('/api/session', async (c) => {
     const session = c.get('session');
     const body: ConsoleSession = {
@@ -62,17 +62,17 @@ export function registerConsoleApi(app: Hono<{ Variables: { session: SignedSessi
   });
 
   // A NUL or a lone surrogate in an order id is a 400 on every store, never the engine's error (model/id-text.ts).
-  const unusableOrderId = { error: { code: 'BAD_REQUEST', message: `The order id ${unusableIdReason('order id')}.` } };
+  const unusableOrderId = consoleRefusal('BAD_REQUEST', `The order id ${unusableIdReason('order id')}.`);
   app.use('/api/payments/:orderId/*', async function usableOrderId(c, next) {
-    if (hasUnusableCharacters(c.req.param('orderId') ?? '')) return c.json(unusableOrderId, 400);
+    if (hasUnusableCharacters(c.req.param('orderId') ?? '')) return c.json(...unusableOrderId);
     await next();
   });
 
   app.get('/api/payments', async (c) => {
     const searched = new URL(c.req.url).searchParams.get('orderId');
-    if (searched && hasUnusableCharacters(searched)) return c.json(unusableOrderId, 400);
+    if (searched && hasUnusableCharacters(searched)) return c.json(...unusableOrderId);
     const filter = paymentFilter(new URL(c.req.url).searchParams);
-    if (filter === null) return c.json(refused('BAD_REQUEST', `state must be one of ${[...consolePaymentStates, 'open'].join(', ')}; withinHours a number of hours.`), 400);
+    if (filter === null) return c.json(...consoleRefusal('BAD_REQUEST', `state must be one of ${[...consolePaymentStates, 'open'].join(', ')}; withinHours a number of hours.`));
     const payments = await findPayments(deps.store, filter, deps.now());
     const unpaidCheckout = payments.length === 0 ? await findUnpaidCheckout(deps.store, filter) : undefined;
     return c.json(unpaidCheckout ? { payments, unpaidCheckout } : { payments });
@@ -84,21 +84,21 @@ export function registerConsoleApi(app: Hono<{ Variables: { session: SignedSessi
     try {
       return await exportAnswer(deps.store, { from: c.req.query('from'), to: c.req.query('to') }, deps.now(), deps.log);
     } catch (error) {
-      if (error instanceof ExportWindowError) return c.json(refused('BAD_REQUEST', error.message), 400);
+      if (error instanceof ExportWindowError) return c.json(...consoleRefusal('BAD_REQUEST', error.message));
       throw error;
     }
   });
 
   app.get('/api/payments/:orderId', async (c) => {
     const record = await findOrder(deps.store, c.req.param('orderId'));
-    if (!record?.payment) return c.json(refused('NOT_FOUND', 'No payment for this order id (a payment is kept a week after its last change).'), 404);
+    if (!record?.payment) return c.json(...consoleRefusal('NOT_FOUND', 'No payment for this order id (a payment is kept a week after its last change).'));
     return c.json(paymentDetail(record, deps.now()));
   });
 
   app.post('/api/payments/:orderId/redeliver', async (c) => {
-    if (!deps.redeliver) return c.json(refused('NO_MERCHANT_ENDPOINT', 'This companion sends no notifications to your backend: set MOMO_MERCHANT_WEBHOOK_URL and MOMO_MERCHANT_WEBHOOK_SECRET.'), 409);
+    if (!deps.redeliver) return c.json(...consoleRefusal('NO_MERCHANT_ENDPOINT', 'This companion sends no notifications to your backend: set MOMO_MERCHANT_WEBHOOK_URL and MOMO_MERCHANT_WEBHOOK_SECRET.'));
     const outcomes = await deps.redeliver({ orderId: c.req.param('orderId') });
-    if (outcomes === null) return c.json(refused('NOT_FOUND', 'No checkout for this order id: nothing to send again.'), 404);
+    if (outcomes === null) return c.json(...consoleRefusal('NOT_FOUND', 'No checkout for this order id: nothing to send again.'));
     const body: ConsoleRedelivery = {
       deliveries: outcomes.map((outcome) => ({
         webhookId: outcome.webhookId,
@@ -114,13 +114,13 @@ export function registerConsoleApi(app: Hono<{ Variables: { session: SignedSessi
   app.post('/api/payments/:orderId/refunds', async (c) => {
     const body = (await c.req.json().catch(() => null)) as { refundId?: unknown; amount?: unknown } | null;
     if (typeof body?.refundId !== 'string' || typeof body.amount !== 'string') {
-      return c.json(refused('BAD_REQUEST', 'Send { "refundId": "...", "amount": "..." } as JSON.'), 400);
+      return c.json(...consoleRefusal('BAD_REQUEST', 'Send { "refundId": "...", "amount": "..." } as JSON.'));
     }
     try {
       const refund = await deps.refund(c.req.param('orderId'), { refundId: body.refundId, amount: body.amount, reason: 'console' });
       return c.json({ refund });
     } catch (error) {
-      if (error instanceof RefundRefusal) return c.json(refused(error.code, error.message), refundRefusalStatus[error.code]);
+      if (error instanceof RefundRefusal) return c.json(...refundRefusalAnswer(error));
       throw error;
     }
   });
@@ -153,7 +153,7 @@ export function registerConsoleApi(app: Hono<{ Variables: { session: SignedSessi
   });
 
   app.post('/api/endpoint/test', async (c) => {
-    if (!deps.pingMerchant) return c.json(refused('NO_MERCHANT_ENDPOINT', 'This companion sends no notifications to your backend: set MOMO_MERCHANT_WEBHOOK_URL and MOMO_MERCHANT_WEBHOOK_SECRET.'), 409);
+    if (!deps.pingMerchant) return c.json(...consoleRefusal('NO_MERCHANT_ENDPOINT', 'This companion sends no notifications to your backend: set MOMO_MERCHANT_WEBHOOK_URL and MOMO_MERCHANT_WEBHOOK_SECRET.'));
     const result = await deps.pingMerchant();
     const body: ConsolePingResult = { ok: result.ok, status: result.status ?? null, durationMs: result.durationMs, error: result.ok ? null : result.error };
     return c.json(body);

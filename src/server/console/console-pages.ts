@@ -3,7 +3,9 @@
  * and nothing else of the console is served before sign-in) and the shell that loads the console's
  * script once signed in. No inline script or style: the strict CSP allows only the console's own files.
  */
-export type ConsoleLanguage = 'en' | 'fr';
+import { consoleLanguages, firstSpoken, languageName, nextConsoleLanguage, type ConsoleLanguage } from '../../contract/languages.js';
+
+export type { ConsoleLanguage };
 
 const signInText = {
   en: {
@@ -16,7 +18,6 @@ const signInText = {
     limited: (seconds: number) => `Too many sign-in attempts: try again in ${seconds} seconds.`,
     limitedEverywhere: (seconds: number) =>
       `Too many wrong passwords from many places: the console password is held back for ${seconds} seconds. The server secret (MOMO_SERVER_SECRET) still signs you in now.`,
-    other: 'Français',
   },
   fr: {
     title: 'Console momo-checkout : connexion',
@@ -28,18 +29,16 @@ const signInText = {
     limited: (seconds: number) => `Trop de tentatives de connexion : réessayez dans ${seconds} secondes.`,
     limitedEverywhere: (seconds: number) =>
       `Trop de mauvais mots de passe venus de nombreux endroits : le mot de passe de la console est suspendu ${seconds} secondes. Le secret du serveur (MOMO_SERVER_SECRET) vous connecte dès maintenant.`,
-    other: 'English',
   },
-} as const;
+} as const satisfies Record<ConsoleLanguage, Record<string, unknown>>;
 
 /** The language a request asks for: `?lang=`, else the first of Accept-Language we speak, else English. */
 export function languageOf(request: Request): ConsoleLanguage {
   const asked = new URL(request.url).searchParams.get('lang');
-  if (asked === 'en' || asked === 'fr') return asked;
-  const accepted = (request.headers.get('accept-language') ?? '').toLowerCase();
-  const first = accepted.split(',').map((part) => part.trim().slice(0, 2)).find((code) => code === 'en' || code === 'fr');
-  return first === 'fr' ? 'fr' : 'en';
+  if (consoleLanguages.includes(asked as ConsoleLanguage)) return asked as ConsoleLanguage;
+  return firstSpoken(consoleLanguages, (request.headers.get('accept-language') ?? '').split(','));
 }
+
 
 export interface SignInProblem {
   /** `limited`: this address tried too often; `limited-everywhere`: passwords from everywhere did. */
@@ -49,7 +48,7 @@ export interface SignInProblem {
 
 export function signInPage(language: ConsoleLanguage, consoleUrl: string, problem?: SignInProblem): string {
   const text = signInText[language];
-  const other: ConsoleLanguage = language === 'en' ? 'fr' : 'en';
+  const other = nextConsoleLanguage(language);
   const wait = problem?.retryAfterSeconds ?? 60;
   const message = !problem ? null : problem.kind === 'wrong' ? text.wrong : problem.kind === 'limited' ? text.limited(wait) : text.limitedEverywhere(wait);
   return `${pageHead(language, text.title, consoleUrl)}
@@ -63,7 +62,7 @@ ${message ? `<p class="problem" role="alert" id="sign-in-problem">${message}</p>
 <input id="secret" name="secret" type="password" autocomplete="current-password" required${message ? ' aria-describedby="sign-in-problem" aria-invalid="true"' : ''} autofocus>
 <button type="submit">${text.submit}</button>
 </form>
-<p><a href="${consoleUrl}?lang=${other}" lang="${other}" hreflang="${other}">${text.other}</a></p>
+<p><a href="${consoleUrl}?lang=${other}" lang="${other}" hreflang="${other}">${languageName(other)}</a></p>
 </main>
 </body>
 </html>`;

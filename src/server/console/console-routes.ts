@@ -16,6 +16,7 @@ import type { Limiter } from '../stores/limit-backend.js';
 import { registerConsoleApi, type ConsoleApiDeps } from './console-api.js';
 import type { ConsoleScript } from './console-assets.js';
 import { consoleShell, languageOf, signInPage } from './console-pages.js';
+import { consoleRefusal } from './console-refusal.js';
 import type { ConsoleSessions, SignedSession } from './console-session.js';
 import { consoleStylesheet } from './console-stylesheet.js';
 
@@ -82,7 +83,7 @@ export function createConsoleRoutes(deps: ConsoleDeps): ConsoleRoutes {
   app.use('*', async function sameOriginPosts(c: Context, next: Next) {
     // A browser sends Origin with every POST: one from another origin (or none) is not our page.
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && c.req.header('origin') !== deps.publicOrigin) {
-      return c.json({ error: { code: 'FORBIDDEN_ORIGIN', message: `Console actions are accepted from ${deps.publicOrigin} only.` } }, 403);
+      return c.json(...consoleRefusal('FORBIDDEN_ORIGIN', `Console actions are accepted from ${deps.publicOrigin} only.`));
     }
     await next();
   });
@@ -126,12 +127,12 @@ export function createConsoleRoutes(deps: ConsoleDeps): ConsoleRoutes {
       if (c.req.method === 'GET' && !new URL(c.req.url).pathname.startsWith(`${prefix}/api/`) && !c.req.path.endsWith('.js')) {
         return c.html(signInPage(languageOf(c.req.raw), prefix), 200);
       }
-      return c.json({ error: { code: 'SIGN_IN', message: 'Sign in to the console first (your session ended or was never opened).' } }, 401);
+      return c.json(...consoleRefusal('SIGN_IN', 'Sign in to the console first (your session ended or was never opened).'));
     }
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
       const presented = c.req.header(csrfHeader) ?? (await formField(c.req.raw.clone(), 'csrf'));
       if (!(await deps.sessions.checkCsrf(session, presented))) {
-        return c.json({ error: { code: 'CSRF', message: `This action needs the session's CSRF token in the ${csrfHeader} header: reload the console.` } }, 403);
+        return c.json(...consoleRefusal('CSRF', `This action needs the session's CSRF token in the ${csrfHeader} header: reload the console.`));
       }
     }
     c.set('session', session);

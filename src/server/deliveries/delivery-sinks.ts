@@ -11,6 +11,7 @@ import { createRedelivery } from './redeliver.js';
 import { redactedUrl } from '../model/urls.js';
 import { subscribedEvents } from './merchant-events.js';
 import { createMerchantNotificationSink, createMerchantPing, merchantEventOf, testPingEvent, type PingResult } from './merchant-notifications.js';
+import { companionDefaults } from '../model/option-defaults.js';
 
 /**
  * The companion's options that say where transitions go (`CompanionOptions` has their
@@ -39,7 +40,7 @@ export function createDeliverySinks(options: DeliverySinkOptions, now: () => num
         }
       : {}),
     ...(toEndpoint
-      ? { [endpointSink]: createMerchantNotificationSink({ url: options.merchantWebhookUrl ?? '', secret: options.merchantWebhookSecret ?? '', now, timeoutMs: options.deliveryTimeoutMs ?? 10_000 }) }
+      ? { [endpointSink]: createMerchantNotificationSink({ url: options.merchantWebhookUrl ?? '', secret: options.merchantWebhookSecret ?? '', now, timeoutMs: options.deliveryTimeoutMs ?? companionDefaults.deliveryTimeoutMs }) }
       : {}),
   };
 }
@@ -90,7 +91,7 @@ export function merchantEndpointActions(options: DeliverySinkOptions, deps: { st
   return {
     redeliver: createRedelivery({ ...deps, sink: endpointSink, subscribed: stillSubscribed(options) }),
     pingMerchant: subscribedEvents(options.merchantEvents).includes(testPingEvent)
-      ? createMerchantPing({ url, secret, now: deps.now, timeoutMs: options.deliveryTimeoutMs ?? 10_000 })
+      ? createMerchantPing({ url, secret, now: deps.now, timeoutMs: options.deliveryTimeoutMs ?? companionDefaults.deliveryTimeoutMs })
       : notSubscribedToPing,
     // Shown in the console: without the query's values (a token some endpoints take there).
     merchantWebhookUrl: redactedUrl(url),

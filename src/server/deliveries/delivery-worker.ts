@@ -22,6 +22,7 @@ import { randomId } from '../tokens.js';
 import { attemptDelivery, dropUnsubscribed, type DeliverFunction, type DeliveryDeps } from './delivery-attempt.js';
 import type { MetricsRecorder } from '../model/metrics-recorder.js';
 import { defaultGiveUpAfterMs, defaultRetryDelaysMs } from './delivery-backoff.js';
+import { companionDefaults } from '../model/option-defaults.js';
 
 export type { DeliverFunction, DeliveryResult } from './delivery-attempt.js';
 
@@ -109,7 +110,7 @@ export function createDeliveryWorker(options: DeliveryOptions): DeliveryWorker {
     log: options.log,
     now: options.now,
     sinks: options.sinks,
-    timeoutMs: options.timeoutMs ?? 10_000,
+    timeoutMs: options.timeoutMs ?? companionDefaults.deliveryTimeoutMs,
     retryDelaysMs: options.retryDelaysMs?.length ? options.retryDelaysMs : defaultRetryDelaysMs,
     giveUpAfterMs: options.giveUpAfterMs ?? defaultGiveUpAfterMs,
     subscribed: options.subscribed ?? (() => true),

@@ -10,6 +10,7 @@ import { CompanionConfigError } from '../config-error.js';
 import { merchantNotificationKinds, type MerchantNotificationKind, type MerchantNotificationPayloads } from '../model/notification-kinds.js';
 import { notificationOf, type StoredNotification, type DeliveryRecord } from '../model/records.js';
 import { randomId } from '../tokens.js';
+import { companionDefaults } from '../model/option-defaults.js';
 
 /** The `type` of a payment's transition (Standard Webhooks payload structure). */
 export const paymentUpdatedEvent = merchantNotificationKinds.payment.event;
@@ -129,7 +130,7 @@ export function createMerchantPing(options: MerchantWebhookOptions): () => Promi
 /** One signed POST of `body` under `webhook-id` `id`, and how the endpoint answered. */
 function createSignedPost(options: MerchantWebhookOptions): (id: string, body: string) => Promise<DeliveryResult> {
   const signer = new Webhook(options.secret);
-  const timeoutMs = options.timeoutMs ?? 10_000;
+  const timeoutMs = options.timeoutMs ?? companionDefaults.deliveryTimeoutMs;
   const now = options.now ?? Date.now;
   const send = options.fetch ?? fetch;
 

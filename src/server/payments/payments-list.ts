@@ -11,6 +11,7 @@ import { recordsNeedingSupport } from '../stores/support-views.js';
 import type { RefundRecord, RefundState } from '../model/refund.js';
 import { refundAdvice, stuckRefunds } from './stuck-refunds.js';
 import type { CheckoutStore } from '../stores/store.js';
+import { companionDefaults, defaultPaymentListLimit } from '../model/option-defaults.js';
 
 /** Payment states that still wait for the service's word. */
 export const openPaymentStates: readonly PaymentState[] = ['unknown', 'pending', 'awaiting-redirect', 'redirect-ready'];
@@ -49,13 +50,13 @@ export interface PaymentListQuery {
   limit?: number;
 }
 
-export const defaultStaleMinutes = 15;
+export const defaultStaleMinutes = companionDefaults.staleAfterMinutes;
 
 export async function listPaymentSummaries(store: CheckoutStore, query: PaymentListQuery, now: number): Promise<PaymentSummary[]> {
   const stale = query.state === 'stale';
   const olderThan = query.olderThanMinutes ?? (stale ? defaultStaleMinutes : undefined);
   const states: readonly PaymentState[] | undefined = stale ? openPaymentStates : query.state && query.state !== 'stale' ? [query.state] : undefined;
-  const limit = query.limit ?? 100;
+  const limit = query.limit ?? defaultPaymentListLimit;
   const records = await store.listPayments({
     ...(states ? { states } : {}),
     ...(olderThan !== undefined ? { updatedBefore: now - olderThan * 60_000 } : {}),

@@ -1,6 +1,7 @@
 /**
  * Why a refund was refused: a code the shop's code can branch on and a sentence saying what to do.
- * A domain error: refunds/ throws it without knowing HTTP; the server API maps each code to a status.
+ * A domain error: refunds/ throws it without knowing HTTP; each code's status is in
+ * http-answers/refund-answers.ts, the one table the server API and the console answer with.
  */
 export type RefundRefusalCode =
   /** Refunds are off until the shop turns them on (MOMO_REFUNDS=on, `refunds: true`). */
@@ -31,19 +32,3 @@ export class RefundRefusal extends Error {
   }
 }
 
-/**
- * The HTTP status of each refusal: the one mapping both route layers answer with (the server API's
- * refund route and the console's), kept beside the codes so that a new code cannot miss its status
- * and the two cannot drift. The routes build the answers; nothing below them knows HTTP.
- */
-export const refundRefusalStatus: Record<RefundRefusalCode, 400 | 403 | 404 | 409 | 422 | 500> = {
-  REFUNDS_DISABLED: 403,
-  BAD_REQUEST: 400,
-  NOT_FOUND: 404,
-  NOT_REFUNDABLE: 409,
-  REFUND_ID_REUSED: 409,
-  REFUND_IN_PROGRESS: 409,
-  AMOUNT_INVALID: 422,
-  EXCEEDS_PAID_AMOUNT: 422,
-  NO_PAYOUT_ID: 500,
-};

@@ -4,7 +4,8 @@
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { RefundView } from '../model/refund.js';
-import { RefundRefusal, refundRefusalStatus } from '../refunds/refund-refusal.js';
+import { refundRefusalAnswer } from '../http-answers/refund-answers.js';
+import { RefundRefusal } from '../refunds/refund-refusal.js';
 import type { RefundRequest } from '../refunds/refund-rules.js';
 import { createRefundRoute } from './server-api-routes.js';
 
@@ -15,7 +16,7 @@ export function registerRefundRoute(app: OpenAPIHono, refund: (orderId: string, 
     } catch (error) {
       if (!(error instanceof RefundRefusal)) throw error;
       // Not through onError: these codes are the refund's own, listed in the OpenAPI document.
-      return c.json({ error: { code: error.code, message: error.message } }, refundRefusalStatus[error.code]) as never;
+      return c.json(...refundRefusalAnswer(error)) as never;
     }
   });
 }

@@ -33,6 +33,7 @@ import {
 import { silentLogger, type Logger } from '../log.js';
 import { runCall, type Call, type CallSettings } from './service-call.js';
 import type { MetricsRecorder } from '../model/metrics-recorder.js';
+import { companionDefaults } from '../model/option-defaults.js';
 
 export interface ServiceClientOptions {
   /** The service's base URL, e.g. `https://api.example.com` (paths carry `/v1`). */
@@ -87,7 +88,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   const settings: CallSettings = {
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     apiKey: options.apiKey,
-    timeoutMs: options.timeoutMs ?? 15_000,
+    timeoutMs: options.timeoutMs ?? companionDefaults.serviceTimeoutMs,
     fetchImpl: options.fetch ?? globalThis.fetch.bind(globalThis),
     log: options.log ?? silentLogger,
     baseDelayMs: options.retries?.baseDelayMs ?? 200,

@@ -12,6 +12,7 @@ import { nextDeliveryAt, serviceOrderIdsOf, type CheckoutRecord } from '../../mo
 import { supportSince } from '../../model/support.js';
 import { byCreation, inCreatedPage } from '../created-pages.js';
 import { serviceOrderIdTaken, type CreatedPaymentsPage, type PaymentQuery } from '../store.js';
+import { defaultPaymentListLimit } from '../../model/option-defaults.js';
 
 /** The memory store is full of checkouts with payments: nothing could be dropped to make room. */
 export class StoreFullError extends Error {
@@ -139,7 +140,7 @@ export class MemoryCheckouts {
     }
     const direction = query.newestFirst ? -1 : 1;
     found.sort((a, b) => direction * (a.payment!.updatedAt - b.payment!.updatedAt));
-    return found.slice(0, query.limit ?? 100);
+    return found.slice(0, query.limit ?? defaultPaymentListLimit);
   }
 
   /**

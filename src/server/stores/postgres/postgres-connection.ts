@@ -83,6 +83,9 @@ function readCa(file: string): string {
   }
 }
 
+/** The pool's size when `maxConnections` is not given (MOMO_POSTGRES_POOL_SIZE's default too). */
+export const defaultMaxConnections = 10;
+
 const sslModes: readonly SslMode[] = ['disable', 'prefer', 'require', 'verify-ca', 'verify-full'];
 
 /** The pool's configuration: the URL without its TLS parameters, and those as `pg`'s `ssl`. */
@@ -106,7 +109,7 @@ export function poolConfig(options: PostgresConnectionOptions & { url: string })
   return {
     connectionString: parsed.toString(),
     ssl: tlsFor(mode as SslMode, caFile),
-    max: options.maxConnections ?? 10,
+    max: options.maxConnections ?? defaultMaxConnections,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
     idleTimeoutMillis: 30_000,
     statement_timeout: options.statementTimeoutMs ?? 5_000,
@@ -129,7 +132,7 @@ export async function openPool(options: PostgresConnectionOptions): Promise<{ po
   const config = poolConfig({ ...options, url: options.url });
   const { default: pg } = await import('pg');
   const where = describePostgresUrl(options.url);
-  const budget = config.max ?? 10;
+  const budget = config.max ?? defaultMaxConnections;
   const pool = ownPool(new pg.Pool({ ...config, max: budget > 1 ? budget - 1 : 1 }), where, options.log);
   const inboxPool = budget > 1 ? ownPool(new pg.Pool({ ...config, max: 1 }), where, options.log) : pool;
   const end = async () => {

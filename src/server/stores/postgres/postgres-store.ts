@@ -48,6 +48,7 @@ import { recordRow } from './postgres-records.js';
 import { checkSchemaName, defaultSchema } from './postgres-schema.js';
 import { takenServiceOrderId } from './postgres-write-functions.js';
 import { supportViewReads } from './postgres-support-views.js';
+import { defaultPaymentListLimit } from '../../model/option-defaults.js';
 
 export interface PostgresStoreOptions extends PostgresConnectionOptions {
   /** The Postgres schema holding the store's tables (default `momo_checkout`, `MOMO_POSTGRES_SCHEMA`). */
@@ -195,7 +196,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       return result.rows.map((row) => row.order_id);
     },
     async listPayments(query: PaymentQuery) {
-      const limit = query.limit ?? 100;
+      const limit = query.limit ?? defaultPaymentListLimit;
       if (limit <= 0 || query.states?.length === 0) return [];
       const values: unknown[] = [now(), limit];
       const where = ['payment_state IS NOT NULL', 'retain_until > $1'];

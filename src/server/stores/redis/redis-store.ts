@@ -32,6 +32,7 @@ import { fillCreatedIndex, listPaymentsCreatedScript } from './redis-created-ind
 import { operatorName, supportSince, type PaymentCount } from '../../model/support.js';
 import type { PaymentState } from '../../../contract/companion.js';
 import { serviceOrderIdTaken, type CheckoutStore } from '../store.js';
+import { defaultPaymentListLimit } from '../../model/option-defaults.js';
 
 export interface RedisStoreOptions {
   /** `redis://[:password@]host:port[/db]` (`rediss://` for TLS). Ignored when `client` is given. */
@@ -159,7 +160,7 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Chec
       return (await run(scripts.dueDeliveriesScript, at, limit)) as string[];
     },
     async listPayments(query) {
-      const limit = query.limit ?? 100;
+      const limit = query.limit ?? defaultPaymentListLimit;
       if (limit <= 0) return [];
       const states = query.states ?? scripts.paymentStates;
       if (states.length === 0) return [];

@@ -40,6 +40,7 @@ import { openSqlite } from './sqlite-open.js';
 import { prepareFileStoreDatabase } from './sqlite-schema.js';
 import { createListStatements, parseRecord, prepareStatements } from './sqlite-statements.js';
 import { prepareTransactions } from './sqlite-transactions.js';
+import { defaultPaymentListLimit } from '../../model/option-defaults.js';
 
 export { FileStoreUnavailableError } from './file-store-error.js';
 
@@ -152,7 +153,7 @@ export function createFileStore(options: FileStoreOptions = {}): CheckoutStore {
       return statements.dueDeliveries.all(at, now(), limit).map((row) => row.order_id);
     },
     async listPayments(query: PaymentQuery) {
-      const limit = query.limit ?? 100;
+      const limit = query.limit ?? defaultPaymentListLimit;
       if (limit <= 0 || query.states?.length === 0) return [];
       const params: Array<string | number> = [...(query.states ?? [])];
       if (query.updatedBefore !== undefined) params.push(query.updatedBefore);
