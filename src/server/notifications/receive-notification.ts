@@ -43,9 +43,9 @@ const resumePage = 50;
  * (`CheckoutStore.writersAtOnce`), the rest waiting their turn in arrival order. A burst kept in
  * the inbox (hundreds a second, each answered at once) would otherwise start as many applications
  * together, each asking the store for a connection: on a pooled store they queued for the pool past
- * its connect timeout and failed, left for the next resume 30 s later (issue 43). A store without a
- * pool (memory, file) takes many more: the file store commits one turn's writes together, so 8 at a
- * time left a burst of 6,000 applied seconds after it ended.
+ * its connect timeout and failed, left for the next resume 30 s later (issue 43). The file store
+ * takes many more: it commits one turn's writes together, and 8 at a time left a burst of 6,000
+ * applied seconds after it ended.
  */
 const defaultApplyingAtOnce = 8;
 

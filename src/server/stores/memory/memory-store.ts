@@ -64,8 +64,6 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CheckoutSto
 
   return {
     kind: 'memory',
-    // Nothing to wait for: a write is a few map operations.
-    writersAtOnce: 256,
     volatileId: randomVolatileId(),
     async createIfAbsent(record) {
       sweep();
