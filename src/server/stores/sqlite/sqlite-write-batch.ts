@@ -3,10 +3,11 @@
  * compare-and-sets, locks taken and released, done marks) runs in one transaction with one commit,
  * and each caller's promise settles after that commit.
  *
- * Why: a commit is the file store's cost, not its statements (issue 43's profile: a notification's
- * five commits were about 60 % of the server's time, each a WAL write by a synchronous call that
- * holds the event loop, each `BEGIN IMMEDIATE` a lock taken). Under load, the notifications in
- * flight are at different steps of their walk, so one turn's transaction carries all their steps.
+ * Why: the commits were the file store's cost (issue 43's profile: a notification's five commits
+ * and the inbox's were more than half of the server's main-thread time), each a WAL write by a
+ * synchronous call that holds the event loop, each `BEGIN IMMEDIATE` a lock taken. Under load, the
+ * notifications in flight are at different steps of their walk, so one turn's transaction carries
+ * all their steps.
  *
  * Each write runs in a savepoint of its own: one that throws (a taken service order id, a full
  * disk on its statement) is undone alone and rejects alone; the others commit. A failed commit
