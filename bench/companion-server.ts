@@ -53,7 +53,11 @@ export type Ask =
   | { type: 'seed'; count: number; prefix: string }
   | { type: 'create'; count: number; concurrency: number; prefix: string }
   | { type: 'memory' }
-  | { type: 'settled' };
+  | { type: 'settled' }
+  /** The server's CPU time so far (user + system, µs), for the CPU time per notification. */
+  | { type: 'cpu' }
+  /** With MOMO_BENCH_PROFILE_DIR set: a CPU profile of the measured window alone (the seeding left out). */
+  | { type: 'profile'; action: 'start' | 'stop'; label: string };
 type ToChild = Ask & { id: number };
 type FromChild = { id: number; result: unknown } | { ready: true; port: number };
 
@@ -105,12 +109,41 @@ async function runServer(): Promise<void> {
       process.send!({ id: message.id, result: { heapUsed: usage.heapUsed, rss: usage.rss, streams: companion.openStreams() } });
     } else if (message.type === 'settled') {
       process.send!({ id: message.id, result: applied });
+    } else if (message.type === 'cpu') {
+      const { user, system } = process.cpuUsage();
+      process.send!({ id: message.id, result: user + system });
+    } else if (message.type === 'profile') {
+      await profileWindow(message.action, message.label);
+      process.send!({ id: message.id, result: null });
     }
   });
   process.on('disconnect', () => process.exit(0));
   // An exit, not a kill, so that a child run with --cpu-prof (NODE_OPTIONS) writes its profile.
   process.on('SIGTERM', () => process.exit(0));
   process.send!({ ready: true, port });
+}
+
+let profiler: import('node:inspector/promises').Session | undefined;
+
+/** Starts or stops the inspector's CPU profiler; stopping writes `<label>.cpuprofile` in MOMO_BENCH_PROFILE_DIR. */
+async function profileWindow(action: 'start' | 'stop', label: string): Promise<void> {
+  const dir = process.env.MOMO_BENCH_PROFILE_DIR;
+  if (!dir) return;
+  if (action === 'start') {
+    const { Session } = await import('node:inspector/promises');
+    profiler = new Session();
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+    await profiler.post('Profiler.start');
+    return;
+  }
+  if (!profiler) return;
+  const { profile } = await profiler.post('Profiler.stop');
+  const { writeFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  writeFileSync(join(dir, `${label.replace(/[^a-z0-9]+/gi, '-')}-${process.pid}.cpuprofile`), JSON.stringify(profile));
+  profiler.disconnect();
+  profiler = undefined;
 }
 
 /** `work(0 … count-1)`, at most `concurrency` at a time; the results in index order. */

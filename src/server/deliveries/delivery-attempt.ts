@@ -6,7 +6,7 @@
  * delivers it; this is what happens to one delivery.
  */
 import type { Logger } from '../log.js';
-import { reportedBy, type DeliveryAttempt, type DeliveryRecord, type DeliverySink, type SettledDelivery } from '../model/records.js';
+import { reportedBy, type CheckoutRecord, type DeliveryAttempt, type DeliveryRecord, type DeliverySink, type SettledDelivery } from '../model/records.js';
 import { updateCheckoutRecord, type CheckoutStore } from '../stores/store.js';
 import { retryDelay } from './delivery-backoff.js';
 import { deliveryOutcome, type MetricsRecorder } from '../model/metrics-recorder.js';
@@ -59,7 +59,7 @@ function settle(delivery: DeliveryRecord, delivered: boolean, at: number): Settl
 }
 
 /** Writes one attempt's outcome into the order's record (a failure is logged: a warning, or an error when given up). */
-export async function recordAttempt(deps: DeliveryDeps, orderId: string, delivery: DeliveryRecord, result: DeliveryResult, durationMs: number): Promise<void> {
+export async function recordAttempt(deps: DeliveryDeps, orderId: string, delivery: DeliveryRecord, result: DeliveryResult, durationMs: number, justRead?: CheckoutRecord): Promise<void> {
   const { log } = deps;
   const at = deps.now();
   const attempt: DeliveryAttempt = {
@@ -96,14 +96,17 @@ export async function recordAttempt(deps: DeliveryDeps, orderId: string, deliver
       deliveryLog: [...(current.deliveryLog ?? []), attempt].slice(-keptAttempts),
       settledDeliveries: [...(current.settledDeliveries ?? []), ...settled].slice(-keptSettled),
     };
-  });
+  }, justRead);
 }
 
-/** One attempt of one delivery: the sink called, then its outcome recorded with the time it took. */
-export async function attemptDelivery(deps: DeliveryDeps, orderId: string, delivery: DeliveryRecord): Promise<void> {
+/**
+ * One attempt of one delivery: the sink called, then its outcome recorded with the time it took.
+ * `justRead`: the record the worker read this delivery from, written against unless it changed meanwhile.
+ */
+export async function attemptDelivery(deps: DeliveryDeps, orderId: string, delivery: DeliveryRecord, justRead?: CheckoutRecord): Promise<void> {
   const started = performance.now();
   const result = await callSink(deps, delivery);
-  await recordAttempt(deps, orderId, delivery, result, Math.round(performance.now() - started));
+  await recordAttempt(deps, orderId, delivery, result, Math.round(performance.now() - started), justRead);
 }
 
 /**

@@ -97,7 +97,10 @@ async function deliverOrder(deps: DeliveryDeps, orderId: string, attempting: (co
       }
       // Sinks are independent: a merchant endpoint that is down does not hold up the callback.
       attempting(heads.length);
-      await Promise.all(heads.map((delivery) => attemptDelivery(deps, orderId, delivery)));
+      // One head (the usual case) writes its outcome against the record it was read from; several
+      // would race for it, so each reads its own.
+      const justRead = heads.length === 1 ? checkout : undefined;
+      await Promise.all(heads.map((delivery) => attemptDelivery(deps, orderId, delivery, justRead)));
     }
   } finally {
     await store.releaseLock(`deliver:${orderId}`, owner);
@@ -125,7 +128,15 @@ export function createDeliveryWorker(options: DeliveryOptions): DeliveryWorker {
   let firstRound: ReturnType<typeof setTimeout> | undefined;
   let polling: Promise<void> | undefined;
 
+  /**
+   * Set by `stop`: a transition applied while the companion closes (its notifications' work is
+   * waited for after the worker stops) leaves its delivery queued for the next start, instead of a
+   * round whose lease the closing store could commit and then never release.
+   */
+  let stopped = false;
+
   const kick = (orderId: string) => {
+    if (stopped) return;
     if (running.has(orderId)) {
       again.add(orderId);
       return;
@@ -169,6 +180,7 @@ export function createDeliveryWorker(options: DeliveryOptions): DeliveryWorker {
     },
     runDue,
     start() {
+      stopped = false;
       if (timer) return;
       timer = setInterval(poll, options.pollMs ?? 1_000);
       (timer as { unref?: () => void }).unref?.();
@@ -176,6 +188,7 @@ export function createDeliveryWorker(options: DeliveryOptions): DeliveryWorker {
       firstRound = setTimeout(poll, 0);
     },
     async stop(waitMs = 5_000) {
+      stopped = true;
       clearInterval(timer);
       clearTimeout(firstRound);
       timer = undefined;

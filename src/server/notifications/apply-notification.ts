@@ -77,7 +77,7 @@ export async function applyNotification(deps: NotificationDeps, notification: We
     }
     if (movesForward(payment.state, 'pending')) return { ...next, state: 'pending' as const };
     return null;
-  }, { received: { status: notification.status, serviceOrderId: notification.orderId } });
+  }, { received: { status: notification.status, serviceOrderId: notification.orderId }, justRead: checkout });
   const state = after?.payment?.state;
   return { kind: changed ? 'applied' : 'ignored', orderId: checkout.orderId, ...(state ? { state } : {}) };
 }

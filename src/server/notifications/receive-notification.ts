@@ -39,12 +39,15 @@ export interface NotificationReceiver {
 const resumePage = 50;
 
 /**
- * Notifications applied at once in one process, the rest waiting their turn in arrival order. A
- * burst kept in the inbox (hundreds a second, each answered at once) would otherwise start as many
- * applications together, each asking the store for a connection: on a pooled store they queued
- * for the pool past its connect timeout and failed, left for the next resume 30 s later (issue 43).
+ * Notifications applied at once in one process, unless the store says how many it serves well
+ * (`CheckoutStore.writersAtOnce`), the rest waiting their turn in arrival order. A burst kept in
+ * the inbox (hundreds a second, each answered at once) would otherwise start as many applications
+ * together, each asking the store for a connection: on a pooled store they queued for the pool past
+ * its connect timeout and failed, left for the next resume 30 s later (issue 43). The file store
+ * takes many more: it commits one turn's writes together, and 8 at a time left a burst of 6,000
+ * applied seconds after it ended.
  */
-const applyingAtOnce = 8;
+const defaultApplyingAtOnce = 8;
 
 export function createNotificationReceiver(deps: NotificationDeps & { background: BackgroundWork; metrics?: MetricsRecorder }): NotificationReceiver {
   const inbox = createInbox(deps);
@@ -62,7 +65,8 @@ export function createNotificationReceiver(deps: NotificationDeps & { background
     return applied;
   };
 
-  /** Applies after the answer, at most {@link applyingAtOnce} at a time. */
+  /** Applies after the answer, at most `applyingAtOnce` at a time. */
+  const applyingAtOnce = deps.store.writersAtOnce ?? defaultApplyingAtOnce;
   const waitingToApply: Array<() => Promise<unknown>> = [];
   let applying = 0;
   const applyNext = () => {

@@ -53,6 +53,8 @@ export interface Transitions {
       silent?: boolean;
       /** The verified service notification that asked for this change: kept in the timeline even when nothing changes. */
       received?: { status: string; serviceOrderId: string };
+      /** The checkout as the caller has just read it (`updateCheckoutRecord`'s `justRead`): not read again unless it changed since. */
+      justRead?: CheckoutRecord;
     },
   ): Promise<{ changed: boolean; checkout: CheckoutRecord | undefined }>;
 }
@@ -92,7 +94,7 @@ export function createTransitions(deps: {
         if (!update) return updated;
         const queued = queuedDeliveries('payment', update, deps.sinks, at);
         return { ...updated, deliveries: [...(checkout.deliveries ?? []), ...queued] };
-      });
+      }, options.justRead);
       const checkout = result.record;
       const changed = result.changed && paymentChanged;
       if (!changed || !checkout || options.silent) return { changed, checkout };

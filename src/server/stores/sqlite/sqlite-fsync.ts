@@ -1,9 +1,8 @@
 /**
  * The file store's one way to make a write reach the disk itself (fsync: survives a power cut or a
- * kernel crash, not only `kill -9`). Its own module because two callers take it, for the two kinds
- * of write nothing could rebuild (the rule is in sqlite-store.ts's header): the inbox's group
- * commit (sqlite-inbox-commit.ts) and the first write of a service order id (the store's
- * `compareAndSet`).
+ * kernel crash, not only `kill -9`). The group commit (sqlite-write-batch.ts) takes it for a batch
+ * that holds one of the two kinds of write nothing could rebuild (the rule is in sqlite-store.ts's
+ * header): an inbox entry, and the first write of a service order id (the store's `compareAndSet`).
  */
 import type { SqliteDatabase } from './sqlite-open.js';
 

@@ -26,6 +26,7 @@ export interface FileStoreStatements {
   byTokenHash: Statement<[string, number], { record: string }>;
   byReturnId: Statement<[string, number], { record: string }>;
   byServiceOrderId: Statement<[string, number], { record: string; order_id: string }>;
+  serviceOrderIdOwner: Statement<[string, number], { order_id: string }>;
   remove: Statement<[string]>;
   insert: Statement;
   update: Statement;
@@ -56,6 +57,10 @@ export function prepareStatements(db: SqliteDatabase): FileStoreStatements {
     byReturnId: db.prepare('SELECT record FROM checkouts WHERE return_id = ? AND retain_until > ?'),
     byServiceOrderId: db.prepare(
       'SELECT c.record, c.order_id FROM service_order_ids s JOIN checkouts c ON c.order_id = s.order_id WHERE s.service_order_id = ? AND c.retain_until > ?',
+    ),
+    // The owner alone: the registry's checks need no record (reading its JSON cost more than the write).
+    serviceOrderIdOwner: db.prepare(
+      'SELECT s.order_id FROM service_order_ids s JOIN checkouts c ON c.order_id = s.order_id WHERE s.service_order_id = ? AND c.retain_until > ?',
     ),
     remove: db.prepare('DELETE FROM checkouts WHERE order_id = ?'),
     insert: db.prepare(

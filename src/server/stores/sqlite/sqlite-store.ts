@@ -21,26 +21,26 @@
  *
  * Everything else (applying a kept notification, delivery bookkeeping) can be rebuilt from those:
  * a pending inbox entry is applied again. An fsync of the WAL also makes every earlier commit
- * durable. An fsync costs milliseconds and better-sqlite3 blocks the event loop meanwhile, so inbox
- * writes are group-committed: those arriving in the same turn of the event loop share one
- * transaction and one fsync (the figures are in bench/stores.ts and bench/companion.ts).
+ * durable. A commit costs (an fsync milliseconds) and better-sqlite3 blocks the event loop
+ * meanwhile, so writes are group-committed: those asked for in the same turn of the event loop
+ * share one transaction and one commit, fsynced when one of them must be (sqlite-write-batch.ts;
+ * the figures are in bench/stores.ts and bench/companion.ts).
  *
  * This file assembles the store from its pieces: the schema, pragmas and migration
  * (sqlite-schema.ts), the SQL (sqlite-statements.ts), the atomic read-decide-write steps
- * (sqlite-transactions.ts), the fsynced write (sqlite-fsync.ts), the inbox's group commit
- * (sqlite-inbox-commit.ts) and the shared limits (sqlite-limits.ts).
+ * (sqlite-transactions.ts), the fsynced write (sqlite-fsync.ts), the group commit
+ * (sqlite-write-batch.ts) and the shared limits (sqlite-limits.ts).
  */
 import { join } from 'node:path';
-import { serviceOrderIdsOf } from '../../model/records.js';
+import { serviceOrderIdsOf, type InboxEntry } from '../../model/records.js';
 import type { CheckoutStore, PaymentQuery } from '../store.js';
-import { durably } from './sqlite-fsync.js';
-import { createInboxGroupCommit } from './sqlite-inbox-commit.js';
 import { createSqliteLimits } from './sqlite-limits.js';
 import { openSqlite } from './sqlite-open.js';
 import { prepareFileStoreDatabase } from './sqlite-schema.js';
 import { createListStatements, parseRecord, prepareStatements } from './sqlite-statements.js';
 import { prepareTransactions } from './sqlite-transactions.js';
 import { defaultPaymentListLimit } from '../../model/option-defaults.js';
+import { createWriteBatch } from './sqlite-write-batch.js';
 
 export { FileStoreUnavailableError } from './file-store-error.js';
 
@@ -73,7 +73,15 @@ export function createFileStore(options: FileStoreOptions = {}): CheckoutStore {
   const statements = prepareStatements(db);
   const listStatement = createListStatements(db);
   const transactions = prepareTransactions(db, statements);
-  const inbox = createInboxGroupCommit(db, statements, now);
+  const batch = createWriteBatch(db);
+  /** One inbox entry, in its turn's batch: false for a duplicate (see `CheckoutStore.addToInbox`). */
+  const addToInbox = (entry: InboxEntry, ttlMs: number) => {
+    const at = now();
+    const existing = statements.inboxEntry.get(entry.id);
+    if (existing && (existing.done === 0 || existing.until > at)) return false;
+    statements.addToInbox.run(entry.id, entry.rawBody, entry.receivedAt, at + ttlMs);
+    return true;
+  };
 
   // Expired rows are deleted on writes, at most once a minute, instead of by a timer that would
   // keep the process alive. Reads filter on retain_until themselves, so a late sweep is never wrong.
@@ -87,12 +95,13 @@ export function createFileStore(options: FileStoreOptions = {}): CheckoutStore {
 
   return {
     kind: 'file',
+    // No pool to wait for, and one turn's writes share a commit: the more at once, the fewer commits.
+    writersAtOnce: 256,
     // Every process on this file counts against one limit (sqlite-limits.ts).
     limits: createSqliteLimits(db, now),
     async createIfAbsent(record) {
-      const result = transactions.createIfAbsent.immediate(record, now());
       sweep();
-      return result;
+      return batch.run(() => transactions.createIfAbsent(record, now()));
     },
     async getByOrderId(orderId) {
       const row = statements.liveRecord.get(orderId, now());
@@ -113,14 +122,12 @@ export function createFileStore(options: FileStoreOptions = {}): CheckoutStore {
     async compareAndSet(orderId, expectedRevision, next) {
       if (next.orderId !== orderId) throw new TypeError(`compareAndSet(${orderId}) was given the record of order ${next.orderId}`);
       // A new attempt's or refund's service order id is written before it is posted: durably.
-      const newServiceOrderId = serviceOrderIdsOf(next).some((id) => statements.byServiceOrderId.get(id, now())?.order_id !== orderId);
-      const write = () => transactions.compareAndSet.immediate(orderId, expectedRevision, next, now());
-      const written = newServiceOrderId ? durably(db, write) : write();
+      const newServiceOrderId = serviceOrderIdsOf(next).some((id) => statements.serviceOrderIdOwner.get(id, now())?.order_id !== orderId);
       sweep();
-      return written;
+      return batch.run(() => transactions.compareAndSet(orderId, expectedRevision, next, now()), newServiceOrderId);
     },
     async claimLock(key, owner, ttlMs) {
-      return transactions.claimLock.immediate(key, owner, ttlMs, now());
+      return batch.run(() => transactions.claimLock(key, owner, ttlMs, now()));
     },
     async endConsoleSession(sessionId, expiresAt) {
       // A row of the locks table, held until the session's expiry by an owner no process is
@@ -132,7 +139,7 @@ export function createFileStore(options: FileStoreOptions = {}): CheckoutStore {
       return (statements.lock.get(`${endedSessionKey}${sessionId}`)?.until ?? 0) > now();
     },
     async releaseLock(key, owner) {
-      statements.releaseLock.run(key, owner);
+      await batch.run(() => statements.releaseLock.run(key, owner));
     },
     async renewLock(key, owner, ttlMs) {
       const at = now();
@@ -140,14 +147,14 @@ export function createFileStore(options: FileStoreOptions = {}): CheckoutStore {
     },
     addToInbox(entry, ttlMs) {
       sweep();
-      // Group-committed and fsynced before it resolves (sqlite-inbox-commit.ts).
-      return inbox.add(entry, ttlMs);
+      // Group-committed and fsynced before it resolves (sqlite-write-batch.ts).
+      return batch.run(() => addToInbox(entry, ttlMs), true);
     },
     async pendingInbox(limit) {
       return statements.pendingInbox.all(limit).map((row) => ({ id: row.id, rawBody: row.raw_body, receivedAt: row.received_at }));
     },
     async markInboxDone(id) {
-      statements.markInboxDone.run(id);
+      await batch.run(() => statements.markInboxDone.run(id));
     },
     async dueDeliveries(at, limit) {
       return statements.dueDeliveries.all(at, now(), limit).map((row) => row.order_id);
@@ -181,8 +188,8 @@ export function createFileStore(options: FileStoreOptions = {}): CheckoutStore {
       transactions.probeWrite.immediate();
     },
     async close() {
-      // Inbox writes still waiting for their group commit go in first.
-      if (db.open && inbox.waiting > 0) inbox.flush();
+      // Writes still waiting for their group commit (inbox entries among them) go in first.
+      if (db.open && batch.waiting > 0) batch.flush();
       if (db.open) db.close();
     },
   };

@@ -1,7 +1,8 @@
 /**
  * The file store's writes that read, decide and write: each is one better-sqlite3 transaction, run
- * by the store with `.immediate()` (`BEGIN IMMEDIATE`: SQLite's write lock first), so another
- * process's write cannot come between the read and the write. The registry of service order ids
+ * by the store inside its turn's batch (sqlite-write-batch.ts: `BEGIN IMMEDIATE`, SQLite's write
+ * lock first, and each of these a savepoint within it), so another process's write cannot come
+ * between the read and the write. The registry of service order ids
  * (`service_order_ids`) is checked and written here, in the same transaction as the record.
  * Apart from the store so that each atomic step reads whole; the store decides which of them are
  * also fsynced (sqlite-fsync.ts).
@@ -21,15 +22,23 @@ export interface FileStoreTransactions {
 }
 
 export function prepareTransactions(db: SqliteDatabase, statements: FileStoreStatements): FileStoreTransactions {
-  /** Throws unless `serviceOrderId` is free for `orderId`: no other live order's attempt id, nor another live checkout's id. */
-  const checkServiceOrderId = (orderId: string, serviceOrderId: string | undefined, at: number) => {
-    if (serviceOrderId === undefined) return;
-    const owner = statements.byServiceOrderId.get(serviceOrderId, at)?.order_id;
-    if (owner !== undefined && owner !== orderId) throw serviceOrderIdTaken(serviceOrderId, owner);
+  /**
+   * Throws unless `serviceOrderId` is free for `orderId`: no other live order's attempt id, nor
+   * another live checkout's id. Returns whether it is already `orderId`'s (registered: nothing to write).
+   */
+  const checkServiceOrderId = (orderId: string, serviceOrderId: string | undefined, at: number): boolean => {
+    if (serviceOrderId === undefined) return true;
+    const owner = statements.serviceOrderIdOwner.get(serviceOrderId, at)?.order_id;
+    if (owner === orderId) return true;
+    if (owner !== undefined) throw serviceOrderIdTaken(serviceOrderId, owner);
     if (serviceOrderId !== orderId && statements.liveRecord.get(serviceOrderId, at)) throw serviceOrderIdTaken(serviceOrderId, serviceOrderId);
+    return false;
   };
-  const indexServiceOrderIds = (record: CheckoutRecord) => {
-    for (const serviceOrderId of serviceOrderIdsOf(record)) statements.indexServiceOrderId.run(serviceOrderId, record.orderId);
+  /** Checks each of the record's service order ids (throws on a taken one); returns those not yet registered to it. */
+  const unregisteredServiceOrderIds = (record: CheckoutRecord, at: number) =>
+    serviceOrderIdsOf(record).filter((serviceOrderId) => !checkServiceOrderId(record.orderId, serviceOrderId, at));
+  const register = (orderId: string, serviceOrderIds: readonly string[]) => {
+    for (const serviceOrderId of serviceOrderIds) statements.indexServiceOrderId.run(serviceOrderId, orderId);
   };
 
   return {
@@ -38,20 +47,21 @@ export function prepareTransactions(db: SqliteDatabase, statements: FileStoreSta
       if (existing && existing.retain_until > at) return { created: false, record: parseRecord(existing.record) };
       // A new order's id must not be another order's attempt id (its own attempt 1 will be sent under it).
       checkServiceOrderId(record.orderId, record.orderId, at);
-      for (const serviceOrderId of serviceOrderIdsOf(record)) checkServiceOrderId(record.orderId, serviceOrderId, at);
+      const unregistered = unregisteredServiceOrderIds(record, at);
       // An expired row still on disk: its service order ids go with it (ON DELETE CASCADE).
       if (existing) statements.remove.run(record.orderId);
       const row = recordColumns(record);
       statements.insert.run(row);
-      indexServiceOrderIds(record);
+      register(record.orderId, unregistered);
       return { created: true, record: parseRecord(row.record) };
     }),
     compareAndSet: db.transaction((orderId: string, expectedRevision: number, next: CheckoutRecord, at: number) => {
       const current = statements.record.get(orderId);
       if (!current || current.retain_until <= at || current.revision !== expectedRevision) return false;
-      for (const serviceOrderId of serviceOrderIdsOf(next)) checkServiceOrderId(orderId, serviceOrderId, at);
+      // Checked before the write (a taken id refuses it whole); an id already this order's is not written again.
+      const unregistered = unregisteredServiceOrderIds(next, at);
       statements.update.run(recordColumns(next));
-      indexServiceOrderIds(next);
+      register(orderId, unregistered);
       return true;
     }),
     claimLock: db.transaction((key: string, owner: string, ttlMs: number, at: number) => {
