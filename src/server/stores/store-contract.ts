@@ -18,6 +18,7 @@ import { newRefundRecord, type RefundRecord } from '../model/refund.js';
 import { StoreConflictError, updateCheckoutRecord, type CheckoutStore } from './store.js';
 import { runVolumeContract } from './store-contract-volume.js';
 import { runCreatedPagesContract } from './store-contract-created.js';
+import { runLinksContract } from './store-contract-links.js';
 
 export interface StoreContractOptions {
   /** The store keeps time by itself (cannot follow an injected clock): skip the expiry cases. */
@@ -513,6 +514,8 @@ export function runStoreContract(name: string, makeStore: MakeStore, options: St
     });
 
     runCreatedPagesContract(makeStore, { sampleRecord, samplePayment });
+
+    runLinksContract(makeStore, { realClock: options.realClock ?? false });
 
     runVolumeContract(makeStore, { sampleRecord, samplePayment }, options.volume ?? 20_100, options.seed);
 

@@ -40,6 +40,7 @@ import { openSqlite } from './sqlite-open.js';
 import { prepareFileStoreDatabase } from './sqlite-schema.js';
 import { createListStatements, parseRecord, prepareStatements } from './sqlite-statements.js';
 import { prepareTransactions } from './sqlite-transactions.js';
+import { createSqliteLinks } from './sqlite-links.js';
 
 export { FileStoreUnavailableError } from './file-store-error.js';
 
@@ -73,6 +74,7 @@ export function createFileStore(options: FileStoreOptions = {}): CheckoutStore {
   const listStatement = createListStatements(db);
   const transactions = prepareTransactions(db, statements);
   const inbox = createInboxGroupCommit(db, statements, now);
+  const links = createSqliteLinks(db, now);
 
   // Expired rows are deleted on writes, at most once a minute, instead of by a timer that would
   // keep the process alive. Reads filter on retain_until themselves, so a late sweep is never wrong.
@@ -82,12 +84,14 @@ export function createFileStore(options: FileStoreOptions = {}): CheckoutStore {
     if (at - lastSweep < SWEEP_EVERY_MS) return;
     lastSweep = at;
     transactions.sweep.immediate(at);
+    links.sweep(at);
   };
 
   return {
     kind: 'file',
     // Every process on this file counts against one limit (sqlite-limits.ts).
     limits: createSqliteLimits(db, now),
+    links,
     async createIfAbsent(record) {
       const result = transactions.createIfAbsent.immediate(record, now());
       sweep();
