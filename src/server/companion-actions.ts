@@ -1,5 +1,5 @@
 /**
- * The companion's actions on a store (create a checkout, list payments, refund), built once per
+ * The companion's actions on a store (create a checkout, list payments, refund, payment links), built once per
  * store: the library's calls use the store as given, the server API and the console the same store
  * behind a deadline (`stores/store-guard.ts`), so an unusable store is a 503 in time.
  */
@@ -14,6 +14,7 @@ import { refundPayment, type RefundDeps } from './refunds/refund-flow.js';
 import type { RefundRequest } from './refunds/refund-rules.js';
 import type { ServiceClient } from './service-client/index.js';
 import type { CheckoutStore } from './stores/store.js';
+import { linkActions } from './links/link-actions.js';
 
 export interface CompanionActionDeps {
   options: CompanionOptions;
@@ -55,5 +56,14 @@ export function companionActions(deps: CompanionActionDeps) {
     const refundDeps = refundDepsOn(on);
     return (orderId: string, request: RefundRequest) => refundPayment(refundDeps, orderId, request);
   };
-  return { checkoutsIn, paymentsIn, refundDepsOn, refundsIn };
+  const linksIn = (on: CheckoutStore) =>
+    linkActions({
+      store: on,
+      now,
+      base: deps.base,
+      ...(options.serverSecret !== undefined ? { idKeySecret: options.serverSecret } : {}),
+      discovery,
+      defaultReturnUrl: deps.defaultReturnUrl,
+    });
+  return { checkoutsIn, paymentsIn, refundDepsOn, refundsIn, linksIn };
 }

@@ -212,7 +212,7 @@ describe('server API: OpenAPI document', () => {
     const document = (await response.json()) as any;
     assert.equal(document.openapi, '3.1.0');
     assert.deepEqual(document.servers.map((server: any) => server.url), [`${h.base}/server`]);
-    assert.deepEqual(Object.keys(document.paths).sort(), ['/checkouts', '/notifications', '/notifications/test', '/payments', '/payments/{orderId}', '/payments/{orderId}/redeliver', '/payments/{orderId}/refunds']);
+    assert.deepEqual(Object.keys(document.paths).sort(), ['/checkouts', '/links', '/links/{linkId}', '/links/{linkId}/close', '/notifications', '/notifications/test', '/payments', '/payments/{orderId}', '/payments/{orderId}/redeliver', '/payments/{orderId}/refunds']);
     assert.ok(document.webhooks['refund.updated'], 'the refund notifications are documented');
     assert.ok(document.webhooks['payment.updated'], 'the notifications to the merchant are documented');
     assert.ok(document.webhooks['test.ping'], 'and the test notification');
