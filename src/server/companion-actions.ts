@@ -33,13 +33,15 @@ export interface CompanionActionDeps {
 
 export function companionActions(deps: CompanionActionDeps) {
   const { options, discovery, service, log, now } = deps;
-  const checkoutsIn = (on: CheckoutStore) => (order: CheckoutOrder) =>
+  /** A checkout of the merchant's order, or (with `linkId`) of a payer of a payment link. */
+  const checkoutsIn = (on: CheckoutStore) => ({ linkId, ...order }: CheckoutOrder & { linkId?: string }) =>
     createCheckoutRecord(on, order, {
       ttlMs: deps.checkoutTtlMs,
       maxAttempts: options.maxAttempts ?? 3,
       now,
       defaultReturnUrl: deps.defaultReturnUrl,
       checkPayable: (payable) => refuseUnpayable(payable, discovery, log),
+      ...(linkId !== undefined ? { linkId } : {}),
     });
   const paymentsIn = (on: CheckoutStore) => (query: PaymentListQuery = {}) => listPaymentSummaries(on, query, now());
   const refundDepsOn = (on: CheckoutStore): RefundDeps => ({

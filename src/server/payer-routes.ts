@@ -9,8 +9,9 @@ import { defaultHeartbeatMs } from './model/heartbeat.js';
 import type { NotificationAnswer } from './http-answers/notification-answers.js';
 import { resolveClientAddress } from './page-routes/client-address.js';
 import { createEventStreams } from './page-routes/event-stream.js';
-import { createApp } from './page-routes/page-routes.js';
+import { createApp, type AppDeps } from './page-routes/page-routes.js';
 import type { Discovery } from './payments/discovery.js';
+import { claimLinkForPayIn, type CreateLinkCheckout } from './links/link-payments.js';
 import type { Transitions } from './payments/transitions.js';
 import type { ServiceClient } from './service-client/index.js';
 import type { LimitBackend } from './stores/limit-backend.js';
@@ -33,6 +34,8 @@ export interface PayerRouteDeps {
   now: () => number;
   /** Counts each pay-in attempt sent (metrics/). */
   metrics?: MetricsRecorder;
+  /** Creates a payer's checkout from a payment link (companion-actions.ts `checkoutsIn`). */
+  createLinkCheckout: CreateLinkCheckout;
 }
 
 export function payerRoutes(deps: PayerRouteDeps) {
@@ -47,9 +50,12 @@ export function payerRoutes(deps: PayerRouteDeps) {
     total: limits.streams ?? 4_000,
     lifetimeMs: streamLifetimeMs,
   });
+  const perAddress = counted.limiter('address', limits.perAddress ?? { burst: 120, perMinute: 120 });
+  const clientAddress: AppDeps['clientAddress'] = (request, context) => resolveClientAddress({ clientAddress: options.clientAddress, trustProxy: options.trustProxy }, request, context);
   const app = createApp({
     mountPath,
-    allowedOrigins: options.allowedOrigins,
+    // The companion's own origin too: a payment link's page is served there (page-routes/link-page-routes.ts).
+    allowedOrigins: [...new Set([...options.allowedOrigins, new URL(base).origin])],
     store,
     discovery,
     streams,
@@ -61,6 +67,7 @@ export function payerRoutes(deps: PayerRouteDeps) {
       log,
       webhookUrl: `${base}/webhook`,
       returnBase: (checkout) => `${base}/return/${checkout.returnId}`,
+      beforePayIn: (checkout) => claimLinkForPayIn(store, checkout, now),
       ...(deps.metrics ? { metrics: deps.metrics } : {}),
     },
     acceptWebhook,
@@ -68,10 +75,22 @@ export function payerRoutes(deps: PayerRouteDeps) {
     now,
     limits: {
       perCheckout: counted.limiter('checkout', limits.perCheckout ?? { burst: 20, perMinute: 20 }),
-      perAddress: counted.limiter('address', limits.perAddress ?? { burst: 120, perMinute: 120 }),
+      perAddress,
       numbers: counted.numberGuard(limits.numbersPerCheckout ?? 5),
     },
-    clientAddress: (request, context) => resolveClientAddress({ clientAddress: options.clientAddress, trustProxy: options.trustProxy }, request, context),
+    clientAddress,
+    linkPages: {
+      store,
+      now,
+      mountPath,
+      base,
+      shop: { name: options.shopName ?? 'the shop', logoUrl: options.shopLogoUrl },
+      discovery,
+      createCheckout: deps.createLinkCheckout,
+      perAddress,
+      clientAddress,
+      elementAssetsDir: options.elementAssetsDir,
+    },
     markReturned: async (checkout) => {
       await transitions.update(checkout.orderId, (payment) => (payment && !payment.returned ? { ...payment, returned: true } : null));
     },
