@@ -73,6 +73,9 @@ export function createApp(deps: AppDeps): Hono<Env> {
       xDownloadOptions: false,
       xPermittedCrossDomainPolicies: false,
       xXssProtection: false,
+      // A header a route set itself stands: a payment link's page asks for `same-origin`, without
+      // which its form and the element's calls would carry `Origin: null` (link-page-routes.ts).
+      overwrite: false,
     }),
   );
   // The return page is plain text for a payer: it loads nothing, runs nothing, and is never framed.
