@@ -11,6 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startHarness, type Harness } from '../server/harness.js';
 import { builtOnce, removeBuild } from '../ship/built.js';
 import { enterNumber, launchChromium } from './harness.js';
+import { axeViolations, describeViolations } from '../support/axe.js';
 
 const secret = 'test-server-secret-link-e2e-0123456789abcdef';
 const approves = '+2290196000001';
@@ -123,5 +124,23 @@ describe('e2e: a payment link in Chromium', () => {
     const read = await api(`/links/${link.linkId}`);
     assert.deepEqual(read.payments.map((payment: any) => [payment.amount, payment.state]), [['1500', 'completed'], ['12000', 'completed']]);
     assert.equal(read.state, 'open', 'a reusable link without a cap stays open');
+  });
+
+  it("has no accessibility violation (axe) on the link's pages: the amount, the field within bounds, the checkout, the closed link", async () => {
+    const fixed = await api('/links', { currencyCode: 'XOF', description: 'Pagne wax', amount: '5000' });
+    const bounds = await api('/links', { currencyCode: 'XOF', description: 'Don', minAmount: '1000', maxAmount: '20000', reusable: true });
+    const { page } = await payerPage();
+    for (const url of [fixed.url, bounds.url, `${bounds.url}?lang=ar`]) {
+      await page.goto(url);
+      assert.equal(describeViolations(await axeViolations(page)), '', url);
+    }
+    await page.goto(fixed.url);
+    await page.getByRole('button', { name: 'Pay Maison Adjoa' }).click();
+    await page.getByLabel('Mobile money number').waitFor();
+    assert.equal(describeViolations(await axeViolations(page)), '', 'the checkout page');
+    await api(`/links/${fixed.linkId}/close`, {});
+    await page.goto(fixed.url);
+    assert.equal(describeViolations(await axeViolations(page)), '', 'the closed link page');
+    await page.context().close();
   });
 });
