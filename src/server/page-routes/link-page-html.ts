@@ -74,11 +74,11 @@ export function linkFormPage(parts: LinkPageParts, link: LinkRecord, problem?: {
       ? `<p class="amount">${escapeHtml(money(link.amount, link, parts.language))}</p>`
       : `<label for="amount">${escapeHtml(text.amountLabel(link.currencyCode))}</label>
 <input id="amount" name="amount" inputmode="decimal" autocomplete="off" required value="${escapeHtml(problem?.amount ?? '')}" aria-describedby="bounds${problem ? ' problem' : ''}"${problem ? ' aria-invalid="true"' : ''}>
-<p id="bounds" class="hint">${escapeHtml(text.bounds(money(link.minAmount!, link, parts.language), money(link.maxAmount!, link, parts.language)))}</p>
-${problem ? `<p id="problem" class="problem" role="alert">${escapeHtml(problem.message)}</p>\n` : ''}`;
+<p id="bounds" class="hint">${escapeHtml(text.bounds(money(link.minAmount!, link, parts.language), money(link.maxAmount!, link, parts.language)))}</p>`;
+  const refusal = problem ? `\n<p id="problem" class="problem" role="alert">${escapeHtml(problem.message)}</p>` : '';
   const body = `<p class="description">${escapeHtml(link.description)}</p>
 <form method="post" action="${escapeHtml(parts.url)}">
-${field}
+${field}${refusal}
 <button type="submit">${escapeHtml(link.amount !== null ? text.pay(parts.shop.name) : text.continue)}</button>
 </form>`;
   return layout(parts, text.pay(parts.shop.name), cardText(link, parts.language), body);

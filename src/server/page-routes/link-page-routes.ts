@@ -18,7 +18,8 @@ import { startLinkCheckout } from '../links/link-payments.js';
 import { isoMinorUnits } from '../payments/iso-decimals.js';
 import type { Env, LinkPageDeps } from './app-deps.js';
 import { linkCheckoutPage, linkFormPage, linkGonePage, linkPageStylesheet, type LinkPageParts } from './link-page-html.js';
-import { linkPageLanguageOf } from './link-page-text.js';
+import { linkPageLanguageOf, linkPageText } from './link-page-text.js';
+import { CheckoutError } from '../payments/checkouts.js';
 import { readElementFiles } from './link-page-assets.js';
 
 
@@ -95,7 +96,15 @@ export function registerLinkPages(app: Hono<Env>, deps: LinkPageDeps): void {
       c.header('retry-after', '60');
       return page(c, linkGonePage(parts, 'closed'), 503);
     }
-    const checkout = await startLinkCheckout(deps, link, amount.amount);
+    let checkout;
+    try {
+      checkout = await startLinkCheckout(deps, link, amount.amount);
+    } catch (error) {
+      // payments/payable.ts: an amount no operator takes in this currency; the payer is told, the merchant's log says why.
+      if (!(error instanceof CheckoutError)) throw error;
+      const message = linkPageText[parts.language].notPayable(deps.shop.name);
+      return page(c, linkFormPage(parts, link, { amount: typeof form.amount === 'string' ? form.amount : '', message }), 422);
+    }
     return page(c, linkCheckoutPage(parts, link, { token: checkout.token, endpoint: deps.mountPath || '/', amount: amount.amount }, files.script), 200);
   });
 }

@@ -12,6 +12,8 @@ export interface LinkPageText {
   continue: string;
   gone: Record<'closed' | 'expired' | 'used-up' | 'unknown', string>;
   goneHint: (shop: string) => string;
+  /** The service could take no payment of this amount (below every operator's minimum, a currency not served). */
+  notPayable: (shop: string) => string;
 }
 
 export const linkPageText: Record<LinkPageLanguage, LinkPageText> = {
@@ -22,6 +24,7 @@ export const linkPageText: Record<LinkPageLanguage, LinkPageText> = {
     continue: 'Continue',
     gone: { closed: 'This payment link is closed.', expired: 'This payment link has expired.', 'used-up': 'This payment link has already been used.', unknown: 'This payment link does not exist.' },
     goneHint: (shop) => `Nothing was charged. Ask ${shop} for a new link.`,
+    notPayable: (shop) => `This amount cannot be paid by mobile money. Nothing was charged: contact ${shop}.`,
   },
   fr: {
     pay: (shop) => `Payer ${shop}`,
@@ -30,6 +33,7 @@ export const linkPageText: Record<LinkPageLanguage, LinkPageText> = {
     continue: 'Continuer',
     gone: { closed: 'Ce lien de paiement est fermé.', expired: 'Ce lien de paiement a expiré.', 'used-up': 'Ce lien de paiement a déjà été utilisé.', unknown: "Ce lien de paiement n'existe pas." },
     goneHint: (shop) => `Rien n'a été débité. Demandez un nouveau lien à ${shop}.`,
+    notPayable: (shop) => `Ce montant ne peut pas être payé par mobile money. Rien n'a été débité : contactez ${shop}.`,
   },
   pt: {
     pay: (shop) => `Pagar a ${shop}`,
@@ -38,6 +42,7 @@ export const linkPageText: Record<LinkPageLanguage, LinkPageText> = {
     continue: 'Continuar',
     gone: { closed: 'Este link de pagamento está fechado.', expired: 'Este link de pagamento expirou.', 'used-up': 'Este link de pagamento já foi usado.', unknown: 'Este link de pagamento não existe.' },
     goneHint: (shop) => `Nada foi cobrado. Peça um novo link a ${shop}.`,
+    notPayable: (shop) => `Este montante não pode ser pago por mobile money. Nada foi cobrado: contacte ${shop}.`,
   },
   sw: {
     pay: (shop) => `Lipa ${shop}`,
@@ -46,6 +51,7 @@ export const linkPageText: Record<LinkPageLanguage, LinkPageText> = {
     continue: 'Endelea',
     gone: { closed: 'Kiungo hiki cha malipo kimefungwa.', expired: 'Muda wa kiungo hiki cha malipo umekwisha.', 'used-up': 'Kiungo hiki cha malipo kimeshatumika.', unknown: 'Kiungo hiki cha malipo hakipo.' },
     goneHint: (shop) => `Hakuna kilichotozwa. Omba ${shop} kiungo kipya.`,
+    notPayable: (shop) => `Kiasi hiki hakiwezi kulipwa kwa pesa ya simu. Hakuna kilichotozwa: wasiliana na ${shop}.`,
   },
   ar: {
     pay: (shop) => `ادفع إلى ${shop}`,
@@ -54,6 +60,7 @@ export const linkPageText: Record<LinkPageLanguage, LinkPageText> = {
     continue: 'متابعة',
     gone: { closed: 'رابط الدفع هذا مغلق.', expired: 'انتهت صلاحية رابط الدفع هذا.', 'used-up': 'استُخدم رابط الدفع هذا من قبل.', unknown: 'رابط الدفع هذا غير موجود.' },
     goneHint: (shop) => `لم يُخصم أي مبلغ. اطلب من ${shop} رابطًا جديدًا.`,
+    notPayable: (shop) => `لا يمكن دفع هذا المبلغ بالمحفظة المتنقلة. لم يُخصم أي مبلغ: تواصل مع ${shop}.`,
   },
 };
 

@@ -161,4 +161,14 @@ describe('payment links: paying through one', () => {
     const response = await fetch(link.url, { method: 'POST', headers: { origin: 'https://elsewhere.example', 'content-type': 'application/x-www-form-urlencoded' }, body: '' });
     assert.equal(response.status, 403);
   });
+
+  it('tells the payer, in their language, when no operator takes the amount, and creates no checkout', async () => {
+    // The earlier payments taught discovery the operators' minimums for XOF (payments/payable.ts).
+    const link = await createLink({ currencyCode: 'XOF', description: 'Bonbon', amount: '1' });
+    const answer = await fetch(`${link.url}?lang=fr`, { method: 'POST', headers: { origin, 'content-type': 'application/x-www-form-urlencoded' }, body: '' });
+    assert.equal(answer.status, 422);
+    const html = await answer.text();
+    assert.match(html, /Ce montant ne peut pas être payé par mobile money\. Rien n&#39;a été débité : contactez Maison Adjoa\./);
+    assert.doesNotMatch(html, /<momo-checkout/);
+  });
 });
