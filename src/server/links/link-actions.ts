@@ -80,8 +80,25 @@ export function linksOf(store: CheckoutStore): LinkStore {
  */
 async function linkIdForKey(secret: string, key: string): Promise<string> {
   const hmacKey = await crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', hmacKey, new TextEncoder().encode(`payment-link:${key}`)));
-  return base64url(mac.subarray(0, 16));
+  for (let round = 0; ; round++) {
+    const mac = new Uint8Array(await crypto.subtle.sign('HMAC', hmacKey, new TextEncoder().encode(`payment-link:${round}:${key}`)));
+    const id = base64url(mac.subarray(0, 16));
+    if (startsPlainly(id)) return id;
+  }
+}
+
+/**
+ * An id starting with a letter or a digit: one starting with "-" would be written with an
+ * apostrophe in the export's cells (payments/csv-text.ts neutralises what a spreadsheet would run
+ * as a formula), and reads badly at the end of a URL in a chat. 127 bits of chance remain.
+ */
+const startsPlainly = (id: string) => /^[A-Za-z0-9]/.test(id);
+
+function randomLinkId(): string {
+  for (;;) {
+    const id = randomId(16);
+    if (startsPlainly(id)) return id;
+  }
 }
 
 /** The fields a request with the same idempotency key must repeat (the expiry only when it was given). */
@@ -106,7 +123,7 @@ export function linkActions(deps: LinkActionDeps) {
         throw new LinkError('INVALID_LINK', 'The Idempotency-Key header must be 1 to 255 printable ASCII characters (a UUID is a good one).');
       }
       const keyed = idempotencyKey !== undefined && deps.idKeySecret !== undefined;
-      const linkId = keyed ? await linkIdForKey(deps.idKeySecret!, idempotencyKey!) : randomId(16);
+      const linkId = keyed ? await linkIdForKey(deps.idKeySecret!, idempotencyKey!) : randomLinkId();
       const facts = await deps.discovery.currencyFacts(typeof request.currencyCode === 'string' ? request.currencyCode : '');
       const asked = linkFromRequest(request, { linkId, now: now(), facts, defaultReturnUrl: deps.defaultReturnUrl });
       const { created, link } = await links.createLinkIfAbsent(asked);

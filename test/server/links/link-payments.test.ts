@@ -86,6 +86,10 @@ describe('payment links: paying through one', () => {
     assert.deepEqual(read.payments.map((payment: any) => [payment.orderId, payment.state, payment.amount]), [[orderId, 'completed', '5000']]);
     const update = h.updates.find((u) => u.orderId === orderId && u.payment.state === 'completed');
     assert.equal(update?.linkId, link.linkId, 'the merchant\'s notification carries the link');
+    const csv = await (await fetch(`${h.base}/server/payments`, { headers: { authorization: `Bearer ${secret}`, accept: 'text/csv' } })).text();
+    const header = csv.replace(/^\uFEFF/, '').split('\r\n')[0]!.split(',');
+    const row = csv.split('\r\n').find((line) => line.includes(orderId))!.split(',');
+    assert.equal(row[header.indexOf('"link_id"')], `"${link.linkId}"`, "the export's link_id column names the link");
 
     const gone = await fetch(link.url, { headers: { 'accept-language': 'fr' } });
     assert.equal(gone.status, 410);
