@@ -75,14 +75,14 @@ export function linksOf(store: CheckoutStore): LinkStore {
 
 /**
  * The id of a link created with an idempotency key: an HMAC of the key under the server secret,
- * 128 bits, so the same key finds the same link in every process with no index of keys, and no
+ * 136 bits, so the same key finds the same link in every process with no index of keys, and no
  * one without the secret can derive a link's id from a key.
  */
 async function linkIdForKey(secret: string, key: string): Promise<string> {
   const hmacKey = await crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
   for (let round = 0; ; round++) {
     const mac = new Uint8Array(await crypto.subtle.sign('HMAC', hmacKey, new TextEncoder().encode(`payment-link:${round}:${key}`)));
-    const id = base64url(mac.subarray(0, 16));
+    const id = base64url(mac.subarray(0, 17));
     if (startsPlainly(id)) return id;
   }
 }
@@ -90,13 +90,13 @@ async function linkIdForKey(secret: string, key: string): Promise<string> {
 /**
  * An id starting with a letter or a digit: one starting with "-" would be written with an
  * apostrophe in the export's cells (payments/csv-text.ts neutralises what a spreadsheet would run
- * as a formula), and reads badly at the end of a URL in a chat. 127 bits of chance remain.
+ * as a formula), and reads badly at the end of a URL in a chat. 134 bits of chance remain (17 random bytes).
  */
 const startsPlainly = (id: string) => /^[A-Za-z0-9]/.test(id);
 
 function randomLinkId(): string {
   for (;;) {
-    const id = randomId(16);
+    const id = randomId(17);
     if (startsPlainly(id)) return id;
   }
 }

@@ -24,7 +24,7 @@ export interface LinkPayment {
 }
 
 export interface LinkRecord {
-  /** 128 random bits, base64url (22 characters): the link's URL is its only secret. */
+  /** Over 128 random bits (17 bytes), base64url (23 characters, the first a letter or a digit): the link's URL is its only secret. */
   linkId: string;
   createdAt: number;
   currencyCode: string;

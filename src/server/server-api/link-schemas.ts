@@ -25,8 +25,8 @@ export const CreateLinkRequestSchema = z
 
 export const LinkSchema = z
   .object({
-    linkId: z.string().openapi({ description: '128 random bits, base64url: the URL is the only key to the page.', example: 'k3Jq9sV0bT2xYw8ZrA1c4Q' }),
-    url: z.string().openapi({ description: 'The page to send the payer (WhatsApp, SMS, a QR code).', example: 'https://shop.example/momo/l/k3Jq9sV0bT2xYw8ZrA1c4Q' }),
+    linkId: z.string().openapi({ description: 'Over 128 random bits (17 bytes), base64url, starting with a letter or a digit: the URL is the only key to the page.', example: 'k3Jq9sV0bT2xYw8ZrA1c4Qx' }),
+    url: z.string().openapi({ description: 'The page to send the payer (WhatsApp, SMS, a QR code).', example: 'https://shop.example/momo/l/k3Jq9sV0bT2xYw8ZrA1c4Qx' }),
     state: z.enum(['open', 'closed', 'expired', 'used-up']).openapi({ description: '`used-up`: a single-use link paid, or a reusable one at `maxPayments`.' }),
     currencyCode: z.string(),
     description: z.string(),
@@ -45,7 +45,7 @@ export const LinkSchema = z
 
 const LinkPaymentSchema = z
   .object({
-    orderId: z.string().openapi({ description: "The payment's own order id, `<linkId>-<n>`: read it, refund it and find it in the export like any other.", example: 'k3Jq9sV0bT2xYw8ZrA1c4Q-1' }),
+    orderId: z.string().openapi({ description: "The payment's own order id, `<linkId>-<n>`: read it, refund it and find it in the export like any other.", example: 'k3Jq9sV0bT2xYw8ZrA1c4Qx-1' }),
     amount: z.string(),
     state: z.enum(paymentStates),
     updatedAt: z.string(),
@@ -58,7 +58,7 @@ export const LinkPathParams = z.object({
   linkId: z
     .string()
     .refine((linkId) => !hasUnusableCharacters(linkId), unusableIdReason('link id'))
-    .openapi({ param: { name: 'linkId', in: 'path' }, example: 'k3Jq9sV0bT2xYw8ZrA1c4Q' }),
+    .openapi({ param: { name: 'linkId', in: 'path' }, example: 'k3Jq9sV0bT2xYw8ZrA1c4Qx' }),
 });
 
 const LinkListQuerySchema = z.object({

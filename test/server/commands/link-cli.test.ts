@@ -22,9 +22,9 @@ describe('momo-checkout link create', () => {
     const lines: string[] = [];
     const args = ['create', '--currency', 'XOF', '--description', 'Pagne wax', '--amount', '5000', '--key', `cli-${Date.now()}`];
     assert.equal(await linkCommand(args, env, (line) => lines.push(line)), 0);
-    assert.match(lines[0]!, /^Payment link [\w-]{22}: 5000 XOF, single-use, until \d{4}-/);
+    assert.match(lines[0]!, /^Payment link [\w-]{23}: 5000 XOF, single-use, until \d{4}-/);
     const url = lines[1]!;
-    assert.equal(url, `${h.base}/l/${/^Payment link ([\w-]{22})/.exec(lines[0]!)![1]}`);
+    assert.equal(url, `${h.base}/l/${/^Payment link ([\w-]{23})/.exec(lines[0]!)![1]}`);
     assert.deepEqual(lines.slice(2), terminalQr(url), 'the QR code of the URL follows');
     const again: string[] = [];
     assert.equal(await linkCommand(args, env, (line) => again.push(line)), 0);

@@ -28,7 +28,7 @@ describe('server API: payment links', () => {
     const before = Date.now();
     const { status, body } = await api('/links', { body: { currencyCode: 'XOF', description: 'Pagne wax, 6 yards', amount: '5000' } });
     assert.equal(status, 201, JSON.stringify(body));
-    assert.match(body.linkId, /^[A-Za-z0-9][A-Za-z0-9_-]{21}$/, '128 bits, base64url, starting with a letter or a digit');
+    assert.match(body.linkId, /^[A-Za-z0-9][A-Za-z0-9_-]{22}$/, 'over 128 random bits (17 bytes), base64url, starting with a letter or a digit');
     assert.equal(body.url, `${h.base}/l/${body.linkId}`);
     assert.equal(body.state, 'open');
     assert.equal(body.reusable, false);
