@@ -129,7 +129,7 @@ export function approvalQr(value: unknown): ApprovalQrView {
 const errorCodes: readonly ClientErrorCode[] = [
   'RATE_LIMITED', 'TOO_MANY_NUMBERS', 'BAD_REQUEST', 'TOKEN_MISSING', 'TOKEN_INVALID', 'TOKEN_EXPIRED', 'ORIGIN_NOT_ALLOWED',
   'INVALID_PHONE', 'NO_OPERATOR', 'AMOUNT_OUT_OF_RANGE', 'AMOUNT_PRECISION', 'OTP_REFUSED', 'PAYMENT_IN_PROGRESS',
-  'ALREADY_PAID', 'SERVICE_UNAVAILABLE', 'INTERNAL',
+  'ALREADY_PAID', 'SERVICE_UNAVAILABLE', 'INTERNAL', 'LINK_USED',
 ];
 
 /** The error envelope, or null when the body is not one (a proxy's page, a cut connection). */

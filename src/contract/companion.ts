@@ -184,7 +184,9 @@ export type CompanionErrorCode =
   /** 429: too many calls in a short time from this checkout or this address; wait, then try again. */
   | 'RATE_LIMITED'
   /** 429: this checkout already tried its share of distinct phone numbers; use one of them. */
-  | 'TOO_MANY_NUMBERS';
+  | 'TOO_MANY_NUMBERS'
+  /** 409: the payment link this checkout came from was just used by another payer (nothing was sent to this one). */
+  | 'LINK_USED';
 
 export interface CompanionError {
   error: {

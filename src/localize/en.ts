@@ -92,6 +92,7 @@ export const en = {
     SERVICE_UNAVAILABLE: 'The payment service is not available right now. Try again in a moment.',
     INTERNAL: 'Something went wrong on our side. Try again in a moment.',
     TOO_MANY_NUMBERS: 'Too many different numbers were tried for this order. Use a number you already entered, or go back to the shop to start again.',
+    LINK_USED: 'This payment link was just used by someone else, so nothing was sent to your phone. Ask the shop for a new link.',
     RATE_LIMITED: 'Too many attempts in a short time. Wait a minute, then try again.',
     ENDPOINT_MISSING: 'This checkout is not set up correctly. Contact the shop.',
     ENDPOINT_UNREACHABLE: 'We cannot reach the payment service. Check your connection and try again. If it keeps happening, contact the shop.',

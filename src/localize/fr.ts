@@ -96,6 +96,7 @@ export const fr: Strings = {
     INTERNAL: 'Un problème est survenu de notre côté. Réessayez dans un instant.',
     TOO_MANY_NUMBERS:
       'Trop de numéros différents ont été essayés pour cette commande. Utilisez un numéro déjà saisi, ou retournez à la boutique pour recommencer.',
+    LINK_USED: "Ce lien de paiement vient d'être utilisé par quelqu'un d'autre : rien n'a été envoyé à votre téléphone. Demandez un nouveau lien à la boutique.",
     RATE_LIMITED: 'Trop de tentatives en peu de temps. Attendez une minute, puis réessayez.',
     ENDPOINT_MISSING: 'Ce paiement est mal configuré. Contactez la boutique.',
     ENDPOINT_UNREACHABLE:

@@ -101,6 +101,7 @@ export const pt: Strings = {
     INTERNAL: 'Ocorreu um problema do nosso lado. Tente novamente daqui a pouco.',
     TOO_MANY_NUMBERS:
       'Foram tentados demasiados números diferentes para esta encomenda. Use um número que já introduziu, ou volte à loja para recomeçar.',
+    LINK_USED: 'Este link de pagamento acabou de ser usado por outra pessoa: nada foi enviado para o seu telefone. Peça um novo link à loja.',
     RATE_LIMITED: 'Demasiadas tentativas em pouco tempo. Aguarde um minuto e tente novamente.',
     ENDPOINT_MISSING: 'Este pagamento não está bem configurado. Contacte a loja.',
     ENDPOINT_UNREACHABLE:

@@ -100,6 +100,7 @@ export const sw: Strings = {
     INTERNAL: 'Kuna tatizo upande wetu. Jaribu tena baada ya muda mfupi.',
     TOO_MANY_NUMBERS:
       'Namba nyingi tofauti zimejaribiwa kwa oda hii. Tumia namba uliyokwisha kuweka, au rudi dukani uanze upya.',
+    LINK_USED: 'Kiungo hiki cha malipo kimetumiwa sasa hivi na mtu mwingine, kwa hiyo hakuna kilichotumwa kwenye simu yako. Omba duka kiungo kipya.',
     RATE_LIMITED: 'Majaribio mengi kwa muda mfupi. Subiri dakika moja, kisha ujaribu tena.',
     ENDPOINT_MISSING: 'Malipo haya hayajawekwa sawasawa. Wasiliana na duka.',
     ENDPOINT_UNREACHABLE:

@@ -43,6 +43,9 @@ const usage = `Usage:
   momo-checkout payments --csv [--from 2026-11-01] [--to 2026-12-01] [--output FILE] [--url SERVER_API_URL]
                           the accountant's export: every payment created in [from, to) (UTC; default this
                           month so far) as CSV, to FILE or standard output
+  momo-checkout link create --currency XOF --description TEXT (--amount A | --min A --max B)
+                          [--reusable] [--max-payments N] [--expires ISO] [--key K] [--json] [--url SERVER_API_URL]
+                          create a payment link through the running companion; prints its URL and a QR code
   momo-checkout refund ORDER AMOUNT --id REFUND_ID [--reason TEXT] [--json] [--url SERVER_API_URL]
                           refund a completed payment to the number that paid, through the running
                           companion (refunds on: MOMO_REFUNDS=on)
@@ -96,6 +99,11 @@ try {
     case 'ping': {
       const { pingCommand } = await import('./commands/endpoint-commands.js');
       process.exitCode = await pingCommand(args, process.env, (line) => console.log(line));
+      break;
+    }
+    case 'link': {
+      const { linkCommand } = await import('./commands/link.js');
+      process.exitCode = await linkCommand(args, process.env, (line) => console.log(line));
       break;
     }
     case 'refund': {

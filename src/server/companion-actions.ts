@@ -1,5 +1,5 @@
 /**
- * The companion's actions on a store (create a checkout, list payments, refund), built once per
+ * The companion's actions on a store (create a checkout, list payments, refund, payment links), built once per
  * store: the library's calls use the store as given, the server API and the console the same store
  * behind a deadline (`stores/store-guard.ts`), so an unusable store is a 503 in time.
  */
@@ -15,10 +15,11 @@ import type { RefundRequest } from './refunds/refund-rules.js';
 import type { ServiceClient } from './service-client/index.js';
 import type { CheckoutStore } from './stores/store.js';
 import { companionDefaults } from './model/option-defaults.js';
+import { linkActions } from './links/link-actions.js';
 
 export interface CompanionActionDeps {
-  /** Only what the actions read: attempts per checkout, and whether refunds are on. */
-  options: Pick<CompanionOptions, 'maxAttempts' | 'refunds'>;
+  /** Only what the actions read: attempts per checkout, whether refunds are on, and the server secret (a payment link's id derived from its Idempotency-Key). */
+  options: Pick<CompanionOptions, 'maxAttempts' | 'refunds' | 'serverSecret'>;
   discovery: Discovery;
   service: ServiceClient;
   log: Logger;
@@ -34,13 +35,15 @@ export interface CompanionActionDeps {
 
 export function companionActions(deps: CompanionActionDeps) {
   const { options, discovery, service, log, now } = deps;
-  const checkoutsIn = (on: CheckoutStore) => (order: CheckoutOrder) =>
+  /** A checkout of the merchant's order, or (with `linkId`) of a payer of a payment link. */
+  const checkoutsIn = (on: CheckoutStore) => ({ linkId, ...order }: CheckoutOrder & { linkId?: string }) =>
     createCheckoutRecord(on, order, {
       ttlMs: deps.checkoutTtlMs,
       maxAttempts: options.maxAttempts ?? companionDefaults.maxAttempts,
       now,
       defaultReturnUrl: deps.defaultReturnUrl,
       checkPayable: (payable) => refuseUnpayable(payable, discovery, log),
+      ...(linkId !== undefined ? { linkId } : {}),
     });
   const paymentsIn = (on: CheckoutStore) => (query: PaymentListQuery = {}) => listPaymentSummaries(on, query, now());
   const refundDepsOn = (on: CheckoutStore): RefundDeps => ({
@@ -57,5 +60,14 @@ export function companionActions(deps: CompanionActionDeps) {
     const refundDeps = refundDepsOn(on);
     return (orderId: string, request: RefundRequest) => refundPayment(refundDeps, orderId, request);
   };
-  return { checkoutsIn, paymentsIn, refundDepsOn, refundsIn };
+  const linksIn = (on: CheckoutStore) =>
+    linkActions({
+      store: on,
+      now,
+      base: deps.base,
+      ...(options.serverSecret !== undefined ? { idKeySecret: options.serverSecret } : {}),
+      discovery,
+      defaultReturnUrl: deps.defaultReturnUrl,
+    });
+  return { checkoutsIn, paymentsIn, refundDepsOn, refundsIn, linksIn };
 }

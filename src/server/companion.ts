@@ -37,6 +37,7 @@ import type { RefundView } from './model/refund.js';
 import { createCompanionMetrics } from './metrics/create-metrics.js';
 import { guardLimits, guardStore, storeDeadline } from './stores/store-guard.js';
 import { companionDefaults } from './model/option-defaults.js';
+import { settleLinkPayment } from './links/link-payments.js';
 
 export interface Companion {
   /**
@@ -156,7 +157,16 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
   if (options.refunds === true && sinks[endpointSink] && !sinkNames.refund.includes(endpointSink)) {
     log.warn('refunds are on but merchantEvents (MOMO_MERCHANT_EVENTS) leaves out refund.updated: your endpoint does not hear how a refund ends. Add refund.updated once its handler reads refunds, or read GET /server/payments/{orderId}.');
   }
-  const transitions = createTransitions({ store, hub, now, sinks: sinkNames.payment, onQueued: deliveries.kick, metrics: metrics.recorder });
+  const transitions = createTransitions({
+    store,
+    hub,
+    now,
+    sinks: sinkNames.payment,
+    onQueued: deliveries.kick,
+    metrics: metrics.recorder,
+    // A failure here leaves the link to settle from the payment's record at its next claim (links/link-payments.ts).
+    afterChange: (checkout) => settleLinkPayment(store, checkout, now()).catch((error: unknown) => log.warn('payment link not told how its payment ended; its next claim settles it', { orderId: checkout.orderId, error })),
+  });
   const webhook = {
     metrics: metrics.recorder,
     store,
@@ -187,9 +197,9 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
     },
   });
   deliveries.start();
-  const { app, streams } = payerRoutes({ options, store: apiStore, hub, counted: guardLimits(counted, deadline), discovery, service, transitions, acceptWebhook, mountPath, base, log, now, metrics: metrics.recorder });
 
   const actions = companionActions({ options, discovery, service, log, now, checkoutTtlMs, defaultReturnUrl, base, sinks: sinkNames, onRefundQueued: deliveries.kick });
+  const { app, streams } = payerRoutes({ options, store: apiStore, hub, counted: guardLimits(counted, deadline), discovery, service, transitions, acceptWebhook, mountPath, base, log, now, metrics: metrics.recorder, createLinkCheckout: actions.checkoutsIn(apiStore) });
   const { checkoutsIn, paymentsIn, refundsIn, refundDepsOn } = actions;
   const refund = refundsIn(store);
   const resumeRefunds = createRefundResumer(refundDepsOn(store));

@@ -53,6 +53,7 @@ export function operatorRoutes(deps: OperatorRouteDeps) {
           log,
           now,
           merchantEndpoint: endpoint,
+          links: actions.linksIn(apiStore),
         })
       : undefined;
   const operationsConsole = createConsole(options, {

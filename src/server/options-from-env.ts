@@ -9,7 +9,7 @@ import type { CompanionOptions } from './options.js';
 import { maxTrustedProxies, parseTrustedEntry, type TrustProxy } from './page-routes/client-address.js';
 
 /** What `companionOptionsFromEnv` reads: the companion's options plus where to listen. */
-export type CompanionEnvConfig = Pick<CompanionOptions, 'baseUrl' | 'apiKey' | 'webhookSecrets' | 'publicUrl' | 'allowedOrigins' | 'allowInsecureLocalUrls' | 'refunds' | 'consolePassword' | 'consoleAssetsDir' | 'trustProxy' | 'heartbeatMs' | 'metricsToken'> & {
+export type CompanionEnvConfig = Pick<CompanionOptions, 'baseUrl' | 'apiKey' | 'webhookSecrets' | 'publicUrl' | 'allowedOrigins' | 'allowInsecureLocalUrls' | 'refunds' | 'consolePassword' | 'consoleAssetsDir' | 'shopName' | 'shopLogoUrl' | 'elementAssetsDir' | 'trustProxy' | 'heartbeatMs' | 'metricsToken'> & {
   /** `PORT`, default 3000. */
   port: number;
   /** `HOST`, default `127.0.0.1` (put a TLS-terminating proxy in front: the service only posts to https). */
@@ -106,6 +106,11 @@ export function companionOptionsFromEnv(env: Record<string, string | undefined> 
   const consolePassword = value('MOMO_CONSOLE_PASSWORD');
   if (consolePassword && consolePassword.length < 16) problem('MOMO_CONSOLE_PASSWORD', 'MOMO_CONSOLE_PASSWORD is shorter than 16 characters: generate one with openssl rand -base64 18.');
   const consoleAssetsDir = value('MOMO_CONSOLE_ASSETS_DIR');
+  // Payment links' pages (docs/merchant-guide.md, "Payment links").
+  const shopName = value('MOMO_SHOP_NAME');
+  const shopLogoUrl = value('MOMO_SHOP_LOGO_URL');
+  if (shopLogoUrl && !/^https:\/\/[^\s]+$/.test(shopLogoUrl)) problem('MOMO_SHOP_LOGO_URL', `MOMO_SHOP_LOGO_URL ${JSON.stringify(shopLogoUrl)} is not an https URL: give the address of your logo, e.g. https://shop.example/logo.png.`);
+  const elementAssetsDir = value('MOMO_ELEMENT_ASSETS_DIR');
   const metricsToken = value('MOMO_METRICS_TOKEN');
   if (metricsToken && metricsToken.length < 32) problem('MOMO_METRICS_TOKEN', 'MOMO_METRICS_TOKEN is shorter than 32 characters: generate one with openssl rand -hex 32.');
   else if (/\s/.test(metricsToken)) problem('MOMO_METRICS_TOKEN', 'MOMO_METRICS_TOKEN contains whitespace, which no Authorization: Bearer header can carry (a scrape could never match it): generate one with openssl rand -hex 32.');
@@ -136,6 +141,9 @@ export function companionOptionsFromEnv(env: Record<string, string | undefined> 
     ...(refunds ? { refunds: true } : {}),
     ...(consolePassword ? { consolePassword } : {}),
     ...(consoleAssetsDir ? { consoleAssetsDir } : {}),
+    ...(shopName ? { shopName } : {}),
+    ...(shopLogoUrl ? { shopLogoUrl } : {}),
+    ...(elementAssetsDir ? { elementAssetsDir } : {}),
     ...(trustProxy !== undefined ? { trustProxy } : {}),
     ...(heartbeatMs !== undefined ? { heartbeatMs } : {}),
     ...(metricsToken ? { metricsToken } : {}),

@@ -82,6 +82,9 @@ const shape = {
   consolePassword: z.string().min(16, 'consolePassword must be at least 16 characters: generate one with openssl rand -base64 18').optional(),
   consoleSessionTtlMs: positive.optional(),
   consoleAssetsDir: z.string().optional(),
+  shopName: z.string().min(1).max(100).optional(),
+  shopLogoUrl: z.string().url().startsWith('https://').optional(),
+  elementAssetsDir: z.string().optional(),
   metricsStoreGaugesEveryMs: count.optional(),
   metricsToken: z.string().min(32, 'metricsToken must be at least 32 characters: generate one with openssl rand -hex 32').regex(/^\S+$/, 'metricsToken must have no whitespace: generate one with openssl rand -hex 32').optional(),
 } satisfies Record<keyof CompanionOptions, z.ZodType>;

@@ -191,6 +191,18 @@ export interface CompanionOptions {
    */
   consoleAssetsDir?: string;
   /**
+   * The shop's name on its payment links' pages and in the card a chat app shows for them
+   * (docs/merchant-guide.md, "Payment links"). Default "the shop".
+   */
+  shopName?: string;
+  /** An https URL of the shop's logo, shown on its payment links' pages and their cards. */
+  shopLogoUrl?: string;
+  /**
+   * The folder holding the element's built script-tag files and their `manifest.json`, served on
+   * payment links' pages. Default: the package's `dist/browser/` (built by `npm run build`).
+   */
+  elementAssetsDir?: string;
+  /**
    * Opens `GET <publicUrl>/metrics` (Prometheus text format, docs/metrics.md) to
    * `Authorization: Bearer <metricsToken>`, so the monitoring need not hold the server secret. At
    * least 32 characters, no whitespace. The server secret is accepted too; with neither, metrics are off.

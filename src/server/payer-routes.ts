@@ -8,8 +8,9 @@ import type { CompanionOptions } from './options.js';
 import type { NotificationAnswer } from './http-answers/notification-answers.js';
 import { resolveClientAddress } from './page-routes/client-address.js';
 import { createEventStreams } from './page-routes/event-stream.js';
-import { createApp } from './page-routes/page-routes.js';
+import { createApp, type AppDeps } from './page-routes/page-routes.js';
 import type { Discovery } from './payments/discovery.js';
+import { claimLinkForPayIn, type CreateLinkCheckout } from './links/link-payments.js';
 import type { Transitions } from './payments/transitions.js';
 import type { ServiceClient } from './service-client/index.js';
 import type { LimitBackend } from './stores/limit-backend.js';
@@ -19,8 +20,8 @@ import type { MetricsRecorder } from './model/metrics-recorder.js';
 import { companionDefaults, companionLimitDefaults } from './model/option-defaults.js';
 
 export interface PayerRouteDeps {
-  /** Only what the payer's routes read: their limits, the heartbeat, who may call, and the client's address. */
-  options: Pick<CompanionOptions, 'limits' | 'heartbeatMs' | 'allowedOrigins' | 'clientAddress' | 'trustProxy'>;
+  /** Only what the payer's routes read: their limits, the heartbeat, who may call, the client's address, and what a payment link's page shows. */
+  options: Pick<CompanionOptions, 'limits' | 'heartbeatMs' | 'allowedOrigins' | 'clientAddress' | 'trustProxy' | 'shopName' | 'shopLogoUrl' | 'elementAssetsDir'>;
   store: CheckoutStore;
   hub: StatusHub;
   counted: LimitBackend;
@@ -34,6 +35,8 @@ export interface PayerRouteDeps {
   now: () => number;
   /** Counts each pay-in attempt sent (metrics/). */
   metrics?: MetricsRecorder;
+  /** Creates a payer's checkout from a payment link (companion-actions.ts `checkoutsIn`). */
+  createLinkCheckout: CreateLinkCheckout;
 }
 
 export function payerRoutes(deps: PayerRouteDeps) {
@@ -48,9 +51,12 @@ export function payerRoutes(deps: PayerRouteDeps) {
     total: limits.streams ?? companionLimitDefaults.streams,
     lifetimeMs: streamLifetimeMs,
   });
+  const perAddress = counted.limiter('address', limits.perAddress ?? companionLimitDefaults.perAddress);
+  const clientAddress: AppDeps['clientAddress'] = (request, context) => resolveClientAddress({ clientAddress: options.clientAddress, trustProxy: options.trustProxy }, request, context);
   const app = createApp({
     mountPath,
-    allowedOrigins: options.allowedOrigins,
+    // The companion's own origin too: a payment link's page is served there (page-routes/link-page-routes.ts).
+    allowedOrigins: [...new Set([...options.allowedOrigins, new URL(base).origin])],
     store,
     discovery,
     streams,
@@ -62,6 +68,7 @@ export function payerRoutes(deps: PayerRouteDeps) {
       log,
       webhookUrl: `${base}/webhook`,
       returnBase: (checkout) => `${base}/return/${checkout.returnId}`,
+      beforePayIn: (checkout) => claimLinkForPayIn(store, checkout, now),
       ...(deps.metrics ? { metrics: deps.metrics } : {}),
     },
     acceptWebhook,
@@ -69,10 +76,22 @@ export function payerRoutes(deps: PayerRouteDeps) {
     now,
     limits: {
       perCheckout: counted.limiter('checkout', limits.perCheckout ?? companionLimitDefaults.perCheckout),
-      perAddress: counted.limiter('address', limits.perAddress ?? companionLimitDefaults.perAddress),
+      perAddress,
       numbers: counted.numberGuard(limits.numbersPerCheckout ?? companionLimitDefaults.numbersPerCheckout),
     },
-    clientAddress: (request, context) => resolveClientAddress({ clientAddress: options.clientAddress, trustProxy: options.trustProxy }, request, context),
+    clientAddress,
+    linkPages: {
+      store,
+      now,
+      mountPath,
+      base,
+      shop: { name: options.shopName ?? 'the shop', logoUrl: options.shopLogoUrl },
+      discovery,
+      createCheckout: deps.createLinkCheckout,
+      perAddress,
+      clientAddress,
+      elementAssetsDir: options.elementAssetsDir,
+    },
     markReturned: async (checkout) => {
       await transitions.update(checkout.orderId, (payment) => (payment && !payment.returned ? { ...payment, returned: true } : null));
     },

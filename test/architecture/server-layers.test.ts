@@ -18,7 +18,7 @@ export const serverLayers: ReadonlyArray<readonly string[]> = [
   ['log.ts', 'config-error.ts', 'background-work.ts', 'tokens.ts', 'model/', 'service-client/'],
   ['stores/'],
   ['payments/', 'setup/'],
-  ['refunds/'],
+  ['refunds/', 'links/'],
   ['notifications/', 'deliveries/'],
   ['http-answers/'],
   ['page-routes/', 'server-api/', 'console/'],

@@ -110,3 +110,18 @@ describe('MOMO_TRUST_PROXY', () => {
     assert.match(error.message, /"nginx" is neither an IP address nor a range/);
   });
 });
+
+describe('payment links: MOMO_SHOP_NAME, MOMO_SHOP_LOGO_URL, MOMO_ELEMENT_ASSETS_DIR', () => {
+  it("give the links' pages their shop, logo and element files", () => {
+    const options = companionOptionsFromEnv({ ...local, MOMO_ALLOW_INSECURE_LOCAL_URLS: '1', MOMO_SHOP_NAME: 'Maison Adjoa', MOMO_SHOP_LOGO_URL: 'https://shop.example/logo.png', MOMO_ELEMENT_ASSETS_DIR: '/srv/momo/browser' });
+    assert.equal(options.shopName, 'Maison Adjoa');
+    assert.equal(options.shopLogoUrl, 'https://shop.example/logo.png');
+    assert.equal(options.elementAssetsDir, '/srv/momo/browser');
+  });
+
+  it('refuses a logo that is not an https URL, saying what to write', () => {
+    const error = configError({ ...local, MOMO_ALLOW_INSECURE_LOCAL_URLS: '1', MOMO_SHOP_LOGO_URL: 'http://shop.example/logo.png' });
+    assert.deepEqual(error.problems.map((problem) => problem.variable), ['MOMO_SHOP_LOGO_URL']);
+    assert.match(error.message, /is not an https URL: give the address of your logo/);
+  });
+});

@@ -291,7 +291,7 @@ export class CheckoutController implements ReactiveController {
           // The status stream may have brought the payment meanwhile: then there is nothing to re-post.
           if (this.state.status === 'submitting') void this.pay(request, repostUntil);
         } else if (!signal.aborted) this.dispatch({ type: 'REJECTED', problem });
-      } else if (['AMOUNT_OUT_OF_RANGE', 'INVALID_PHONE', 'NO_OPERATOR', 'BAD_REQUEST'].includes(problem.code)) {
+      } else if (['AMOUNT_OUT_OF_RANGE', 'INVALID_PHONE', 'NO_OPERATOR', 'BAD_REQUEST', 'LINK_USED'].includes(problem.code)) {
         this.dispatch({ type: 'REJECTED', problem });
       } else {
         this.dispatch({ type: 'FAILED_REQUEST', problem });

@@ -54,7 +54,7 @@ export type ServerApiAnswer = { ok: true; status: number; body: unknown } | { ok
 export async function callServerApi(
   target: ServerApiTarget,
   path: string,
-  init: { method: 'GET' | 'POST'; body?: unknown } = { method: 'POST' },
+  init: { method: 'GET' | 'POST'; body?: unknown; headers?: Record<string, string> } = { method: 'POST' },
   fetchImpl: typeof fetch = fetch,
 ): Promise<ServerApiAnswer> {
   const address = `${target.base}${path}`;
@@ -62,7 +62,7 @@ export async function callServerApi(
   try {
     response = await fetchImpl(address, {
       method: init.method,
-      headers: { authorization: `Bearer ${target.secret}`, ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      headers: { ...init.headers, authorization: `Bearer ${target.secret}`, ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}) },
       ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
       signal: AbortSignal.timeout(60_000),
     });

@@ -112,6 +112,12 @@ export interface CheckoutRecord {
    */
   lifeId?: string;
   expiresAt: number;
+  /**
+   * The payment link this checkout was created from (model/link.ts): its order id is then
+   * `<linkId>-<n>`, its pay-in waits for the link's claim, and the merchant's notifications carry it.
+   * Absent for a checkout the merchant created.
+   */
+  linkId?: string;
   /** Increases at every write; the store's compare-and-set compares it. */
   revision: number;
   /** Increases at every change the page should see; the status stream's event id. */

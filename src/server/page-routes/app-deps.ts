@@ -10,6 +10,8 @@ import type { Limiter, NumberGuard } from '../stores/limit-backend.js';
 import type { PayFlowDeps } from '../payments/pay-flow.js';
 import type { CheckoutRecord } from '../model/records.js';
 import type { CheckoutStore } from '../stores/store.js';
+import type { CreateLinkCheckout } from '../links/link-payments.js';
+import type { LinkPageShop } from './link-page-html.js';
 import type { NotificationAnswer } from '../http-answers/notification-answers.js';
 
 export interface AppDeps {
@@ -28,6 +30,8 @@ export interface AppDeps {
   limits: { perCheckout: Limiter; perAddress: Limiter; numbers: NumberGuard };
   /** The payer's address (see client-address.ts), or undefined when it is not known. */
   clientAddress: (request: Request, context: RequestContext | undefined) => string | undefined;
+  /** Payment links' pages (link-page-routes.ts); absent: none are served. */
+  linkPages?: LinkPageDeps;
 }
 
 // Bindings: what the adapter passes beside the request (`app.fetch(request, context)`).
@@ -36,3 +40,19 @@ export type Env = { Bindings: RequestContext | undefined; Variables: { checkout:
 export const maxBrowserBody = 8 * 1024;
 
 export const noStore = { 'cache-control': 'no-store' };
+
+/** What a payment link's pages need (link-page-routes.ts). */
+export interface LinkPageDeps {
+  store: CheckoutStore;
+  now: () => number;
+  mountPath: string;
+  /** The companion's public base URL (`<origin><mountPath>`): the link's URL and the element's endpoint. */
+  base: string;
+  shop: LinkPageShop;
+  discovery: Pick<Discovery, 'currencyFacts'>;
+  createCheckout: CreateLinkCheckout;
+  perAddress: Limiter;
+  clientAddress: (request: Request, context: RequestContext | undefined) => string | undefined;
+  /** The folder of the element's built files (`elementAssetsDir`). */
+  elementAssetsDir?: string | undefined;
+}

@@ -24,6 +24,7 @@ import { BodyRefusedError, refusalBody, refusalStatus } from './refusal-answer.j
 import { registerReturnRoute } from './return-route.js';
 import { admitNumber, authenticate, payUnavailable, reachesService, readJson, rememberDecimals, storeUnavailable, withServiceErrors } from './route-guards.js';
 import { registerWebhookRoute } from './webhook-route.js';
+import { registerLinkPages } from './link-page-routes.js';
 
 export type { AppDeps } from './app-deps.js';
 
@@ -72,6 +73,9 @@ export function createApp(deps: AppDeps): Hono<Env> {
       xDownloadOptions: false,
       xPermittedCrossDomainPolicies: false,
       xXssProtection: false,
+      // A header a route set itself stands: a payment link's page asks for `same-origin`, without
+      // which its form and the element's calls would carry `Origin: null` (link-page-routes.ts).
+      overwrite: false,
     }),
   );
   // The return page is plain text for a payer: it loads nothing, runs nothing, and is never framed.
@@ -98,6 +102,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
   });
   app.use(`${companionRoutes.checkout}/*`, browserLimit);
   registerWebhookRoute(app, deps);
+  if (deps.linkPages) registerLinkPages(app, deps.linkPages);
   app.get(companionRoutes.checkout, authenticate(deps, { allowExpired: true }), async (c) => {
     const checkout = c.get('checkout');
     // An empty list would tell the payer the order cannot be paid (issue 13): a failed discovery is "try again".

@@ -22,6 +22,7 @@ const statusOf: Record<CompanionErrorCode, number> = {
   INTERNAL: 500,
   RATE_LIMITED: 429,
   TOO_MANY_NUMBERS: 429,
+  LINK_USED: 409,
 };
 
 export function refusalStatus(refusal: PayerRefusal): number {

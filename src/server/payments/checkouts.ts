@@ -85,6 +85,8 @@ export async function createCheckoutRecord(
     defaultReturnUrl: string | null;
     /** Throws a CheckoutError for an order no payer could pay, when discovery can tell (payable.ts). */
     checkPayable?: (order: { orderId: string; amount: string; currencyCode: string }) => Promise<void>;
+    /** The payment link the checkout is created from (links/link-payments.ts). */
+    linkId?: string;
   },
 ): Promise<CreatedCheckout> {
   if (typeof order.orderId !== 'string' || !/^[\w.:-]{1,100}$/.test(order.orderId)) {
@@ -122,6 +124,7 @@ export async function createCheckoutRecord(
     createdAt: now,
     lifeId: randomId(9),
     expiresAt: now + options.ttlMs,
+    ...(options.linkId !== undefined ? { linkId: options.linkId } : {}),
     revision: 0,
     version: 0,
     // A checkout that never starts a payment is dropped soon after its token expires (kept an hour

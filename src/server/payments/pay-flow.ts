@@ -62,6 +62,11 @@ export interface PayFlowDeps {
   /** `<publicUrl>/return/<returnId>` */
   returnBase: (checkout: CheckoutRecord) => string;
   metrics?: MetricsRecorder;
+  /**
+   * Runs before anything of an attempt is written or posted, and refuses it by throwing a
+   * PayerRefusal: a payment link's claim (links/link-payments.ts `claimLinkForPayIn`).
+   */
+  beforePayIn?: (checkout: CheckoutRecord) => Promise<(() => Promise<void>) | undefined>;
 }
 
 type Outcome =
@@ -116,6 +121,7 @@ export async function payCheckout(deps: PayFlowDeps, checkoutAtStart: CheckoutRe
     if (!operator) throw new PayerRefusal('NO_OPERATOR', `No mobile money operator of this number takes payments in ${checkout.currencyCode}.`);
     // The lookup refuses only when no entry takes the amount: the chosen one must.
     checkAmount(checkout, operator);
+    const releaseClaim = await deps.beforePayIn?.(checkout);
 
     const paymentUnder = (serviceOrderId: string): PaymentRecord => ({
       state: current?.state === 'needs-otp' || current?.state === 'unknown' ? current.state : 'unknown',
@@ -167,6 +173,7 @@ export async function payCheckout(deps: PayFlowDeps, checkoutAtStart: CheckoutRe
     } catch (error) {
       // Nothing was created: put the payment back as it was, so the payer can correct and retry.
       await deps.transitions.update(orderId, (payment) => (payment?.serviceOrderId === serviceOrderId && payment.lastServiceStatus === null ? current ?? null : null), { silent: true });
+      await releaseClaim?.();
       throw error;
     }
 

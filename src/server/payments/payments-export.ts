@@ -47,15 +47,14 @@ function countryOf(payment: PaymentRecord): string {
 const refundsIn = (record: Paid, settled: (state: string) => boolean) => (record.refunds ?? []).filter((refund) => settled(refund.state));
 
 /**
- * The columns, in order: the header's name and the cell of a record. `link_id` stays empty until
- * payment links exist (issue 44's other half): the column is there now so that an accountant's
- * sheet keeps its layout when they do.
+ * The columns, in order: the header's name and the cell of a record. `link_id` is the payment link
+ * a payment was made through (empty for the shop's own checkouts).
  */
 export const exportColumns: ReadonlyArray<readonly [string, (record: Paid) => string]> = [
   ['created_at', (record) => csvText(iso(record.createdAt))],
   ['finished_at', (record) => csvText(iso(finishedAt(record)))],
   ['order_id', (record) => csvText(record.orderId)],
-  ['link_id', () => ''],
+  ['link_id', (record) => csvText(record.linkId ?? '')],
   ['operator', (record) => csvText(record.payment.operator?.name ?? record.payment.operator?.code ?? '')],
   ['country', (record) => csvText(countryOf(record.payment))],
   ['phone_number_masked', (record) => csvText(redactPhone(record.payment.reportedPhoneNumber ?? record.payment.phoneNumber))],

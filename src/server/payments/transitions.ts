@@ -68,6 +68,8 @@ export function createTransitions(deps: {
   /** Called after a write that queued deliveries, so they go out at once. */
   onQueued?: (orderId: string) => void;
   metrics?: MetricsRecorder;
+  /** After a payment's change is written and published: its payment link told how it ended (links/link-payments.ts). */
+  afterChange?: (checkout: CheckoutRecord) => Promise<void>;
 }): Transitions {
   return {
     async update(orderId, change, options = {}) {
@@ -102,6 +104,7 @@ export function createTransitions(deps: {
       if (view) deps.hub.publish(orderId, view);
       deps.metrics?.paymentChanged(result.previous?.payment, checkout.payment);
       if ((checkout.deliveries?.length ?? 0) > (result.previous?.deliveries?.length ?? 0)) deps.onQueued?.(orderId);
+      await deps.afterChange?.(checkout);
       return { changed: true, checkout };
     },
   };
@@ -124,6 +127,7 @@ function reportable(before: CheckoutRecord, after: CheckoutRecord): PaymentUpdat
     previousState: previous?.state ?? null,
     amountMismatch: payment.amountMismatch,
     phoneMismatch: payment.phoneMismatch === true,
+    ...(after.linkId !== undefined ? { linkId: after.linkId } : {}),
   };
 }
 

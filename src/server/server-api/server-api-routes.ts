@@ -5,6 +5,7 @@
  */
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { pingRoute, redeliverRoute } from './redelivery-schemas.js';
+import { linkRoutes } from './link-schemas.js';
 import { merchantNotificationKinds } from '../model/notification-kinds.js';
 import { exportColumns } from '../payments/payments-export.js';
 import { ErrorSchema, OrderIdPathParams, serverApiErrors as errors, jsonContent as json, serverApiSecurity as security } from './schema-parts.js';
@@ -114,7 +115,7 @@ export const createRefundRoute = createRoute({
   },
 });
 
-const serverRoutes = [createCheckoutRoute, listPaymentsRoute, getPaymentRoute, relayNotificationRoute, createRefundRoute, redeliverRoute, pingRoute];
+const serverRoutes = [createCheckoutRoute, listPaymentsRoute, getPaymentRoute, relayNotificationRoute, createRefundRoute, redeliverRoute, pingRoute, ...linkRoutes];
 
 /**
  * The OpenAPI 3.1 document of the server API and of the notifications it sends, for `serverUrl`

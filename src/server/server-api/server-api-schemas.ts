@@ -198,6 +198,7 @@ const PaymentUpdateSchema = z
     payment: PaymentViewSchema,
     previousState: z.enum(paymentStates).nullable(),
     amountMismatch: z.boolean().openapi({ description: "The service's amount differed from the order's: never treat the order as paid." }),
+    linkId: z.string().optional().openapi({ description: 'The payment link it was paid through (GET /links/{linkId}); absent for your own checkouts.' }),
     phoneMismatch: z.boolean().openapi({ description: 'The service reported the payment from another number than the one it was sent to: never treat the order as paid; it is held for support (GET /payments?state=stale says what to send).' }),
   })
   .openapi('PaymentUpdate');

@@ -35,6 +35,8 @@ import type { RefundRequest } from '../refunds/refund-rules.js';
 import { registerRefundRoute } from './refund-route.js';
 import { registerPaymentsExport } from './payments-export-route.js';
 import { withDeprecatedAttemptNames, withDeprecatedPendingNames } from './deprecated-fields.js';
+import type { LinkActions } from '../links/link-actions.js';
+import { registerLinkRoutes } from './link-routes.js';
 
 export interface ServerApiDeps {
   /** The companion's mount path (`/momo`); the API lives under `<mountPath>/server`. */
@@ -52,6 +54,8 @@ export interface ServerApiDeps {
   now: () => number;
   /** Sending a payment's notifications again and the test notification (redelivery-routes.ts). */
   merchantEndpoint?: RedeliveryDeps;
+  /** The payment links' actions (links/link-actions.ts). */
+  links: LinkActions;
 }
 
 export interface ServerApi {
@@ -172,6 +176,7 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
   });
 
   registerRedeliveryRoutes(app, deps.merchantEndpoint ?? {});
+  registerLinkRoutes(app, deps.links);
 
   return {
     handles: (pathname) => pathname === prefix || pathname.startsWith(`${prefix}/`),

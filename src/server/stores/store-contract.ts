@@ -20,6 +20,8 @@ import { runVolumeContract } from './store-contract-volume.js';
 import { runCreatedPagesContract } from './store-contract-created.js';
 import { runDeliveryKindsContract } from './store-contract-kinds.js';
 
+import { runLinksContract } from './store-contract-links.js';
+
 export interface StoreContractOptions {
   /** The store keeps time by itself (cannot follow an injected clock): skip the expiry cases. */
   realClock?: boolean;
@@ -516,6 +518,8 @@ export function runStoreContract(name: string, makeStore: MakeStore, options: St
     runCreatedPagesContract(makeStore, { sampleRecord, samplePayment });
 
     runDeliveryKindsContract(makeStore, { sampleRecord, sampleDelivery, sampleRefund });
+
+    runLinksContract(makeStore, { realClock: options.realClock ?? false });
 
     runVolumeContract(makeStore, { sampleRecord, samplePayment }, options.volume ?? 20_100, options.seed);
 

@@ -17,6 +17,7 @@
  * per request: a page polling through an outage would otherwise fill the log.
  */
 import type { Logger } from '../log.js';
+import type { LinkStore } from './link-store.js';
 import type { LimitBackend } from './limit-backend.js';
 import { StoreConflictError, type CheckoutStore } from './store.js';
 
@@ -95,6 +96,17 @@ export function guardStore(store: CheckoutStore, deadline: StoreDeadline): Check
     ...(store.listNeedingSupport ? { listNeedingSupport: guard(store.listNeedingSupport) } : {}),
     ...(store.countPayments ? { countPayments: guard(store.countPayments) } : {}),
     ...(store.listPaymentsCreated ? { listPaymentsCreated: guard(store.listPaymentsCreated) } : {}),
+    ...(store.links ? { links: guardLinks(store.links, deadline) } : {}),
+  };
+}
+
+function guardLinks(links: LinkStore, deadline: StoreDeadline): LinkStore {
+  const guard = <A extends unknown[], R>(method: (...args: A) => Promise<R>) => deadline(method, links);
+  return {
+    createLinkIfAbsent: guard(links.createLinkIfAbsent),
+    getLink: guard(links.getLink),
+    compareAndSetLink: guard(links.compareAndSetLink),
+    listLinks: guard(links.listLinks),
   };
 }
 

@@ -12,6 +12,7 @@
  */
 import type { PaymentState } from '../../contract/companion.js';
 import type { LimitBackend } from './limit-backend.js';
+import type { LinkStore } from './link-store.js';
 import type { CheckoutRecord, InboxEntry } from '../model/records.js';
 import type { PaymentCount } from '../model/support.js';
 
@@ -66,6 +67,11 @@ export interface CheckoutStore {
    * all of them together (the Redis and Postgres stores have it). Absent: each process counts in its own memory.
    */
   readonly limits?: LimitBackend;
+  /**
+   * The payment links (link-store.ts), kept by the same engine. Every shipped store has them; a
+   * store of your own may leave them out, and then the companion offers no links.
+   */
+  readonly links?: LinkStore;
   /**
    * Stores `record` unless a checkout exists for its `orderId`; returns the stored one either way
    * (atomic: two concurrent creations of one order store one record). Kept until `record.retainUntil`.

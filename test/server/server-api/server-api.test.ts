@@ -213,7 +213,7 @@ describe('server API: OpenAPI document', () => {
     const document = (await response.json()) as any;
     assert.equal(document.openapi, '3.1.0');
     assert.deepEqual(document.servers.map((server: any) => server.url), [`${h.base}/server`]);
-    assert.deepEqual(Object.keys(document.paths).sort(), ['/checkouts', '/notifications', '/notifications/test', '/payments', '/payments/{orderId}', '/payments/{orderId}/redeliver', '/payments/{orderId}/refunds']);
+    assert.deepEqual(Object.keys(document.paths).sort(), ['/checkouts', '/links', '/links/{linkId}', '/links/{linkId}/close', '/notifications', '/notifications/test', '/payments', '/payments/{orderId}', '/payments/{orderId}/redeliver', '/payments/{orderId}/refunds']);
     // Each kind of the table (model/notification-kinds.ts): a kind added there is documented too.
     assert.deepEqual(Object.keys(document.webhooks).sort(), [...merchantEventTypes].sort(), 'every merchant notification type is documented');
   });

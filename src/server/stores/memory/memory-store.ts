@@ -11,6 +11,7 @@ import { serviceOrderIdsOf, type CheckoutRecord, type InboxEntry } from '../../m
 import { countPaymentsOf } from '../../model/support.js';
 import type { CheckoutStore } from '../store.js';
 import { MemoryCheckouts } from './memory-checkouts.js';
+import { createMemoryLinks } from './memory-links.js';
 
 export { StoreFullError } from './memory-checkouts.js';
 
@@ -47,6 +48,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CheckoutSto
   /** Console sessions signed out before their expiry: session id → that expiry. */
   const endedSessions = new Map<string, number>();
   const inbox = new Map<string, { entry: InboxEntry; done: boolean; until: number }>();
+  const links = createMemoryLinks(now);
 
   // Expired entries are swept on writes, at most once a minute, instead of by a timer, so the
   // store holds no timer that would keep a process alive. (Reads check expiry themselves, so a
@@ -60,11 +62,13 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CheckoutSto
     checkouts.sweep(at);
     for (const [key, lock] of locks) if (lock.until <= at) locks.delete(key);
     for (const [id, expiresAt] of endedSessions) if (expiresAt <= at) endedSessions.delete(id);
+    links.sweep(at);
   };
 
   return {
     kind: 'memory',
     volatileId: randomVolatileId(),
+    links,
     async createIfAbsent(record) {
       sweep();
       const existing = checkouts.live(record.orderId);

@@ -14,6 +14,7 @@
 import type { PoolClient } from 'pg';
 import { fillSupportViews } from './postgres-support-views.js';
 import { writeFunctionsSql } from './postgres-write-functions.js';
+import { linksTableSql } from './postgres-links.js';
 
 /** Schema names this store accepts: plain lower-case identifiers, so they never need quoting rules in messages. */
 const schemaName = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -138,10 +139,15 @@ CREATE INDEX checkouts_payment_created ON ${s}.checkouts (((record->>'createdAt'
     summary: 'racing writes as functions, one round trip each: create_if_absent, compare_and_set, release_lock, mark_inbox_done',
     sql: writeFunctionsSql,
   },
+  {
+    version: 5,
+    summary: 'payment links: the links table and its newest-first index (postgres-links.ts)',
+    sql: linksTableSql,
+  },
 ];
 
 /** The newest schema version this companion knows. */
 export const currentSchemaVersion = migrations[migrations.length - 1]!.version;
 
 /** The tables the store needs rights on (the doctor checks each). */
-export const storeTables = ['checkouts', 'service_order_ids', 'locks', 'inbox', 'ended_console_sessions', 'limit_buckets', 'limit_numbers', 'limit_streams', 'schema_version'] as const;
+export const storeTables = ['checkouts', 'service_order_ids', 'locks', 'inbox', 'ended_console_sessions', 'limit_buckets', 'limit_numbers', 'limit_streams', 'links', 'schema_version'] as const;

@@ -43,6 +43,7 @@ import { openPool, retryingAbortedWrite, unavailable, type PostgresConnectionOpt
 import { createPostgresDoneMarks } from './postgres-done-marks.js';
 import { createPostgresInboxWriter } from './postgres-inbox-writer.js';
 import { createPostgresLimits } from './postgres-limits.js';
+import { createPostgresLinks } from './postgres-links.js';
 import { migrateSchema } from './postgres-migrate.js';
 import { recordRow } from './postgres-records.js';
 import { checkSchemaName, defaultSchema } from './postgres-schema.js';
@@ -116,7 +117,8 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
               i AS (DELETE FROM ${s}.inbox WHERE done AND until <= $1),
               e AS (DELETE FROM ${s}.ended_console_sessions WHERE expires_at <= $1),
               b AS (DELETE FROM ${s}.limit_buckets WHERE until <= $1),
-              n AS (DELETE FROM ${s}.limit_numbers WHERE until <= $1)
+              n AS (DELETE FROM ${s}.limit_numbers WHERE until <= $1),
+              k AS (DELETE FROM ${s}.links WHERE retain_until <= $1)
          DELETE FROM ${s}.limit_streams WHERE until <= $1`,
         [at],
       );
@@ -129,6 +131,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     kind: 'postgres',
     // Every process on this database counts against one limit (postgres-limits.ts).
     limits: createPostgresLimits(pool, s, now),
+    links: createPostgresLinks(pool, s, now),
     async createIfAbsent(record) {
       const result = await write<{ created: boolean; existing: CheckoutRecord | null }>(sql.create, [record.orderId, serviceOrderIdsOf(record), recordRow(record), now()]);
       await sweep();

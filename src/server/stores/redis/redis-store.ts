@@ -25,6 +25,7 @@ import { createLogger, type Logger } from '../../log.js';
 import { nextDeliveryAt, serviceOrderIdsOf, type CheckoutRecord, type InboxEntry } from '../../model/records.js';
 import { closeRedis, connectRedis, describeRedisUrl, pingRedis, runScript, type AnyRedisClient, type LuaScript } from './redis-client.js';
 import { createRedisLimits } from './redis-limits.js';
+import { createRedisLinks } from './redis-links.js';
 import * as scripts from './redis-scripts.js';
 import { fillSupportViews } from './redis-support-fill.js';
 import * as supportScripts from './redis-support-scripts.js';
@@ -103,6 +104,7 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Chec
     kind: 'redis',
     // Every process on this store counts against one limit (redis-limits.ts).
     limits: createRedisLimits(client, prefix, now),
+    links: createRedisLinks(client, prefix, now),
     async createIfAbsent(record) {
       const [outcome, detail, taken] = (await run(scripts.createIfAbsentScript, ...recordArgs(record))) as [number, string?, string?];
       if (outcome === -1) throw serviceOrderIdTaken(taken!, detail!);

@@ -1,14 +1,15 @@
 /**
- * The file store's tables and how a file gets them: the schema (version 3, in `user_version`), the
+ * The file store's tables and how a file gets them: the schema (version 4, in `user_version`), the
  * migrations at open (each runs once, in one transaction with the version's change), and the pragmas every connection sets (WAL, when commits are fsynced, the
  * checkpoint size). Apart from the store so that the shape of the file, which other processes and
  * older or newer companions read, is one page to check.
  */
 import { FileStoreUnavailableError, type SqliteDatabase } from './sqlite-open.js';
 import { parseRecord, supportColumns } from './sqlite-statements.js';
+import { linksTable } from './sqlite-links.js';
 
 /** The version this companion writes (`user_version`); exported for the upgrade tests. */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /** Version 1 (0.4.0 and before); exported for the upgrade test, which writes a file of that shape. */
 export const schemaVersion1 = `
@@ -106,6 +107,8 @@ function migrate(db: SqliteDatabase, path: string): void {
     if (at < 1) db.exec(schemaVersion1);
     if (at < 2) addSupportViews(db);
     if (at < 3) db.exec(createdIndex);
+    // Version 4: the payment links (sqlite-links.ts), a table of their own; no row changes.
+    if (at < 4) db.exec(linksTable);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   }).immediate();
 }

@@ -41,6 +41,7 @@ import { createListStatements, parseRecord, prepareStatements } from './sqlite-s
 import { prepareTransactions } from './sqlite-transactions.js';
 import { defaultPaymentListLimit } from '../../model/option-defaults.js';
 import { createWriteBatch } from './sqlite-write-batch.js';
+import { createSqliteLinks } from './sqlite-links.js';
 
 export { FileStoreUnavailableError } from './file-store-error.js';
 
@@ -82,6 +83,7 @@ export function createFileStore(options: FileStoreOptions = {}): CheckoutStore {
     statements.addToInbox.run(entry.id, entry.rawBody, entry.receivedAt, at + ttlMs);
     return true;
   };
+  const links = createSqliteLinks(db, now);
 
   // Expired rows are deleted on writes, at most once a minute, instead of by a timer that would
   // keep the process alive. Reads filter on retain_until themselves, so a late sweep is never wrong.
@@ -91,6 +93,7 @@ export function createFileStore(options: FileStoreOptions = {}): CheckoutStore {
     if (at - lastSweep < SWEEP_EVERY_MS) return;
     lastSweep = at;
     transactions.sweep.immediate(at);
+    links.sweep(at);
   };
 
   return {
@@ -99,6 +102,7 @@ export function createFileStore(options: FileStoreOptions = {}): CheckoutStore {
     writersAtOnce: 256,
     // Every process on this file counts against one limit (sqlite-limits.ts).
     limits: createSqliteLimits(db, now),
+    links,
     async createIfAbsent(record) {
       sweep();
       return batch.run(() => transactions.createIfAbsent(record, now()));

@@ -55,7 +55,7 @@ describe('postgres store: a schema of its own', () => {
 
     assert.equal(publicState(database), before, 'public: the same tables, columns and rows');
     const tables = server.psql("SELECT string_agg(table_name, ',' ORDER BY table_name) FROM information_schema.tables WHERE table_schema = 'momo_checkout'", database).trim();
-    assert.equal(tables, 'checkouts,ended_console_sessions,inbox,limit_buckets,limit_numbers,limit_streams,locks,schema_version,service_order_ids');
+    assert.equal(tables, 'checkouts,ended_console_sessions,inbox,limit_buckets,limit_numbers,limit_streams,links,locks,schema_version,service_order_ids');
     // The shop can read a payment with plain SQL, beside its own order.
     assert.equal(
       server.psql("SELECT o.reference || ' ' || (c.record->'payment'->>'state') FROM shop_order o JOIN momo_checkout.checkouts c ON c.order_id = o.reference", database).trim(),

@@ -17,6 +17,8 @@ import { createFileStore, FileStoreUnavailableError } from '../../../../src/serv
 import type { CheckoutRecord } from '../../../../src/server/model/records.js';
 import { StoreConflictError } from '../../../../src/server/stores/store.js';
 import { runStoreContract, sampleRecord, withPayment as withPaymentAt } from '../../../../src/server/stores/store-contract.js';
+import { sampleLink } from '../../../../src/server/stores/store-contract-links.js';
+import { SCHEMA_VERSION } from '../../../../src/server/stores/sqlite/sqlite-schema.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'momo-file-store-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -228,5 +230,30 @@ describe('file store: opening', () => {
     db.pragma('user_version = 99');
     db.close();
     assert.throws(() => createFileStore({ path: newer }), /newer momo-checkout \(schema 99/);
+  });
+});
+
+describe('file store: schema 4 (payment links)', () => {
+  it('adds the links table to a file of schema 3 at open, and keeps its checkouts', async () => {
+    const path = newPath();
+    const first = createFileStore({ path });
+    const record = sampleRecord();
+    await first.createIfAbsent(record);
+    await first.close?.();
+    // The file as a companion before links left it: schema 3, no links table.
+    const db = new Database(path);
+    db.exec('DROP TABLE links');
+    db.pragma('user_version = 3');
+    db.close();
+
+    const upgraded = createFileStore({ path });
+    assert.equal((await upgraded.getByOrderId(record.orderId))?.orderId, record.orderId, 'the checkout is still there');
+    const link = sampleLink();
+    assert.equal((await upgraded.links!.createLinkIfAbsent(link)).created, true);
+    assert.deepEqual(await upgraded.links!.getLink(link.linkId), link);
+    await upgraded.close?.();
+    const check = new Database(path, { readonly: true });
+    assert.equal(check.pragma('user_version', { simple: true }), SCHEMA_VERSION);
+    check.close();
   });
 });

@@ -1,0 +1,47 @@
+/**
+ * The element's built script-tag files for payment links' pages: the build's `manifest.json`
+ * (scripts/build-browser.ts) names the IIFE file with its SRI hash and the language files the
+ * element loads beside it. Read once from `elementAssetsDir` (default the package's
+ * `dist/browser/`), then served from memory. `node:fs` through `process.getBuiltinModule`, never
+ * imported, as console/console-assets.ts does.
+ */
+import type * as NodeFs from 'node:fs/promises';
+
+export type ElementFiles =
+  | { ok: true; script: { file: string; integrity: string }; files: Map<string, Uint8Array> }
+  | { ok: false; reason: string };
+
+interface Manifest {
+  files: Array<{ file: string; format: string; integrity: string }>;
+  languages?: Array<{ file: string }>;
+}
+
+const defaultDir = (): string => new URL('../../../dist/browser/', import.meta.url).pathname;
+
+export function readElementFiles(dir: string = defaultDir()): () => Promise<ElementFiles> {
+  let read: Promise<ElementFiles> | undefined;
+  return () => {
+    read ??= load(dir.replace(/\/$/, '')).then((found) => {
+      if (!found.ok) read = undefined;
+      return found;
+    });
+    return read;
+  };
+}
+
+async function load(dir: string): Promise<ElementFiles> {
+  const nodeProcess = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  const fs = nodeProcess?.getBuiltinModule?.('node:fs/promises') as typeof NodeFs | undefined;
+  if (!fs) return { ok: false, reason: `this runtime has no node:fs to read ${dir}` };
+  try {
+    const manifest = JSON.parse(await fs.readFile(`${dir}/manifest.json`, 'utf8')) as Manifest;
+    const script = manifest.files.find((file) => file.format === 'iife');
+    if (!script) return { ok: false, reason: `${dir}/manifest.json names no script-tag (iife) file` };
+    const names = [script.file, ...(manifest.languages ?? []).map((language) => language.file)];
+    const files = new Map<string, Uint8Array>();
+    for (const name of names) files.set(name, new Uint8Array(await fs.readFile(`${dir}/${name}`)));
+    return { ok: true, script: { file: script.file, integrity: script.integrity }, files };
+  } catch (error) {
+    return { ok: false, reason: `the element's files are not in ${dir} (${error instanceof Error ? error.message : String(error)}): run npm run build, or set elementAssetsDir (MOMO_ELEMENT_ASSETS_DIR)` };
+  }
+}

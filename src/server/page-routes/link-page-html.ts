@@ -1,0 +1,119 @@
+/**
+ * A payment link's page as HTML (link-page-routes.ts serves it): the shop, what is paid for, the
+ * amount or a field for it within the link's bounds, and `<momo-checkout>` once a checkout is made;
+ * Open Graph and Twitter meta so that a chat app shows a card with the shop and the amount; or the
+ * page saying, in the payer's language, that the link takes no payment. No inline script or style:
+ * it runs under a CSP of `'self'` only.
+ */
+import { formatAmount } from '../../contract/money.js';
+import type { LinkRecord, LinkStanding } from '../model/link.js';
+import { linkPageText, type LinkPageLanguage } from './link-page-text.js';
+
+export const escapeHtml = (text: string): string =>
+  text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char);
+
+export interface LinkPageShop {
+  name: string;
+  /** An https URL of the shop's logo, or none. */
+  logoUrl?: string | undefined;
+}
+
+export interface LinkPageParts {
+  language: LinkPageLanguage;
+  shop: LinkPageShop;
+  /** `<mount>/l/assets`: the stylesheet and the element's files. */
+  assets: string;
+  /** The link page's own URL (its form posts there). */
+  url: string;
+}
+
+const money = (amount: string, link: LinkRecord, language: LinkPageLanguage) => formatAmount(amount, link.currencyCode, language);
+
+/** What the card of a chat app shows: the amount (or its bounds) and the description. */
+function cardText(link: LinkRecord, language: LinkPageLanguage): string {
+  const price = link.amount !== null ? money(link.amount, link, language) : `${money(link.minAmount!, link, language)} – ${money(link.maxAmount!, link, language)}`;
+  return `${price} · ${link.description}`;
+}
+
+function layout(parts: LinkPageParts, title: string, description: string, body: string, head = ''): string {
+  const { shop, language } = parts;
+  const logo = shop.logoUrl ? `<img class="logo" src="${escapeHtml(shop.logoUrl)}" alt="" width="48" height="48">` : '';
+  return `<!doctype html>
+<html lang="${language}"${language === 'ar' ? ' dir="rtl"' : ''}>
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<meta name="description" content="${escapeHtml(description)}">
+<meta property="og:type" content="website">
+<meta property="og:site_name" content="${escapeHtml(shop.name)}">
+<meta property="og:title" content="${escapeHtml(title)}">
+<meta property="og:description" content="${escapeHtml(description)}">
+<meta property="og:url" content="${escapeHtml(parts.url)}">
+${shop.logoUrl ? `<meta property="og:image" content="${escapeHtml(shop.logoUrl)}">\n` : ''}<meta name="twitter:card" content="summary">
+<meta name="twitter:title" content="${escapeHtml(title)}">
+<meta name="twitter:description" content="${escapeHtml(description)}">
+<meta name="robots" content="noindex">
+<link rel="stylesheet" href="${escapeHtml(parts.assets)}/link.css">
+${head}</head>
+<body>
+<main>
+<header>${logo}<h1>${escapeHtml(shop.name)}</h1></header>
+${body}
+</main>
+</body>
+</html>
+`;
+}
+
+/** The page of an open link: the amount and a button, or the amount field within the bounds (`problem`: why the last one was refused). */
+export function linkFormPage(parts: LinkPageParts, link: LinkRecord, problem?: { amount: string; message: string }): string {
+  const text = linkPageText[parts.language];
+  const field =
+    link.amount !== null
+      ? `<p class="amount">${escapeHtml(money(link.amount, link, parts.language))}</p>`
+      : `<label for="amount">${escapeHtml(text.amountLabel(link.currencyCode))}</label>
+<input id="amount" name="amount" inputmode="decimal" autocomplete="off" required value="${escapeHtml(problem?.amount ?? '')}" aria-describedby="bounds${problem ? ' problem' : ''}"${problem ? ' aria-invalid="true"' : ''}>
+<p id="bounds" class="hint">${escapeHtml(text.bounds(money(link.minAmount!, link, parts.language), money(link.maxAmount!, link, parts.language)))}</p>`;
+  const refusal = problem ? `\n<p id="problem" class="problem" role="alert">${escapeHtml(problem.message)}</p>` : '';
+  const body = `<p class="description">${escapeHtml(link.description)}</p>
+<form method="post" action="${escapeHtml(parts.url)}">
+${field}${refusal}
+<button type="submit">${escapeHtml(link.amount !== null ? text.pay(parts.shop.name) : text.continue)}</button>
+</form>`;
+  return layout(parts, text.pay(parts.shop.name), cardText(link, parts.language), body);
+}
+
+/** The page with the checkout of this payer: `<momo-checkout>` on the companion's own routes. */
+export function linkCheckoutPage(parts: LinkPageParts, link: LinkRecord, checkout: { token: string; endpoint: string; amount: string }, script: { file: string; integrity: string }): string {
+  const text = linkPageText[parts.language];
+  const head = `<script src="${escapeHtml(`${parts.assets}/${script.file}`)}" integrity="${escapeHtml(script.integrity)}" defer></script>\n`;
+  const body = `<p class="description">${escapeHtml(link.description)}</p>
+<p class="amount">${escapeHtml(money(checkout.amount, link, parts.language))}</p>
+<momo-checkout endpoint="${escapeHtml(checkout.endpoint)}" token="${escapeHtml(checkout.token)}" lang="${parts.language}"></momo-checkout>`;
+  return layout(parts, text.pay(parts.shop.name), cardText(link, parts.language), body, head);
+}
+
+/** The page of a link that takes no payment (410), or of no link (404). */
+export function linkGonePage(parts: LinkPageParts, standing: Exclude<LinkStanding, 'open'> | 'unknown'): string {
+  const text = linkPageText[parts.language];
+  const title = text.gone[standing];
+  const body = `<h2>${escapeHtml(title)}</h2>\n<p>${escapeHtml(text.goneHint(parts.shop.name))}</p>`;
+  return layout(parts, title, title, body);
+}
+
+/** The page's stylesheet (served as a file: the CSP allows no inline style). Sized for a phone first. */
+export const linkPageStylesheet = `:root{color-scheme:light;font-family:system-ui,sans-serif;line-height:1.5;color:#1b1b1b;background:#f6f6f4}
+main{max-width:28rem;margin:0 auto;padding:1.5rem 1rem}
+header{display:flex;align-items:center;gap:.75rem}
+h1{font-size:1.25rem;margin:0}
+.logo{border-radius:8px}
+.amount{font-size:1.75rem;font-weight:700;margin:.5rem 0 1rem}
+.description{margin:1rem 0 0}
+label{display:block;font-weight:600;margin-top:1rem}
+input{font:inherit;font-size:1.25rem;width:100%;box-sizing:border-box;padding:.6rem;border:1px solid #6b6b6b;border-radius:8px;margin-top:.25rem}
+.hint{color:#4a4a4a;margin:.25rem 0}
+.problem{color:#a4161a;font-weight:600}
+button{font:inherit;font-weight:600;width:100%;min-height:48px;margin-top:1rem;border:0;border-radius:8px;background:#0b5d1e;color:#fff}
+momo-checkout{display:block;min-height:22rem;margin-top:1rem}
+`;

@@ -1,0 +1,111 @@
+/**
+ * `<publicUrl>/l/<linkId>`: a payment link's page (issue 44), for a payer who opened it from a chat
+ * or a QR code. GET shows the shop, what is paid for and the amount (or a field for it); its form
+ * POSTs back, which creates this payer's checkout from the link (links/link-payments.ts) and
+ * answers the page with `<momo-checkout>` on the companion's own routes. A link that takes no
+ * payment answers 410 (404 for no link) with a page in the payer's language, and creates nothing.
+ *
+ * Under the console's strict CSP (scripts and styles from `'self'` only, no inline ones), limited
+ * per client address like the other payer routes, and showing nothing of any other payment: only
+ * the link's own terms, and a checkout token for the payer who asked.
+ */
+import type { Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { hasUnusableCharacters } from '../model/id-text.js';
+import { linkStanding, type LinkRecord } from '../model/link.js';
+import { payerAmountOf } from '../links/link-rules.js';
+import { startLinkCheckout } from '../links/link-payments.js';
+import { isoMinorUnits } from '../payments/iso-decimals.js';
+import type { Env, LinkPageDeps } from './app-deps.js';
+import { linkCheckoutPage, linkFormPage, linkGonePage, linkPageStylesheet, type LinkPageParts } from './link-page-html.js';
+import { linkPageLanguageOf, linkPageText } from './link-page-text.js';
+import { CheckoutError } from '../payments/checkouts.js';
+import { readElementFiles } from './link-page-assets.js';
+
+
+const contentSecurityPolicy =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' https:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+export function registerLinkPages(app: Hono<Env>, deps: LinkPageDeps): void {
+  const assets = `${deps.mountPath}/l/assets`;
+  const publicOrigin = new URL(deps.base).origin;
+  const elementFiles = readElementFiles(deps.elementAssetsDir);
+  const partsOf = (c: Context<Env>, linkId: string): LinkPageParts => ({
+    language: linkPageLanguageOf(c.req.raw),
+    shop: deps.shop,
+    assets,
+    url: `${deps.base}/l/${linkId}`,
+  });
+  const page = (c: Context<Env>, html: string, status: 200 | 404 | 410 | 422 | 429 | 503) =>
+    c.html(html, status, {
+      'content-security-policy': contentSecurityPolicy,
+      'cache-control': 'no-store',
+      'referrer-policy': 'same-origin',
+    });
+
+  app.use('/l/*', async (c, next) => {
+    const address = deps.clientAddress(c.req.raw, c.env);
+    const wait = address ? await deps.perAddress.take(address) : 0;
+    if (wait > 0) {
+      c.header('retry-after', String(wait));
+      return c.text('Too many requests from this address: wait a minute, then open the link again.', 429);
+    }
+    await next();
+    return undefined;
+  });
+
+  app.get('/l/assets/link.css', (c) => c.body(linkPageStylesheet, 200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=3600' }));
+  app.get('/l/assets/:file', async (c) => {
+    const files = await elementFiles();
+    const body = files.ok ? files.files.get(c.req.param('file')) : undefined;
+    if (!body) return c.text('No such file.', 404);
+    return c.body(body as Uint8Array<ArrayBuffer>, 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=31536000, immutable' });
+  });
+
+  /** The live link, or the page that says why it takes no payment. */
+  const openLink = async (c: Context<Env>): Promise<{ link: LinkRecord } | { answer: Response }> => {
+    const linkId = c.req.param('linkId') ?? '';
+    const parts = partsOf(c, linkId);
+    const link = hasUnusableCharacters(linkId) || !deps.store.links ? undefined : await deps.store.links.getLink(linkId);
+    if (!link) return { answer: page(c, linkGonePage(parts, 'unknown'), 404) };
+    const standing = linkStanding(link, deps.now());
+    if (standing !== 'open') return { answer: page(c, linkGonePage(parts, standing), 410) };
+    return { link };
+  };
+
+  app.get('/l/:linkId', async (c) => {
+    const opened = await openLink(c);
+    if ('answer' in opened) return opened.answer;
+    return page(c, linkFormPage(partsOf(c, opened.link.linkId), opened.link), 200);
+  });
+
+  app.post('/l/:linkId', bodyLimit({ maxSize: 2048, onError: (c) => c.text('The form is too large.', 413) }), async (c) => {
+    // A browser sends Origin with every form POST: one from another site is not this page's form.
+    if (c.req.header('origin') !== publicOrigin) return c.text(`Payment link forms are accepted from ${publicOrigin} only.`, 403);
+    const opened = await openLink(c);
+    if ('answer' in opened) return opened.answer;
+    const { link } = opened;
+    const parts = partsOf(c, link.linkId);
+    const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
+    const facts = link.amount === null ? await deps.discovery.currencyFacts(link.currencyCode, { budgetMs: 1_500 }) : null;
+    const decimals = facts?.decimalPlaces ?? isoMinorUnits(link.currencyCode) ?? 8;
+    const amount = payerAmountOf(link, form.amount, decimals);
+    if (!amount.ok) return page(c, linkFormPage(parts, link, { amount: typeof form.amount === 'string' ? form.amount : '', message: amount.message }), 422);
+    const files = await elementFiles();
+    if (!files.ok) {
+      c.header('retry-after', '60');
+      return page(c, linkGonePage(parts, 'closed'), 503);
+    }
+    let checkout;
+    try {
+      checkout = await startLinkCheckout(deps, link, amount.amount);
+    } catch (error) {
+      // payments/payable.ts: an amount no operator takes in this currency; the payer is told, the merchant's log says why.
+      if (!(error instanceof CheckoutError)) throw error;
+      const message = linkPageText[parts.language].notPayable(deps.shop.name);
+      return page(c, linkFormPage(parts, link, { amount: typeof form.amount === 'string' ? form.amount : '', message }), 422);
+    }
+    return page(c, linkCheckoutPage(parts, link, { token: checkout.token, endpoint: deps.mountPath || '/', amount: amount.amount }, files.script), 200);
+  });
+}
+
