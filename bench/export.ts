@@ -25,7 +25,8 @@ import { startHarness } from '../test/server/harness.js';
 import { exportRecords } from '../test/support/export-records.js';
 import { startPostgresServer } from '../test/support/postgres-server.js';
 import { startRedisServer } from '../test/support/redis-server.js';
-import { seedFileStore, seedPostgresStore } from '../test/support/seed-records.js';
+import { seedFileStore, seedPostgresStore, seedThroughStore } from '../test/support/seed-records.js';
+import { printWhenRunAlone } from './print-figures.js';
 
 const payments = 100_000;
 const serverSecret = 'bench-export-secret-0123456789abcdef01234';
@@ -85,15 +86,8 @@ async function measure(name: string, store: CheckoutStore, seed: (records: Check
   }
 }
 
-async function createMany(store: CheckoutStore, records: readonly CheckoutRecord[]): Promise<void> {
-  for (let from = 0; from < records.length; from += 200) await Promise.all(records.slice(from, from + 200).map((record) => store.createIfAbsent(record)));
-}
 
-/** Prints each store's figures as they come when run alone. */
-const print = (figures: Figure[]) => {
-  if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) for (const figure of figures) console.log(`${figure.name.padEnd(48)} ${String(figure.value).padStart(8)} ${figure.unit}`);
-  return figures;
-};
+const print = (figures: Figure[]) => printWhenRunAlone(import.meta.url, figures);
 
 export async function benchExport(): Promise<Figure[]> {
   const dir = mkdtempSync(join(tmpdir(), 'momo-bench-export-'));
@@ -104,7 +98,7 @@ export async function benchExport(): Promise<Figure[]> {
     await createFileStore({ path }).close?.();
     figures.push(...print(await measure('file (SQLite)', createFileStore({ path }), async (records) => seedFileStore(path, records))));
     const memory = createMemoryStore({ maxRecords: 200_000 });
-    figures.push(...print(await measure('memory', memory, (records) => createMany(memory, records))));
+    figures.push(...print(await measure('memory', memory, (records) => seedThroughStore(memory, records))));
     const postgres = await startPostgresServer();
     try {
       await (await createPostgresStore({ url: postgres.url, log })).close?.();
@@ -116,7 +110,7 @@ export async function benchExport(): Promise<Figure[]> {
     const redis = await startRedisServer();
     try {
       const shared = await createRedisStore({ url: redis.url, log });
-      figures.push(...print(await measure('redis (loopback)', shared, (records) => createMany(shared, records))));
+      figures.push(...print(await measure('redis (loopback)', shared, (records) => seedThroughStore(shared, records))));
     } finally {
       await redis.stop();
     }

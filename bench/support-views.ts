@@ -28,7 +28,8 @@ import { sampleRecord, samplePayment } from '../src/server/stores/store-contract
 import type { CheckoutStore } from '../src/server/stores/store.js';
 import { startPostgresServer } from '../test/support/postgres-server.js';
 import { startRedisServer } from '../test/support/redis-server.js';
-import { seedFileStore, seedPostgresStore } from '../test/support/seed-records.js';
+import { seedFileStore, seedPostgresStore, seedThroughStore } from '../test/support/seed-records.js';
+import { printWhenRunAlone } from './print-figures.js';
 
 const payments = 100_000;
 const runs = 5;
@@ -72,15 +73,8 @@ async function measure(name: string, store: CheckoutStore, seed: (records: Check
   ];
 }
 
-async function createMany(store: CheckoutStore, records: readonly CheckoutRecord[]): Promise<void> {
-  for (let start = 0; start < records.length; start += 100) await Promise.all(records.slice(start, start + 100).map((record) => store.createIfAbsent(record)));
-}
 
-/** Prints each store's figures as they come when run alone (a run takes minutes under load). */
-const print = (figures: Figure[]) => {
-  if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) for (const figure of figures) console.log(`${figure.name.padEnd(48)} ${String(figure.value).padStart(10)} ${figure.unit}`);
-  return figures;
-};
+const print = (figures: Figure[]) => printWhenRunAlone(import.meta.url, figures);
 
 export async function benchSupportViews(): Promise<Figure[]> {
   const dir = mkdtempSync(join(tmpdir(), 'momo-bench-support-'));
@@ -89,13 +83,13 @@ export async function benchSupportViews(): Promise<Figure[]> {
   const log = createLogger({ level: 'error' });
   try {
     const memory = createMemoryStore({ maxRecords: 200_000 });
-    const figures = print(await measure('memory', memory, (records) => createMany(memory, records)));
+    const figures = print(await measure('memory', memory, (records) => seedThroughStore(memory, records)));
     const path = join(dir, 'bench.sqlite');
     const file = createFileStore({ path });
     figures.push(...print(await measure('file (SQLite)', file, async (records) => seedFileStore(path, records))));
     await file.close?.();
     const shared = await createRedisStore({ url: redis.url, log });
-    figures.push(...print(await measure('redis (loopback)', shared, (records) => createMany(shared, records))));
+    figures.push(...print(await measure('redis (loopback)', shared, (records) => seedThroughStore(shared, records))));
     await shared.close?.();
     const sql = await createPostgresStore({ url: postgres.url, log });
     figures.push(...print(await measure('postgres (loopback)', sql, (records) => seedPostgresStore(postgres.url, 'momo_checkout', records))));

@@ -9,7 +9,10 @@
  *  - starts or calls a program the machine has to provide: redis-server/redis-cli, PostgreSQL
  *    (initdb, pg_ctl, psql, /usr/lib/postgresql), nginx, Caddy, PHP, Python (and Django),
  *    promtool, LibreOffice (soffice), xvfb-run, systemd-analyze, openssl, mount;
- *  - packs or installs with npm (`npm pack`, `npm install`, a spawned `npm`).
+ *  - packs or installs with npm (`npm pack`, `npm install`, a spawned `npm`);
+ *  - runs the TypeScript compiler over a project of its own (`node_modules/.bin/tsc`: the package's
+ *    declarations, the documents' examples): tens of seconds of CPU each, where the quick tier
+ *    already type-checks every source once (issue 42: those two files were a fifth of its CPU).
  * Everything else (a real HTTP server on loopback, the sandbox, a child `node` killed with -9,
  * SQLite files in a temporary folder) is quick. The program names are matched as words in code, not
  * in comments; a name followed by a dot (`nginx.conf`) is a file name, not the program.
@@ -29,6 +32,9 @@ const program = '(redis-server|redis-cli|initdb|pg_ctl|postgres|psql|nginx|caddy
 const programCall = new RegExp(String.raw`\b(?:spawn|spawnSync|execFile|execFileSync|exec|execSync|run|requireProgram|requireRuntime)\(\s*['"\x60](?:[^'"\x60]*/)?${program}['"\x60]`);
 /** A program's installed path kept in a constant: `'/usr/sbin/nginx'`, `'/usr/lib/postgresql/15/bin'`. */
 const programPath = new RegExp(String.raw`['"\x60]/usr/(?:s?bin|lib)/(?:${program.slice(1, -1)}|postgresql)\b`);
+
+/** The compiler started from the project's node_modules: `join(root, 'node_modules', '.bin', 'tsc')` or `node_modules/.bin/tsc`. */
+const compilerRun = /['"\x60]\.bin['"\x60]\s*,\s*['"\x60]tsc['"\x60]|node_modules\/\.bin\/tsc\b/;
 
 /** The code of a file with its comments removed, so a sentence about nginx does not count as using it. */
 function codeOf(text: string): string {
@@ -67,6 +73,7 @@ export function fullTierReason(file: string, seen = new Set<string>()): string |
   const started = programCall.exec(code) ?? programPath.exec(code);
   if (browser) reason = `${name} drives a browser (${browser[1]})`;
   else if (started) reason = `${name} starts ${started[0].replace(/^[\w]+\(\s*/, '')}`;
+  else if (compilerRun.test(code)) reason = `${name} runs the TypeScript compiler over a project`;
   else {
     for (const imported of localImports(path, code)) {
       reason = fullTierReason(imported, seen);

@@ -60,8 +60,13 @@ describe('npm run sandbox (src/sandbox/cli.ts)', () => {
     child.stdout.on('data', (chunk: string) => (output += chunk));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     try {
-      const deadline = Date.now() + 15_000;
-      while (!output.includes('Other numbers') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      // Its banner once tsx has compiled the CLI: seconds when the machine is quiet, more when test
+      // files run side by side under load (15 s ran out once at a load of 20); a child that died
+      // stops the wait at once.
+      let ended = false;
+      void exited.then(() => (ended = true));
+      const deadline = Date.now() + 45_000;
+      while (!output.includes('Other numbers') && !ended && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
       assert.match(output, /LOCAL SIMULATOR/);
       assert.match(output, /No real money/);
       const url = /URL\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];

@@ -73,6 +73,8 @@ describe('the quick tier (scripts/test-tiers.ts)', () => {
       'test/ship/script-tag-in-chromium.test.ts', // playwright-core
       'test/ship/element-install.test.ts', // npm pack, through test/support/packed.ts
       'test/upgrade/pinned-files.test.ts',
+      'test/ship/package-surface.test.ts', // tsc over the emitted declarations
+      'test/docs/examples.test.ts', // tsc over the documents' examples
     ]) {
       assert.ok(full.includes(file), `${file} should be in the full tier only`);
     }
@@ -89,8 +91,8 @@ describe('the quick tier (scripts/test-tiers.ts)', () => {
       assert.deepEqual(splitTiers([probe('redis-helper')]), { quick: [], full: [probe('redis-helper')] });
     });
 
-    it('full when it starts php, drives Chromium or packs', () => {
-      const files = [probe('php'), probe('browser'), probe('pack')];
+    it('full when it starts php, drives Chromium, packs or runs the compiler over a project', () => {
+      const files = [probe('php'), probe('browser'), probe('pack'), probe('compiler')];
       assert.deepEqual(splitTiers(files), { quick: [], full: files });
     });
   });

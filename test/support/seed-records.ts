@@ -8,6 +8,7 @@ import pg from 'pg';
 import type { CheckoutRecord } from '../../src/server/model/records.js';
 import { insertRecordSql, recordValues } from '../../src/server/stores/postgres/postgres-records.js';
 import { prepareStatements, recordColumns } from '../../src/server/stores/sqlite/sqlite-statements.js';
+import type { CheckoutStore } from '../../src/server/stores/store.js';
 
 /** Inserts `records` into the file store at `path` (opened by the store first, so at its schema), in one transaction. */
 export function seedFileStore(path: string, records: readonly CheckoutRecord[]): void {
@@ -43,4 +44,12 @@ export async function seedPostgresStore(url: string, schema: string, records: re
   } finally {
     await client.end();
   }
+}
+
+/**
+ * Creates `records` through the store's own `createIfAbsent`, `batch` at a time: for the stores
+ * whose create is one round trip without a transaction of its own (memory, Redis).
+ */
+export async function seedThroughStore(store: CheckoutStore, records: readonly CheckoutRecord[], batch = 200): Promise<void> {
+  for (let from = 0; from < records.length; from += batch) await Promise.all(records.slice(from, from + batch).map((record) => store.createIfAbsent(record)));
 }

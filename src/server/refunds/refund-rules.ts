@@ -58,11 +58,21 @@ export function sameRefund(refund: RefundRecord, amount: string, reason: string 
 
 /** What is left to refund of the amount paid: the amount less every refund not failed (exact, never floats). */
 export function refundableAmount(checkout: CheckoutRecord): string {
-  const refunds = checkout.refunds ?? [];
-  const scale = Math.max(...[checkout.amount, ...refunds.map((refund) => refund.amount)].map((value) => value.split('.')[1]?.length ?? 0));
-  const committed = refunds.filter((refund) => refund.state !== 'failed').reduce((sum, refund) => sum + toMinorUnits(refund.amount, scale), 0n);
-  const left = toMinorUnits(checkout.amount, scale) - committed;
+  const { scale, paid, committed } = refundTotals(checkout);
+  const left = paid - committed;
   return fromMinorUnits(left > 0n ? left : 0n, scale);
+}
+
+/**
+ * The amount paid and the refunds not failed, as integers at the finest scale any of them (or the
+ * amount asked) is written in: exact arithmetic, never floats.
+ */
+function refundTotals(checkout: CheckoutRecord, asked?: string): { scale: number; paid: bigint; committed: bigint } {
+  const refunds = checkout.refunds ?? [];
+  const amounts = [checkout.amount, ...(asked === undefined ? [] : [asked]), ...refunds.map((refund) => refund.amount)];
+  const scale = Math.max(...amounts.map((value) => value.split('.')[1]?.length ?? 0));
+  const committed = refunds.filter((refund) => refund.state !== 'failed').reduce((sum, refund) => sum + toMinorUnits(refund.amount, scale), 0n);
+  return { scale, paid: toMinorUnits(checkout.amount, scale), committed };
 }
 
 /** Throws unless a new refund of `amount` may be added to `checkout` now. */
@@ -82,11 +92,7 @@ export function checkRefundable(checkout: CheckoutRecord, amount: string): void 
     // record is the one typed, which an earlier version could overwrite (CHANGELOG). No guess.
     throw new RefundRefusal('NOT_REFUNDABLE', `The payment of order ${checkout.orderId} was completed before this version kept the number the payment service reported as paying, so its refund cannot be sent to a number we can vouch for: refund it from the payment service's dashboard.`);
   }
-  // Exact integer arithmetic at the finest scale any of the amounts is written in: never floats.
-  const refunds = checkout.refunds ?? [];
-  const scale = Math.max(...[checkout.amount, amount, ...refunds.map((refund) => refund.amount)].map((value) => value.split('.')[1]?.length ?? 0));
-  const committed = refunds.filter((refund) => refund.state !== 'failed').reduce((sum, refund) => sum + toMinorUnits(refund.amount, scale), 0n);
-  const paid = toMinorUnits(checkout.amount, scale);
+  const { scale, paid, committed } = refundTotals(checkout, amount);
   if (committed + toMinorUnits(amount, scale) > paid) {
     throw new RefundRefusal(
       'EXCEEDS_PAID_AMOUNT',

@@ -31,8 +31,11 @@ function numberFor(predicate: (entry: TestNumber) => boolean): TestNumber {
   return found;
 }
 
+/** Called when the sandbox takes an armed hang: the request has reached it. */
+let hangTaken = () => {};
+
 before(async () => {
-  sandbox = await startSandbox({ port: 0, pushDelayMs: 20, log: () => {} });
+  sandbox = await startSandbox({ port: 0, pushDelayMs: 20, log: (line) => line.includes('injected fault hang') && hangTaken() });
   service = createServiceClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, timeoutMs: 1000, retries: { attempts: 2, baseDelayMs: 1 } });
 });
 after(async () => sandbox.close());
@@ -123,11 +126,16 @@ describe('service client against the sandbox', () => {
   it('times out a hanging pay-in, and a reset one is a network error; both unknown outcomes', async () => {
     const push = numberFor((entry) => entry.workflow === 'provider_auth' && entry.outcome === 'approve');
     const currency = (await service.corridors(push.phoneNumber)).operators[0]!.currencies[0]!.code;
-    const quick = createServiceClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, timeoutMs: 150 });
+    // A second of timeout, and the reset armed only once the sandbox has held the hung request: files
+    // run side by side on a loaded machine, where 150 ms ran out before the request arrived, the
+    // hang stayed armed, and the reset's call below was the one that hung (a TimeoutError).
+    const quick = createServiceClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, timeoutMs: 1000 });
+    const taken = new Promise<void>((resolve) => (hangTaken = resolve));
     sandbox.control.injectFault({ kind: 'hang', path: '/v1/pay-in', times: 1 });
     const hung = await quick.payIn({ orderId: nextOrderId(), amount: '5000', phoneNumber: push.phoneNumber, currencyCode: currency }).catch((caught: unknown) => caught);
     assert.ok(hung instanceof TimeoutError, `got ${String(hung)}`);
     assert.equal(hung.outcomeUnknown, true);
+    await taken;
     sandbox.control.injectFault({ kind: 'reset', path: '/v1/pay-in', times: 1 });
     const reset = await quick.payIn({ orderId: nextOrderId(), amount: '5000', phoneNumber: push.phoneNumber, currencyCode: currency }).catch((caught: unknown) => caught);
     assert.ok(reset instanceof ServiceNetworkError, `got ${String(reset)}`);
