@@ -2,36 +2,23 @@
  * The element's built script-tag files for payment links' pages: the build's `manifest.json`
  * (scripts/build-browser.ts) names the IIFE file with its SRI hash and the language files the
  * element loads beside it. Read once from `elementAssetsDir` (default the package's
- * `dist/browser/`), then served from memory. `node:fs` through `process.getBuiltinModule`, never
- * imported, as console/console-assets.ts does.
+ * `dist/browser/`), then served from memory; read as the console's script is (setup/built-files.ts).
  */
-import type * as NodeFs from 'node:fs/promises';
+import { builtinFs, packageBrowserDir, readOnceFound, type BuiltFilesRead } from '../setup/built-files.js';
 
-export type ElementFiles =
-  | { ok: true; script: { file: string; integrity: string }; files: Map<string, Uint8Array> }
-  | { ok: false; reason: string };
+export type ElementFiles = BuiltFilesRead<{ script: { file: string; integrity: string }; files: Map<string, Uint8Array> }>;
 
 interface Manifest {
   files: Array<{ file: string; format: string; integrity: string }>;
   languages?: Array<{ file: string }>;
 }
 
-const defaultDir = (): string => new URL('../../../dist/browser/', import.meta.url).pathname;
-
-export function readElementFiles(dir: string = defaultDir()): () => Promise<ElementFiles> {
-  let read: Promise<ElementFiles> | undefined;
-  return () => {
-    read ??= load(dir.replace(/\/$/, '')).then((found) => {
-      if (!found.ok) read = undefined;
-      return found;
-    });
-    return read;
-  };
+export function readElementFiles(dir: string = packageBrowserDir()): () => Promise<ElementFiles> {
+  return readOnceFound(() => load(dir.replace(/\/$/, '')));
 }
 
 async function load(dir: string): Promise<ElementFiles> {
-  const nodeProcess = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  const fs = nodeProcess?.getBuiltinModule?.('node:fs/promises') as typeof NodeFs | undefined;
+  const fs = builtinFs();
   if (!fs) return { ok: false, reason: `this runtime has no node:fs to read ${dir}` };
   try {
     const manifest = JSON.parse(await fs.readFile(`${dir}/manifest.json`, 'utf8')) as Manifest;
