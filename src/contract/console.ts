@@ -161,3 +161,39 @@ export interface ConsoleRedelivery {
 export interface ConsoleError {
   error: { code: string; message: string };
 }
+
+/** `console/api/links/currency`: the currency the link form offers (the newest link's; null before the first). */
+export interface ConsoleLinkCurrency {
+  currencyCode: string | null;
+}
+
+export type ConsoleLinkState = 'open' | 'closed' | 'expired' | 'used-up';
+
+/** A payment link as the console's routes give it (the server API's `Link`). */
+export interface ConsoleLink {
+  linkId: string;
+  url: string;
+  state: ConsoleLinkState;
+  currencyCode: string;
+  description: string;
+  amount: string | null;
+  minAmount: string | null;
+  maxAmount: string | null;
+  reusable: boolean;
+  maxPayments: number | null;
+  completedPayments: number;
+  createdAt: string;
+  expiresAt: string;
+  closedAt: string | null;
+}
+
+/** A page of links, the newest first; `next` goes as `before` for the following page. */
+export interface ConsoleLinkList {
+  links: ConsoleLink[];
+  next: string | null;
+}
+
+/** A link with the payments made through it, the oldest first. */
+export interface ConsoleLinkDetail extends ConsoleLink {
+  payments: { orderId: string; amount: string; state: PaymentState; updatedAt: string }[];
+}

@@ -70,6 +70,7 @@ export function operatorRoutes(deps: OperatorRouteDeps) {
       everywhere: deps.counted.limiter('console-sign-in-everywhere', signInLimits.everywhere),
     },
     refund,
+    links: actions.linksIn(apiStore),
     ...endpoint,
   });
   return { serverApi, operationsConsole };

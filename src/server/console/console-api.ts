@@ -32,6 +32,8 @@ import { exportAnswer, ExportWindowError } from '../http-answers/export-answer.j
 import { refundRefusalAnswer } from '../http-answers/refund-answers.js';
 import { consoleRefusal } from './console-refusal.js';
 import type { Logger } from '../log.js';
+import type { LinkActions } from '../links/link-actions.js';
+import { registerConsoleLinkApi } from './console-link-api.js';
 
 export interface ConsoleApiDeps {
   store: CheckoutStore;
@@ -46,6 +48,8 @@ export interface ConsoleApiDeps {
   sessions: ConsoleSessions;
   /** Where the package's script-tag files are (default: the installed package's `dist/browser/`). */
   elementFilesDir?: string | undefined;
+  /** The payment links' actions, the server API's own (links/link-actions.ts); the companion always gives them. */
+  links?: LinkActions | undefined;
   log: Logger;
 }
 
@@ -158,6 +162,8 @@ export function registerConsoleApi(app: Hono<{ Variables: { session: SignedSessi
     const body: ConsolePingResult = { ok: result.ok, status: result.status ?? null, durationMs: result.durationMs, error: result.ok ? null : result.error };
     return c.json(body);
   });
+
+  if (deps.links) registerConsoleLinkApi(app, deps.links);
 }
 
 /** The list's filter from the query string, or null when a value is not one we know. */
