@@ -162,7 +162,7 @@ export interface ConsoleError {
   error: { code: string; message: string };
 }
 
-/** `console/api/links/currency`: the currency the link form offers (the newest link's; null before the first). */
+/** `console/api/links/currency`: the currency the link form offers (the newest link's or payment's; null before either). */
 export interface ConsoleLinkCurrency {
   currencyCode: string | null;
 }

@@ -163,7 +163,7 @@ export function registerConsoleApi(app: Hono<{ Variables: { session: SignedSessi
     return c.json(body);
   });
 
-  if (deps.links) registerConsoleLinkApi(app, deps.links);
+  if (deps.links) registerConsoleLinkApi(app, deps.links, deps.store);
 }
 
 /** The list's filter from the query string, or null when a value is not one we know. */

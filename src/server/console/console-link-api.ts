@@ -9,6 +9,7 @@ import type { ConsoleLinkCurrency } from '../../contract/console.js';
 import type { LinkActions } from '../links/link-actions.js';
 import { LinkError, type LinkErrorCode, type LinkRequest } from '../links/link-rules.js';
 import { hasUnusableCharacters, unusableIdReason } from '../model/id-text.js';
+import type { CheckoutStore } from '../stores/store.js';
 import { consoleRefusal, type ConsoleRefusalCode } from './console-refusal.js';
 
 const refusalOf: Record<LinkErrorCode, ConsoleRefusalCode> = {
@@ -22,7 +23,7 @@ const refusalOf: Record<LinkErrorCode, ConsoleRefusalCode> = {
 const requestFields = ['currencyCode', 'description', 'amount', 'minAmount', 'maxAmount', 'reusable', 'maxPayments', 'expiresAt', 'returnUrl'] as const;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the console's Hono app, typed by console-routes.ts
-export function registerConsoleLinkApi(app: Hono<any>, links: LinkActions): void {
+export function registerConsoleLinkApi(app: Hono<any>, links: LinkActions, store: CheckoutStore): void {
   const answered = async <T>(action: () => Promise<T>) => {
     try {
       return { ok: true as const, value: await action() };
@@ -37,10 +38,13 @@ export function registerConsoleLinkApi(app: Hono<any>, links: LinkActions): void
     await next();
   });
 
-  // The currency the form offers: the newest link's (a shop sells in one currency), none before the first.
+  // The currency the form offers, so that a link takes two fields: the shop's, as its newest link or
+  // else its newest payment says it (one read from each index); null for a shop with neither yet.
   app.get('/api/links/currency', async (c) => {
     const page = await answered(() => links.listLinks({ limit: 1 }));
-    const body: ConsoleLinkCurrency = { currencyCode: page.ok ? (page.value.links[0]?.currencyCode ?? null) : null };
+    const fromLink = page.ok ? page.value.links[0]?.currencyCode : undefined;
+    const fromPayment = fromLink ? undefined : (await store.listPayments({ newestFirst: true, limit: 1 }))[0]?.currencyCode;
+    const body: ConsoleLinkCurrency = { currencyCode: fromLink ?? fromPayment ?? null };
     return c.json(body);
   });
 
