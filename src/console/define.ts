@@ -4,9 +4,9 @@
  */
 import { ConsoleEndpointSection } from './endpoint-section.js';
 import { ConsoleExportSection } from './export-section.js';
-import { ConsoleLinkSection } from './link-section.js';
-import { ConsoleLinkShare } from './link-share.js';
-import { ConsoleLinksSection } from './links-section.js';
+import { ConsoleLinkSection } from './links/link-section.js';
+import { ConsoleLinkShare } from './links/link-share.js';
+import { ConsoleLinksSection } from './links/links-section.js';
 import { MomoConsole } from './momo-console.js';
 import { ConsoleOverviewSection } from './overview-section.js';
 import { ConsolePaymentSection } from './payment-section.js';

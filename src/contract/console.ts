@@ -3,7 +3,7 @@
  * `<publicUrl>/console/api/*`. Times are ISO 8601 strings, amounts canonical decimal strings, and
  * phone numbers only ever masked: the page never sees a full number, a token or a secret.
  */
-import type { PaymentState } from './companion.js';
+import type { ApprovalQrView, PaymentState } from './companion.js';
 
 /** The path under the companion's mount path where the console lives. */
 export const consolePath = '/console';
@@ -193,7 +193,12 @@ export interface ConsoleLinkList {
   next: string | null;
 }
 
-/** A link with the payments made through it, the oldest first. */
-export interface ConsoleLinkDetail extends ConsoleLink {
+/** A link just made (`POST console/api/links`): with its address as a QR code's modules. */
+export interface ConsoleNewLink extends ConsoleLink {
+  qr: ApprovalQrView;
+}
+
+/** A link with the payments made through it, the oldest first, and its QR code. */
+export interface ConsoleLinkDetail extends ConsoleNewLink {
   payments: { orderId: string; amount: string; state: PaymentState; updatedAt: string }[];
 }

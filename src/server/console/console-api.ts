@@ -32,8 +32,7 @@ import { exportAnswer, ExportWindowError } from '../http-answers/export-answer.j
 import { refundRefusalAnswer } from '../http-answers/refund-answers.js';
 import { consoleRefusal } from './console-refusal.js';
 import type { Logger } from '../log.js';
-import type { LinkActions } from '../links/link-actions.js';
-import { registerConsoleLinkApi } from './console-link-api.js';
+import { registerConsoleLinkApi, type ConsoleLinkDeps } from './console-link-api.js';
 
 export interface ConsoleApiDeps {
   store: CheckoutStore;
@@ -48,8 +47,8 @@ export interface ConsoleApiDeps {
   sessions: ConsoleSessions;
   /** Where the package's script-tag files are (default: the installed package's `dist/browser/`). */
   elementFilesDir?: string | undefined;
-  /** The payment links' actions, the server API's own (links/link-actions.ts); the companion always gives them. */
-  links?: LinkActions | undefined;
+  /** The payment links' actions, the server API's own (links/link-actions.ts), and their QR codes; the companion always gives them. */
+  links?: ConsoleLinkDeps | undefined;
   log: Logger;
 }
 

@@ -2,15 +2,19 @@
  * The console's payment-link routes under `console/api/links` (issue 44), behind the session and
  * CSRF checks of console-routes.ts. Every rule is the server API's: the same link actions
  * (links/link-actions.ts) create, list, read and close; a LinkError becomes the console's refusal
- * with the sentence the actions wrote, nothing rewritten here.
+ * with the sentence the actions wrote, nothing rewritten here. A link read or made comes with its
+ * address as a QR code, encoded on the companion by the approval page's encoder
+ * (page-routes/approval-qr.ts, given by operator-routes.ts), so the console's script carries none.
  */
 import type { Hono } from 'hono';
+import type { ApprovalQrView } from '../../contract/companion.js';
 import type { ConsoleLinkCurrency } from '../../contract/console.js';
 import type { LinkActions } from '../links/link-actions.js';
 import { LinkError, type LinkErrorCode, type LinkRequest } from '../links/link-rules.js';
 import { hasUnusableCharacters, unusableIdReason } from '../model/id-text.js';
 import type { CheckoutStore } from '../stores/store.js';
 import { consoleRefusal, type ConsoleRefusalCode } from './console-refusal.js';
+import type { SignedSession } from './console-session.js';
 
 const refusalOf: Record<LinkErrorCode, ConsoleRefusalCode> = {
   INVALID_LINK: 'BAD_REQUEST',
@@ -22,8 +26,13 @@ const refusalOf: Record<LinkErrorCode, ConsoleRefusalCode> = {
 /** The fields the console's form may send: the server API's body, nothing else. */
 const requestFields = ['currencyCode', 'description', 'amount', 'minAmount', 'maxAmount', 'reusable', 'maxPayments', 'expiresAt', 'returnUrl'] as const;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the console's Hono app, typed by console-routes.ts
-export function registerConsoleLinkApi(app: Hono<any>, links: LinkActions, store: CheckoutStore): void {
+export interface ConsoleLinkDeps {
+  actions: LinkActions;
+  /** A URL as a QR code's modules. */
+  qrOf(url: string): ApprovalQrView;
+}
+
+export function registerConsoleLinkApi(app: Hono<{ Variables: { session: SignedSession }; Bindings: { clientAddress: string | undefined } }>, { actions: links, qrOf }: ConsoleLinkDeps, store: CheckoutStore): void {
   const answered = async <T>(action: () => Promise<T>) => {
     try {
       return { ok: true as const, value: await action() };
@@ -63,13 +72,13 @@ export function registerConsoleLinkApi(app: Hono<any>, links: LinkActions, store
     }
     const request = Object.fromEntries(requestFields.filter((field) => body[field] !== undefined && body[field] !== '').map((field) => [field, body[field]])) as unknown as LinkRequest;
     const created = await answered(() => links.createLink(request));
-    return created.ok ? c.json(created.value.link, 201) : c.json(...created.refusal);
+    return created.ok ? c.json({ ...created.value.link, qr: qrOf(created.value.link.url) }, 201) : c.json(...created.refusal);
   });
 
   app.get('/api/links/:linkId', async (c) => {
     if (hasUnusableCharacters(c.req.param('linkId'))) return c.json(...consoleRefusal('BAD_REQUEST', `The link id ${unusableIdReason('link id')}.`));
     const link = await answered(() => links.getLink(c.req.param('linkId')));
-    return link.ok ? c.json(link.value) : c.json(...link.refusal);
+    return link.ok ? c.json({ ...link.value, qr: qrOf(link.value.url) }) : c.json(...link.refusal);
   });
 
   app.post('/api/links/:linkId/close', async (c) => {

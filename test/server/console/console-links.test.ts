@@ -55,8 +55,10 @@ describe('console payment-link routes', () => {
     for (const description of ['First', 'Second', 'Third']) {
       const response = await post('/api/links', { currencyCode: 'XOF', description, amount: '5000' });
       assert.equal(response.status, 201);
-      const link = (await response.json()) as { linkId: string; url: string; state: string };
+      const link = (await response.json()) as { linkId: string; url: string; state: string; qr: { url: string; size: number; path: string } };
       assert.equal(link.url, `${harness.base}/l/${link.linkId}`);
+      assert.equal(link.qr.url, link.url, 'the QR code encodes the address, drawn by the page from these modules');
+      assert.ok(link.qr.size >= 21 && link.qr.path.startsWith('M'));
       assert.equal(link.state, 'open');
       made.push(link.linkId);
     }
@@ -72,8 +74,9 @@ describe('console payment-link routes', () => {
     assert.deepEqual(second.body.links.map((link) => link.linkId), [made[0]]);
     assert.equal(second.body.next, null);
 
-    const detail = await read<{ state: string; payments: unknown[] }>(`/api/links/${made[1]}`);
+    const detail = await read<{ state: string; payments: unknown[]; qr: { url: string } }>(`/api/links/${made[1]}`);
     assert.equal(detail.status, 200);
+    assert.equal(detail.body.qr.url, `${harness.base}/l/${made[1]}`);
     assert.deepEqual(detail.body.payments, []);
     assert.equal((await post(`/api/links/${made[1]}/close`, {}, { [csrfHeader]: '' })).status, 403, 'closing needs the token too');
     const closed = await post(`/api/links/${made[1]}/close`, {});

@@ -7,13 +7,13 @@
  */
 import { LitElement, css, html, type TemplateResult } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
-import type { ConsoleLink } from '../contract/console.js';
-import { consoleStyles } from './console-styles.js';
-import type { ConsoleText } from './console-text-en.js';
+import type { ConsoleNewLink } from '../../contract/console.js';
+import { consoleStyles } from '../console-styles.js';
+import type { ConsoleText } from '../console-text-en.js';
 import { qrSvg } from './qr-svg.js';
 
 /** The WhatsApp share URL: the payer's chat opens with the description and the link in one message. */
-export const whatsAppShareUrl = (link: Pick<ConsoleLink, 'description' | 'url'>) => `https://wa.me/?text=${encodeURIComponent(`${link.description} ${link.url}`)}`;
+export const whatsAppShareUrl = (link: Pick<ConsoleNewLink, 'description' | 'url'>) => `https://wa.me/?text=${encodeURIComponent(`${link.description} ${link.url}`)}`;
 
 export class ConsoleLinkShare extends LitElement {
   static override styles = [
@@ -31,7 +31,7 @@ export class ConsoleLinkShare extends LitElement {
     `,
   ];
 
-  @property({ attribute: false }) link!: ConsoleLink;
+  @property({ attribute: false }) link!: ConsoleNewLink;
   @property({ attribute: false }) text!: ConsoleText;
   @state() private copyStatus = '';
   @query('input') private urlField!: HTMLInputElement;
@@ -62,7 +62,7 @@ export class ConsoleLinkShare extends LitElement {
         <a href=${this.link.url} target="_blank" rel="noopener">${text.openPage}</a>
       </p>
       <p role="status" aria-live="polite" class="good">${this.copyStatus}</p>
-      ${qrSvg(this.link.url, text.qr(this.link.description))}
+      ${qrSvg(this.link.qr, text.qr(this.link.description))}
     `;
   }
 }

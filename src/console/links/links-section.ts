@@ -7,11 +7,11 @@
  */
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import type { ConsoleLink, ConsoleLinkCurrency, ConsoleLinkList } from '../contract/console.js';
-import type { ConsoleClient } from './console-client.js';
-import { consoleStyles } from './console-styles.js';
-import type { ConsoleText } from './console-text-en.js';
-import { amountText, plainText, timeText } from './format.js';
+import type { ConsoleLink, ConsoleLinkCurrency, ConsoleLinkList, ConsoleNewLink } from '../../contract/console.js';
+import type { ConsoleClient } from '../console-client.js';
+import { consoleStyles } from '../console-styles.js';
+import type { ConsoleText } from '../console-text-en.js';
+import { amountText, plainText, timeText } from '../format.js';
 
 const pageSize = 20;
 
@@ -27,7 +27,7 @@ export class ConsoleLinksSection extends LitElement {
   @property({ attribute: false }) client!: ConsoleClient;
   @property({ attribute: false }) text!: ConsoleText;
   @state() private currency: string | null = null;
-  @state() private created: ConsoleLink | null = null;
+  @state() private created: ConsoleNewLink | null = null;
   @state() private formProblem = '';
   @state() private busy = false;
   @state() private links: ConsoleLink[] | null = null;
@@ -61,7 +61,7 @@ export class ConsoleLinksSection extends LitElement {
     this.busy = true;
     this.formProblem = '';
     try {
-      this.created = await this.client.post<ConsoleLink>('/api/links', {
+      this.created = await this.client.post<ConsoleNewLink>('/api/links', {
         currencyCode: field('currencyCode').toUpperCase(),
         description: field('description'),
         amount: field('amount'),

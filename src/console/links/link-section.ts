@@ -6,11 +6,11 @@
  */
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
-import type { ConsoleLink, ConsoleLinkDetail } from '../contract/console.js';
-import type { ConsoleClient } from './console-client.js';
-import { consoleStyles } from './console-styles.js';
-import type { ConsoleText } from './console-text-en.js';
-import { amountText, plainText, timeText } from './format.js';
+import type { ConsoleLink, ConsoleLinkDetail } from '../../contract/console.js';
+import type { ConsoleClient } from '../console-client.js';
+import { consoleStyles } from '../console-styles.js';
+import type { ConsoleText } from '../console-text-en.js';
+import { amountText, plainText, timeText } from '../format.js';
 import { linkPrice } from './links-section.js';
 
 export class ConsoleLinkSection extends LitElement {
