@@ -37,13 +37,7 @@ describe('console payment links in Chromium', () => {
     harness = await startHarness({ serverSecret, consoleAssetsDir: assetsDir, elementAssetsDir: build.outDir, shopName: 'Maison Adjoa', setupChecksAtStart: false }, { pushDelayMs: 300 });
     // The shop has sold before: its payment tells the console its currency.
     const orderId = newOrderId();
-    const created = await fetch(`${harness.base}/server/checkouts`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${serverSecret}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ orderId, amount: '2500', currencyCode: 'XOF' }),
-    });
-    assert.equal(created.status, 200, await created.clone().text());
-    const { token } = (await created.json()) as { token: string };
+    const token = await harness.checkout(orderId, '2500', 'XOF');
     assert.equal((await harness.call('/checkout/pay', { token, body: { phoneNumber: approves, useWallet: false } })).status, 200);
     await harness.waitFor(orderId, (view) => view.state === 'completed');
     browser = await launchChromium();

@@ -2,13 +2,14 @@
  * The console's payment-link routes under `console/api/links` (issue 44), behind the session and
  * CSRF checks of console-routes.ts. Every rule is the server API's: the same link actions
  * (links/link-actions.ts) create, list, read and close; a LinkError becomes the console's refusal
- * with the sentence the actions wrote, nothing rewritten here. A link read or made comes with its
+ * with the sentence the actions wrote, nothing rewritten here. The answers are checked against the
+ * page's types (contract/console.ts) at build time, so the two shapes cannot drift apart. A link read or made comes with its
  * address as a QR code, encoded on the companion by the approval page's encoder
  * (page-routes/approval-qr.ts, given by operator-routes.ts), so the console's script carries none.
  */
 import type { Hono } from 'hono';
 import type { ApprovalQrView } from '../../contract/companion.js';
-import type { ConsoleLinkCurrency } from '../../contract/console.js';
+import type { ConsoleLinkCurrency, ConsoleLinkDetail, ConsoleLinkList, ConsoleNewLink } from '../../contract/console.js';
 import type { LinkActions } from '../links/link-actions.js';
 import { LinkError, type LinkErrorCode, type LinkRequest } from '../links/link-rules.js';
 import { hasUnusableCharacters, unusableIdReason } from '../model/id-text.js';
@@ -62,7 +63,7 @@ export function registerConsoleLinkApi(app: Hono<{ Variables: { session: SignedS
     if (!Number.isInteger(limit) || limit < 1 || limit > 200) return c.json(...consoleRefusal('BAD_REQUEST', 'limit must be a whole number from 1 to 200.'));
     const before = c.req.query('before');
     const page = await answered(() => links.listLinks({ limit, ...(before ? { before } : {}) }));
-    return page.ok ? c.json(page.value) : c.json(...page.refusal);
+    return page.ok ? c.json(page.value satisfies ConsoleLinkList) : c.json(...page.refusal);
   });
 
   app.post('/api/links', async (c) => {
@@ -72,13 +73,13 @@ export function registerConsoleLinkApi(app: Hono<{ Variables: { session: SignedS
     }
     const request = Object.fromEntries(requestFields.filter((field) => body[field] !== undefined && body[field] !== '').map((field) => [field, body[field]])) as unknown as LinkRequest;
     const created = await answered(() => links.createLink(request));
-    return created.ok ? c.json({ ...created.value.link, qr: qrOf(created.value.link.url) }, 201) : c.json(...created.refusal);
+    return created.ok ? c.json({ ...created.value.link, qr: qrOf(created.value.link.url) } satisfies ConsoleNewLink, 201) : c.json(...created.refusal);
   });
 
   app.get('/api/links/:linkId', async (c) => {
     if (hasUnusableCharacters(c.req.param('linkId'))) return c.json(...consoleRefusal('BAD_REQUEST', `The link id ${unusableIdReason('link id')}.`));
     const link = await answered(() => links.getLink(c.req.param('linkId')));
-    return link.ok ? c.json({ ...link.value, qr: qrOf(link.value.url) }) : c.json(...link.refusal);
+    return link.ok ? c.json({ ...link.value, qr: qrOf(link.value.url) } satisfies ConsoleLinkDetail) : c.json(...link.refusal);
   });
 
   app.post('/api/links/:linkId/close', async (c) => {
