@@ -4,7 +4,7 @@
  * WhatsApp link, copies the URL (the clipboard holds it, the status says so); a payer opens the URL
  * in another page and pays it with a sandbox number; back in the console the link lists the payment
  * completed; the operator closes a second link after a confirmation and its page then answers 410.
- * axe finds no violation on the new section, its detail view and the confirmation.
+ * axe finds no violation on the new section, its detail view and the confirmation, and both pages fit 320 px.
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -134,5 +134,16 @@ describe('console payment links in Chromium', () => {
     await page.getByLabel('Amount (XOF)').fill('10.5');
     await page.getByRole('button', { name: 'Create the link' }).click();
     await page.getByRole('alert').filter({ hasText: /decimal/i }).waitFor();
+  });
+
+  it("is usable at 320 px: the links page and a link's page are no wider than the screen", async () => {
+    await page.setViewportSize({ width: 320, height: 800 });
+    const linkId = linkUrl.split('/').at(-1)!;
+    for (const hash of ['#/links', `#/links/${linkId}`]) {
+      await page.evaluate((target) => (location.hash = target), hash);
+      await page.waitForTimeout(300);
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(width <= 320, `${hash} is ${width} px wide at 320 px`);
+    }
   });
 });
