@@ -4,6 +4,9 @@
  */
 import { ConsoleEndpointSection } from './endpoint-section.js';
 import { ConsoleExportSection } from './export-section.js';
+import { ConsoleLinkSection } from './links/link-section.js';
+import { ConsoleLinkShare } from './links/link-share.js';
+import { ConsoleLinksSection } from './links/links-section.js';
 import { MomoConsole } from './momo-console.js';
 import { ConsoleOverviewSection } from './overview-section.js';
 import { ConsolePaymentSection } from './payment-section.js';
@@ -16,6 +19,9 @@ const elements = {
   'momo-console-payment': ConsolePaymentSection,
   'momo-console-endpoint': ConsoleEndpointSection,
   'momo-console-export': ConsoleExportSection,
+  'momo-console-links': ConsoleLinksSection,
+  'momo-console-link': ConsoleLinkSection,
+  'momo-console-link-share': ConsoleLinkShare,
 } as const;
 
 for (const [tag, element] of Object.entries(elements)) if (!customElements.get(tag)) customElements.define(tag, element);
@@ -28,5 +34,8 @@ declare global {
     'momo-console-payment': ConsolePaymentSection;
     'momo-console-endpoint': ConsoleEndpointSection;
     'momo-console-export': ConsoleExportSection;
+    'momo-console-links': ConsoleLinksSection;
+    'momo-console-link': ConsoleLinkSection;
+    'momo-console-link-share': ConsoleLinkShare;
   }
 }

@@ -16,14 +16,22 @@ import { css } from 'lit';
 /** The console's words in each of its languages (contract/languages.ts lists them). */
 const consoleTexts: Record<ConsoleLanguage, ConsoleText> = { en: consoleEn, fr: consoleFr };
 
-type Route = { name: 'overview' } | { name: 'payments'; params: URLSearchParams } | { name: 'payment'; orderId: string } | { name: 'endpoint' };
+type Route =
+  | { name: 'overview' }
+  | { name: 'payments'; params: URLSearchParams }
+  | { name: 'payment'; orderId: string }
+  | { name: 'links' }
+  | { name: 'link'; linkId: string }
+  | { name: 'endpoint' };
 
-/** `#/payments?state=failed`, `#/payments/<order id>`, `#/endpoint`; anything else is the overview. */
+/** `#/payments?state=failed`, `#/payments/<order id>`, `#/links`, `#/links/<link id>`, `#/endpoint`; anything else is the overview. */
 export function routeOf(hash: string): Route {
   const [path = '', query = ''] = hash.replace(/^#/, '').split('?');
   const parts = path.split('/').filter(Boolean);
   if (parts[0] === 'payments' && parts[1]) return { name: 'payment', orderId: decodeURIComponent(parts.slice(1).join('/')) };
   if (parts[0] === 'payments') return { name: 'payments', params: new URLSearchParams(query) };
+  if (parts[0] === 'links' && parts[1]) return { name: 'link', linkId: decodeURIComponent(parts[1]) };
+  if (parts[0] === 'links') return { name: 'links' };
   if (parts[0] === 'endpoint') return { name: 'endpoint' };
   return { name: 'overview' };
 }
@@ -124,7 +132,7 @@ export class MomoConsole extends LitElement {
           <nav aria-label=${text.nav.label}>
             <ul>
               ${link('#/', text.nav.overview, name === 'overview')} ${link('#/payments', text.nav.payments, name === 'payments' || name === 'payment')}
-              ${link('#/endpoint', text.nav.endpoint, name === 'endpoint')}
+              ${link('#/links', text.nav.links, name === 'links' || name === 'link')} ${link('#/endpoint', text.nav.endpoint, name === 'endpoint')}
             </ul>
           </nav>
           <a href="?lang=${other}" lang=${other} @click=${this.switchLanguage}>${languageName(other)}</a>
@@ -149,6 +157,10 @@ export class MomoConsole extends LitElement {
         return html`<momo-console-payments .client=${this.client} .text=${text} .params=${route.params}></momo-console-payments>`;
       case 'payment':
         return html`<momo-console-payment .client=${this.client} .text=${text} .session=${this.session} .orderId=${route.orderId}></momo-console-payment>`;
+      case 'links':
+        return html`<momo-console-links .client=${this.client} .text=${text}></momo-console-links>`;
+      case 'link':
+        return html`<momo-console-link .client=${this.client} .text=${text} .linkId=${route.linkId}></momo-console-link>`;
       case 'endpoint':
         return html`<momo-console-endpoint .client=${this.client} .text=${text} .session=${this.session}></momo-console-endpoint>`;
       default:

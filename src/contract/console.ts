@@ -3,7 +3,7 @@
  * `<publicUrl>/console/api/*`. Times are ISO 8601 strings, amounts canonical decimal strings, and
  * phone numbers only ever masked: the page never sees a full number, a token or a secret.
  */
-import type { PaymentState } from './companion.js';
+import type { ApprovalQrView, PaymentState } from './companion.js';
 
 /** The path under the companion's mount path where the console lives. */
 export const consolePath = '/console';
@@ -160,4 +160,45 @@ export interface ConsoleRedelivery {
 /** Every refusal of a console route: a code and a sentence the operator can act on. */
 export interface ConsoleError {
   error: { code: string; message: string };
+}
+
+/** `console/api/links/currency`: the currency the link form offers (the newest link's or payment's; null before either). */
+export interface ConsoleLinkCurrency {
+  currencyCode: string | null;
+}
+
+export type ConsoleLinkState = 'open' | 'closed' | 'expired' | 'used-up';
+
+/** A payment link as the console's routes give it (the server API's `Link`). */
+export interface ConsoleLink {
+  linkId: string;
+  url: string;
+  state: ConsoleLinkState;
+  currencyCode: string;
+  description: string;
+  amount: string | null;
+  minAmount: string | null;
+  maxAmount: string | null;
+  reusable: boolean;
+  maxPayments: number | null;
+  completedPayments: number;
+  createdAt: string;
+  expiresAt: string;
+  closedAt: string | null;
+}
+
+/** A page of links, the newest first; `next` goes as `before` for the following page. */
+export interface ConsoleLinkList {
+  links: ConsoleLink[];
+  next: string | null;
+}
+
+/** A link just made (`POST console/api/links`): with its address as a QR code's modules. */
+export interface ConsoleNewLink extends ConsoleLink {
+  qr: ApprovalQrView;
+}
+
+/** A link with the payments made through it, the oldest first, and its QR code. */
+export interface ConsoleLinkDetail extends ConsoleNewLink {
+  payments: { orderId: string; amount: string; state: PaymentState; updatedAt: string }[];
 }

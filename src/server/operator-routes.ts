@@ -12,6 +12,7 @@ import { signInLimits } from './console/console-routes.js';
 import type { DeliveryWorker } from './deliveries/delivery-worker.js';
 import { merchantEndpointActions, type DeliverySinkOptions } from './deliveries/delivery-sinks.js';
 import { isLoopbackUrl } from './model/urls.js';
+import { approvalQrView } from './page-routes/approval-qr.js';
 import type { RelayOutcome } from './notifications/notification-types.js';
 import { createServerApi } from './server-api/server-api.js';
 import type { LimitBackend } from './stores/limit-backend.js';
@@ -70,6 +71,7 @@ export function operatorRoutes(deps: OperatorRouteDeps) {
       everywhere: deps.counted.limiter('console-sign-in-everywhere', signInLimits.everywhere),
     },
     refund,
+    links: { actions: actions.linksIn(apiStore), qrOf: approvalQrView },
     ...endpoint,
   });
   return { serverApi, operationsConsole };

@@ -7,23 +7,13 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import jsQRPackage from 'jsqr';
-import { PNG } from 'pngjs';
+import { readQrCode } from '../support/qr-read.js';
 import { assertCallBounds, assertCleanPage, callsOf, enterNumber, openCheckout, phone, screenshot, startE2e, type E2eEnv, type Watched } from './harness.js';
 
 // Sandbox test numbers (src/sandbox/catalogue/test-numbers.ts): Benin has the overlay wallet beside MTN;
 // the Ivorian Moov number is the one documented as also holding a wallet account.
 const beninMtn = '+2290196000001';
 const ivorianMoovWithWallet = '+2250100000001';
-
-/** Decodes the QR code in a screenshot, as a phone's camera app would (jsQR, a pure-JS reader). */
-function readQrCode(screenshotPng: Buffer): string {
-  const image = PNG.sync.read(screenshotPng);
-  // jsqr is CommonJS that declares an ES default export: from ESM its function is on `.default`.
-  const decoded = jsQRPackage.default(new Uint8ClampedArray(image.data), image.width, image.height);
-  assert.ok(decoded, 'the QR code on the screen can be read');
-  return decoded.data;
-}
 
 async function payThroughWalletPage(env: E2eEnv, watched: Watched, phoneNumber: string, decision: 'Approve' | 'Decline'): Promise<void> {
   const { page } = watched;

@@ -32,6 +32,7 @@ import { exportAnswer, ExportWindowError } from '../http-answers/export-answer.j
 import { refundRefusalAnswer } from '../http-answers/refund-answers.js';
 import { consoleRefusal } from './console-refusal.js';
 import type { Logger } from '../log.js';
+import { registerConsoleLinkApi, type ConsoleLinkDeps } from './console-link-api.js';
 
 export interface ConsoleApiDeps {
   store: CheckoutStore;
@@ -46,6 +47,8 @@ export interface ConsoleApiDeps {
   sessions: ConsoleSessions;
   /** Where the package's script-tag files are (default: the installed package's `dist/browser/`). */
   elementFilesDir?: string | undefined;
+  /** The payment links' actions, the server API's own (links/link-actions.ts), and their QR codes; the companion always gives them. */
+  links?: ConsoleLinkDeps | undefined;
   log: Logger;
 }
 
@@ -158,6 +161,8 @@ export function registerConsoleApi(app: Hono<{ Variables: { session: SignedSessi
     const body: ConsolePingResult = { ok: result.ok, status: result.status ?? null, durationMs: result.durationMs, error: result.ok ? null : result.error };
     return c.json(body);
   });
+
+  if (deps.links) registerConsoleLinkApi(app, deps.links, deps.store);
 }
 
 /** The list's filter from the query string, or null when a value is not one we know. */

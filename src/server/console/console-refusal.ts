@@ -15,6 +15,8 @@ const consoleRefusalStatus = {
   NOT_FOUND: 404,
   /** An endpoint action on a companion that sends the shop no notifications. */
   NO_MERCHANT_ENDPOINT: 409,
+  /** A payment link's refusal that is not the request's fault nor a missing link. */
+  CONFLICT: 409,
 } as const satisfies Record<string, 400 | 401 | 403 | 404 | 409>;
 
 export type ConsoleRefusalCode = keyof typeof consoleRefusalStatus;
