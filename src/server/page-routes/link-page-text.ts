@@ -1,9 +1,11 @@
 /**
- * The words of a payment link's page (link-page-html.ts), in the element's five languages, and the
- * payer's language: `?lang=` first, then the browser's `Accept-Language`, then English.
+ * The words of a payment link's page (link-page-html.ts), in every language of the element's list
+ * (contract/languages.ts: a language added there asks for its words here), and the payer's language:
+ * `?lang=` first, then the browser's `Accept-Language`, then English.
  */
-export const linkPageLanguages = ['en', 'fr', 'pt', 'sw', 'ar'] as const;
-export type LinkPageLanguage = (typeof linkPageLanguages)[number];
+import { firstSpoken, languageCodes, type LanguageCode } from '../../contract/languages.js';
+
+export type LinkPageLanguage = LanguageCode;
 
 export interface LinkPageText {
   pay: (shop: string) => string;
@@ -64,15 +66,8 @@ export const linkPageText: Record<LinkPageLanguage, LinkPageText> = {
   },
 };
 
-const isLanguage = (code: string): code is LinkPageLanguage => (linkPageLanguages as readonly string[]).includes(code);
-
-/** The payer's language: `?lang=`, else the first of `Accept-Language` the page speaks, else English. */
+/** The payer's language: `?lang=`, else the first of `Accept-Language` the page speaks, else English (by primary subtag: `frr` is not French). */
 export function linkPageLanguageOf(request: Request): LinkPageLanguage {
-  const asked = new URL(request.url).searchParams.get('lang')?.toLowerCase().slice(0, 2) ?? '';
-  if (isLanguage(asked)) return asked;
-  const accepted = (request.headers.get('accept-language') ?? '')
-    .split(',')
-    .map((part) => part.trim().toLowerCase().slice(0, 2))
-    .find(isLanguage);
-  return accepted ?? 'en';
+  const asked = new URL(request.url).searchParams.get('lang') ?? '';
+  return firstSpoken(languageCodes, [asked, ...(request.headers.get('accept-language') ?? '').split(',')]);
 }

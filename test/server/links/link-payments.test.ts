@@ -68,6 +68,8 @@ describe('payment links: paying through one', () => {
     assert.match(html, /<meta name="twitter:card" content="summary">/);
     assert.doesNotMatch(html, /<script>|style=/, 'no inline script or style');
     assert.match(await (await fetch(`${link.url}?lang=sw`)).text(), /<html lang="sw">/, '?lang= first');
+    // By the whole primary subtag, as the console chooses (contract/languages.ts): North Frisian is not French.
+    assert.match(await (await fetch(link.url, { headers: { 'accept-language': 'frr,pt;q=0.8' } })).text(), /<html lang="pt">/, 'frr is not fr');
     assert.equal(payIns(), payIns(), 'opening the page posts nothing');
 
     const before = payIns();
