@@ -52,9 +52,12 @@ export class LinkError extends Error {
 
 const invalid = (message: string) => new LinkError('INVALID_LINK', message);
 
-/** The decimals an amount of `currencyCode` may have: the service's figure, else ISO 4217's, else 8 (nothing known). */
-function decimalsOf(currencyCode: string, facts: CurrencyFacts): number {
-  return facts.decimalPlaces ?? isoMinorUnits(currencyCode) ?? 8;
+/**
+ * The decimals an amount of `currencyCode` may have on a link (its bounds, the payer's choice): the
+ * service's figure, else ISO 4217's, else 8 (nothing known; the payer's checkout is checked again).
+ */
+export function linkAmountDecimals(currencyCode: string, facts: Pick<CurrencyFacts, 'decimalPlaces'> | null): number {
+  return facts?.decimalPlaces ?? isoMinorUnits(currencyCode) ?? 8;
 }
 
 function amountField(name: string, text: unknown, currencyCode: string, decimals: number): string {
@@ -79,7 +82,7 @@ export function linkFromRequest(request: LinkRequest, context: { linkId: string;
   if (description === '' || description.length > maxDescriptionLength) {
     throw invalid(`description must say what the payer pays for, in 1 to ${maxDescriptionLength} characters (it is shown on the link's page and in the card a chat app shows).`);
   }
-  const decimals = decimalsOf(currencyCode, facts);
+  const decimals = linkAmountDecimals(currencyCode, facts);
   const bounds = boundsOf(request, currencyCode, decimals);
   const reusable = request.reusable ?? false;
   if (typeof reusable !== 'boolean') throw invalid('reusable must be true or false.');

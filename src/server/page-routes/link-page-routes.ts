@@ -13,9 +13,8 @@ import type { Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { hasUnusableCharacters } from '../model/id-text.js';
 import { linkStanding, type LinkRecord } from '../model/link.js';
-import { payerAmountOf } from '../links/link-rules.js';
+import { linkAmountDecimals, payerAmountOf } from '../links/link-rules.js';
 import { startLinkCheckout } from '../links/link-payments.js';
-import { isoMinorUnits } from '../payments/iso-decimals.js';
 import type { Env, LinkPageDeps } from './app-deps.js';
 import { linkCheckoutPage, linkFormPage, linkGonePage, linkPageStylesheet, type LinkPageParts } from './link-page-html.js';
 import { linkPageLanguageOf, linkPageText } from './link-page-text.js';
@@ -88,8 +87,7 @@ export function registerLinkPages(app: Hono<Env>, deps: LinkPageDeps): void {
     const parts = partsOf(c, link.linkId);
     const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
     const facts = link.amount === null ? await deps.discovery.currencyFacts(link.currencyCode, { budgetMs: 1_500 }) : null;
-    const decimals = facts?.decimalPlaces ?? isoMinorUnits(link.currencyCode) ?? 8;
-    const amount = payerAmountOf(link, form.amount, decimals);
+    const amount = payerAmountOf(link, form.amount, linkAmountDecimals(link.currencyCode, facts));
     if (!amount.ok) return page(c, linkFormPage(parts, link, { amount: typeof form.amount === 'string' ? form.amount : '', message: amount.message }), 422);
     const files = await elementFiles();
     if (!files.ok) {
