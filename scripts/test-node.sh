@@ -3,13 +3,23 @@
 # suite, the engines suite (npm run test:engines), the framework examples and the published Storybook's, which needs `npm run build-storybook` first).
 # node --test does not expand globs on Node 20, and with no file it runs nothing and exits 0,
 # so the file list is built here and an empty list fails the run. `--list` prints the files and
-# runs nothing (scripts/test-quick.sh picks its tier from it).
+# runs nothing (scripts/test-quick.sh picks its tier from it). `--tier runtime` runs only the
+# runtime tier (scripts/test-tiers.ts: what a Node line changes; `npm run test:runtime`, which
+# .ci/run runs on Node 22 after the whole suite on Node 24).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mapfile -t files < <(find test -name '*.test.ts' -not -path 'test/browser/*' -not -path 'test/console/browser/*' -not -path 'test/e2e/*' -not -path 'test/storybook/*' -not -path 'test/frameworks/*' -not -path 'test/engines/*' | sort)
 if [ ${#files[@]} -eq 0 ]; then
   echo "test-node: no test files found under test/" >&2
   exit 1
+fi
+if [ "${1:-}" = "--tier" ]; then
+  mapfile -t files < <(printf '%s\n' "${files[@]}" | node --import tsx scripts/test-tiers.ts "${2:?--tier needs quick, runtime or full}")
+  if [ ${#files[@]} -eq 0 ]; then
+    echo "test-node: no test files in the $2 tier" >&2
+    exit 1
+  fi
+  shift 2
 fi
 if [ "${1:-}" = "--list" ]; then
   printf '%s\n' "${files[@]}"

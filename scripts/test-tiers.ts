@@ -17,7 +17,19 @@
  * SQLite files in a temporary folder) is quick. The program names are matched as words in code, not
  * in comments; a name followed by a dot (`nginx.conf`) is a file name, not the program.
  *
- * `node --import tsx scripts/test-tiers.ts quick|full` prints one tier's files, one a line;
+ * The runtime tier (`npm run test:runtime`, what `.ci/run` runs again on Node 22, the oldest Node
+ * the package supports) is what a Node line changes: the quick tier (every folder's tests, which
+ * load every source module and drive Node's http, fetch, crypto, streams, net, child processes and
+ * the file store's native binding on loopback), the crash tests (test/crash/: kill -9, two
+ * processes, a stopped database, a full disk: what the line's processes, signals, sockets and fsync
+ * do to a payment, with the PostgreSQL and Redis drivers under them), PostgreSQL over TLS (the
+ * store's one use of node:tls), and the full-tier files whose only outside program is npm (the npm
+ * each line ships installs the package). The rest tests another program's side, the same whichever
+ * Node serves it: a browser, the PHP and Python shops, nginx, Caddy, promtool, LibreOffice,
+ * systemd-analyze, the TypeScript compiler over a project, and the store engines' own SQL and Lua
+ * (the stores' suites).
+ *
+ * `node --import tsx scripts/test-tiers.ts quick|runtime|full` prints one tier's files, one a line;
  * `... why` prints each full-tier file with the first thing that put it there.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -58,47 +70,68 @@ function localImports(file: string, code: string): string[] {
   return found;
 }
 
-const reasons = new Map<string, string | null>();
+/** One thing that puts a file in the full tier, and whether the Node line running it matters to it. */
+interface FullTierUse {
+  reason: string;
+  /** npm: the runtime's side is the subject (header). */
+  runtimeBound: boolean;
+}
 
-/** Why a file (or what it imports) needs the full tier, or null when it is quick. */
-export function fullTierReason(file: string, seen = new Set<string>()): string | null {
-  const path = resolve(root, file);
-  if (reasons.has(path)) return reasons.get(path)!;
-  if (seen.has(path)) return null;
+/** The one program whose use is there for what the Node line changes: the npm it ships. */
+const runtimeBoundProgram = /^npm$/;
+/** Kill -9, two processes, a stopped database, a full disk, and node:tls under the PostgreSQL store: whatever they start, the runtime is the subject. */
+const runtimeSubjects = /^test\/(?:crash\/|server\/stores\/postgres\/postgres-tls\.test\.ts$)/;
+
+const usesByFile = new Map<string, FullTierUse[]>();
+
+/** Every use of a browser, a program or the compiler in a file and the helpers it imports. */
+function fullTierUses(path: string, seen: Set<string>): FullTierUse[] {
+  if (usesByFile.has(path)) return usesByFile.get(path)!;
+  if (seen.has(path)) return [];
   seen.add(path);
   const code = codeOf(readFileSync(path, 'utf8'));
   const name = relative(root, path);
-  let reason: string | null = null;
+  const uses: FullTierUse[] = [];
   const browser = browserPackages.exec(code);
-  const started = programCall.exec(code) ?? programPath.exec(code);
-  if (browser) reason = `${name} drives a browser (${browser[1]})`;
-  else if (started) reason = `${name} starts ${started[0].replace(/^[\w]+\(\s*/, '')}`;
-  else if (compilerRun.test(code)) reason = `${name} runs the TypeScript compiler over a project`;
-  else {
-    for (const imported of localImports(path, code)) {
-      reason = fullTierReason(imported, seen);
-      if (reason) break;
+  if (browser) uses.push({ reason: `${name} drives a browser (${browser[1]})`, runtimeBound: false });
+  for (const pattern of [programCall, programPath]) {
+    for (const started of code.matchAll(new RegExp(pattern.source, 'g'))) {
+      const program = started[1] ?? /([\w-]+)$/.exec(started[0])![1]!;
+      uses.push({ reason: `${name} starts ${started[0].replace(/^[\w]+\(\s*/, '')}`, runtimeBound: runtimeBoundProgram.test(program) });
     }
   }
-  reasons.set(path, reason);
-  return reason;
+  if (compilerRun.test(code)) uses.push({ reason: `${name} runs the TypeScript compiler over a project`, runtimeBound: false });
+  for (const imported of localImports(path, code)) uses.push(...fullTierUses(imported, seen));
+  usesByFile.set(path, uses);
+  return uses;
 }
 
-/** The split of the given test files (paths from the repository's root). */
-export function splitTiers(files: string[]): { quick: string[]; full: string[] } {
-  const quick = files.filter((file) => fullTierReason(file) === null);
-  return { quick, full: files.filter((file) => !quick.includes(file)) };
+function usesOf(file: string): FullTierUse[] {
+  return fullTierUses(resolve(root, file), new Set());
+}
+
+/** Why a file (or what it imports) needs the full tier, or null when it is quick. */
+export function fullTierReason(file: string): string | null {
+  return usesOf(file)[0]?.reason ?? null;
+}
+
+/** The split of the given test files (paths from the repository's root); runtime holds quick. */
+export function splitTiers(files: string[]): { quick: string[]; runtime: string[]; full: string[] } {
+  const quick = files.filter((file) => usesOf(file).length === 0);
+  const runtime = files.filter((file) => runtimeSubjects.test(file) || usesOf(file).every((use) => use.runtimeBound));
+  return { quick, runtime, full: files.filter((file) => !quick.includes(file)) };
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const tier = process.argv[2];
   const files = readFileSync(0, 'utf8').split('\n').filter(Boolean);
-  const { quick, full } = splitTiers(files);
+  const { quick, runtime, full } = splitTiers(files);
   if (tier === 'quick') console.log(quick.join('\n'));
+  else if (tier === 'runtime') console.log(runtime.join('\n'));
   else if (tier === 'full') console.log(full.join('\n'));
   else if (tier === 'why') for (const file of full) console.log(`${file}: ${fullTierReason(file)}`);
   else {
-    console.error('usage: node --import tsx scripts/test-tiers.ts quick|full|why < list of test files');
+    console.error('usage: node --import tsx scripts/test-tiers.ts quick|runtime|full|why < list of test files');
     process.exit(2);
   }
 }

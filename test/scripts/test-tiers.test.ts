@@ -1,7 +1,9 @@
 /**
  * Issue 42: the quick tier (`npm run test:quick`) holds the unit tests of every folder and none
- * that starts a browser, a program the machine has to provide or `npm pack`. The split is read from
- * the files' code (scripts/test-tiers.ts), so these check it on today's files and on new ones.
+ * that starts a browser, a program the machine has to provide or `npm pack`; the runtime tier
+ * (`npm run test:runtime`, run again on Node 22 by .ci/run) adds the crash tests, PostgreSQL over
+ * TLS and the files whose only outside program is npm. The split is read from the files' code
+ * (scripts/test-tiers.ts), so these check it on today's files and on new ones.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -13,7 +15,7 @@ import { splitTiers } from '../../scripts/test-tiers.js';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const listed = spawnSync('/bin/bash', [join(root, 'scripts/test-node.sh'), '--list'], { cwd: root, encoding: 'utf8' });
 const files = listed.stdout.split('\n').filter(Boolean);
-const { quick, full } = splitTiers(files);
+const { quick, runtime, full } = splitTiers(files);
 
 describe('the quick tier (scripts/test-tiers.ts)', () => {
   it('splits every file of `npm run test:node` into exactly one tier', () => {
@@ -80,20 +82,57 @@ describe('the quick tier (scripts/test-tiers.ts)', () => {
     }
   });
 
+  describe('the runtime tier, run again on the oldest Node line', () => {
+    it('holds every quick file', () => {
+      assert.deepEqual(quick.filter((file) => !runtime.includes(file)), []);
+    });
+
+    it('holds the crash tests, node:tls and the npm installs', () => {
+      for (const file of [
+        'test/crash/kill-nine.test.ts',
+        'test/crash/two-processes.test.ts',
+        'test/crash/postgres-outage.test.ts',
+        'test/crash/full-disk.test.ts', // mount
+        'test/server/stores/postgres/postgres-tls.test.ts', // node:tls under the PostgreSQL store
+        'test/ship/install-scripts.test.ts', // the npm of the Node line
+      ]) {
+        assert.ok(runtime.includes(file), `${file} should be in the runtime tier`);
+      }
+    });
+
+    it('leaves out what tests another program\'s side: browsers, shops, proxies, promtool, LibreOffice, the compiler, the engines\' SQL', () => {
+      for (const file of [
+        'test/deploy/nginx.test.ts',
+        'test/deploy/systemd-unit.test.ts',
+        'test/backends/php.test.ts',
+        'test/backends/django.test.ts',
+        'test/server/metrics/alert-rules.test.ts',
+        'test/server/server-api/payments-export-libreoffice.test.ts',
+        'test/ship/script-tag-in-chromium.test.ts',
+        'test/ship/package-surface.test.ts',
+        'test/docs/examples.test.ts',
+        'test/server/stores/redis/redis-store.test.ts',
+        'test/server/stores/postgres/postgres-store.test.ts',
+      ]) {
+        assert.ok(!runtime.includes(file), `${file} should not be in the runtime tier`);
+      }
+    });
+  });
+
   describe('a new test file lands in its tier by what it uses (test/scripts/fixtures/tiers/)', () => {
     const probe = (name: string) => `test/scripts/fixtures/tiers/${name}.test.ts.txt`;
 
     it('quick when it only starts Node, loopback servers and the sandbox, whatever its comments say', () => {
-      assert.deepEqual(splitTiers([probe('plain')]), { quick: [probe('plain')], full: [] });
+      assert.deepEqual(splitTiers([probe('plain')]), { quick: [probe('plain')], runtime: [probe('plain')], full: [] });
     });
 
     it('full when a helper it imports starts redis-server', () => {
-      assert.deepEqual(splitTiers([probe('redis-helper')]), { quick: [], full: [probe('redis-helper')] });
+      assert.deepEqual(splitTiers([probe('redis-helper')]), { quick: [], runtime: [], full: [probe('redis-helper')] });
     });
 
-    it('full when it starts php, drives Chromium, packs or runs the compiler over a project', () => {
+    it('full when it starts php, drives Chromium, packs or runs the compiler over a project; runtime only when it packs', () => {
       const files = [probe('php'), probe('browser'), probe('pack'), probe('compiler')];
-      assert.deepEqual(splitTiers(files), { quick: [], full: files });
+      assert.deepEqual(splitTiers(files), { quick: [], runtime: [probe('pack')], full: files });
     });
   });
 });
