@@ -6,6 +6,7 @@
  * it runs under a CSP of `'self'` only.
  */
 import { formatAmount } from '../../contract/money.js';
+import type { PayerAmountProblem } from '../links/link-rules.js';
 import type { LinkRecord, LinkStanding } from '../model/link.js';
 import { linkPageText, type LinkPageLanguage } from './link-page-text.js';
 
@@ -54,6 +55,7 @@ ${shop.logoUrl ? `<meta property="og:image" content="${escapeHtml(shop.logoUrl)}
 <meta name="twitter:title" content="${escapeHtml(title)}">
 <meta name="twitter:description" content="${escapeHtml(description)}">
 <meta name="robots" content="noindex">
+<link rel="icon" href="${escapeHtml(shop.logoUrl ?? `${parts.assets}/icon.svg`)}">
 <link rel="stylesheet" href="${escapeHtml(parts.assets)}/link.css">
 ${head}</head>
 <body>
@@ -84,6 +86,15 @@ ${field}${refusal}
   return layout(parts, text.pay(parts.shop.name), cardText(link, parts.language), body);
 }
 
+/** Why the payer's amount was refused, in their language, the bounds written as the page shows them. */
+export function amountProblemText(language: LinkPageLanguage, link: LinkRecord, problem: PayerAmountProblem, decimals: number): string {
+  const words = linkPageText[language].amountProblem;
+  if (problem === 'empty') return words.empty;
+  if (problem === 'digits') return words.digits(decimals === 0 ? '2500' : '12.50');
+  if (problem === 'too-precise') return words.tooPrecise(decimals);
+  return words.outOfBounds(money(link.minAmount!, link, language), money(link.maxAmount!, link, language));
+}
+
 /** The page with the checkout of this payer: `<momo-checkout>` on the companion's own routes. */
 export function linkCheckoutPage(parts: LinkPageParts, link: LinkRecord, checkout: { token: string; endpoint: string; amount: string }, script: { file: string; integrity: string }): string {
   const text = linkPageText[parts.language];
@@ -101,6 +112,12 @@ export function linkGonePage(parts: LinkPageParts, standing: Exclude<LinkStandin
   const body = `<h2>${escapeHtml(title)}</h2>\n<p>${escapeHtml(text.goneHint(parts.shop.name))}</p>`;
   return layout(parts, title, title, body);
 }
+
+/**
+ * The tab's icon when the shop configured no logo: without one a browser asks the origin's
+ * `/favicon.ico`, which the merchant's server may answer 404 (an error in the payer's console).
+ */
+export const linkPageIcon = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="8" fill="#0b5d1e"/><path d="M9 22V10l7 7 7-7v12" fill="none" stroke="#fff" stroke-width="3" stroke-linecap="round" stroke-linejoin="round"/></svg>`;
 
 /** The page's stylesheet (served as a file: the CSP allows no inline style). Sized for a phone first. */
 export const linkPageStylesheet = `:root{color-scheme:light;font-family:system-ui,sans-serif;line-height:1.5;color:#1b1b1b;background:#f6f6f4}
