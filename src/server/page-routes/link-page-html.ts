@@ -24,8 +24,10 @@ export interface LinkPageParts {
   shop: LinkPageShop;
   /** `<mount>/l/assets`: the stylesheet and the element's files. */
   assets: string;
-  /** The link page's own URL (its form posts there). */
+  /** The link page's own URL (its card's). */
   url: string;
+  /** Where its form posts: the URL, with the language the page was opened in, if one was asked. */
+  formAction: string;
 }
 
 const money = (amount: string, link: LinkRecord, language: LinkPageLanguage) => formatAmount(amount, link.currencyCode, language);
@@ -79,7 +81,7 @@ export function linkFormPage(parts: LinkPageParts, link: LinkRecord, problem?: {
 <p id="bounds" class="hint">${escapeHtml(text.bounds(money(link.minAmount!, link, parts.language), money(link.maxAmount!, link, parts.language)))}</p>`;
   const refusal = problem ? `\n<p id="problem" class="problem" role="alert">${escapeHtml(problem.message)}</p>` : '';
   const body = `<p class="description">${escapeHtml(link.description)}</p>
-<form method="post" action="${escapeHtml(parts.url)}">
+<form method="post" action="${escapeHtml(parts.formAction)}">
 ${field}${refusal}
 <button type="submit">${escapeHtml(link.amount !== null ? text.pay(parts.shop.name) : text.continue)}</button>
 </form>`;

@@ -47,6 +47,8 @@ export function registerLinkPages(app: Hono<Env>, deps: LinkPageDeps): void {
     shop: deps.shop,
     assets,
     url: `${deps.base}/l/${linkId}`,
+    // A language the link was opened in (`?lang=fr`, as a shop may send it) stays for the payer's checkout.
+    formAction: `${deps.base}/l/${linkId}${new URL(c.req.url).searchParams.has('lang') ? `?lang=${linkPageLanguageOf(c.req.raw)}` : ''}`,
   });
   const page = (c: Context<Env>, html: string, status: 200 | 404 | 410 | 422 | 429 | 503) =>
     c.html(html, status, {

@@ -175,6 +175,16 @@ describe('payment links: paying through one', () => {
     }
   });
 
+  it('keeps the language the link was opened in (?lang=) for the payer\'s checkout, whatever the browser speaks', async () => {
+    const link = await createLink({ currencyCode: 'XOF', description: 'Pagne', amount: '5000' });
+    const opened = await (await fetch(`${link.url}?lang=fr`, { headers: { 'accept-language': 'en-US' } })).text();
+    assert.ok(opened.includes(`<form method="post" action="${link.url}?lang=fr">`), opened);
+    const plain = await (await fetch(link.url, { headers: { 'accept-language': 'fr' } })).text();
+    assert.ok(plain.includes(`<form method="post" action="${link.url}">`), 'no ?lang= asked: the browser\'s language on every page');
+    const checkout = await fetch(`${link.url}?lang=fr`, { method: 'POST', headers: { origin, 'accept-language': 'en-US', 'content-type': 'application/x-www-form-urlencoded' }, body: '' });
+    assert.match(await checkout.text(), /<html lang="fr">[\s\S]*<momo-checkout [^>]*lang="fr">/);
+  });
+
   it('answers an expired link and an unknown one with their pages (410, 404), and a closed one with 410', async () => {
     const link = await createLink({ currencyCode: 'XOF', description: 'Bientôt fini', amount: '1000', expiresAt: new Date(Date.now() + 1_500).toISOString() });
     assert.equal((await fetch(link.url)).status, 200);
