@@ -8,7 +8,7 @@
  * The demo runs in this process against its sandbox, on loopback; Lighthouse opens `/`, which
  * places a new order and shows it (no redirect). A payment link's pages (issue 44) are measured the
  * same way, on a companion of their own (link-pages.ts): a fixed amount's page and a payer-chosen
- * amount's. `BENCH_LIGHTHOUSE_PAGES=links` (or `demo`) measures only those. Run alone:
+ * amount's (reusable links, which search engines may index), and a single-use link's (`noindex`). `BENCH_LIGHTHOUSE_PAGES=links` (or `demo`) measures only those. Run alone:
  * `npx tsx bench/lighthouse.ts`.
  */
 import { spawn } from 'node:child_process';
@@ -106,7 +106,7 @@ export async function benchLighthouse(): Promise<Figure[]> {
     if (only !== 'demo') {
       const links = await startLinkPages();
       try {
-        for (const page of links.pages) figures.push(...(await measurePage(`${page.label}, `, page.url, dir)));
+        for (const page of [...links.pages, links.singleUse]) figures.push(...(await measurePage(`${page.label}, `, page.url, dir)));
       } finally {
         await links.close();
       }

@@ -38,7 +38,15 @@ function cardText(link: LinkRecord, language: LinkPageLanguage): string {
   return `${price} · ${link.description}`;
 }
 
-function layout(parts: LinkPageParts, title: string, description: string, body: string, head = ''): string {
+/**
+ * Whether search engines may index a page: only a reusable link's own page, which a shop posts
+ * where anyone may find it (a product on its social media page, as Paystack's payment pages are).
+ * A single-use link is one buyer's (an invoice sent by WhatsApp), a payer's checkout holds their
+ * token, and a closed link's page has nothing to find: `noindex`.
+ */
+type Indexing = 'index' | 'noindex';
+
+function layout(parts: LinkPageParts, title: string, description: string, body: string, head = '', indexing: Indexing = 'noindex'): string {
   const { shop, language } = parts;
   const logo = shop.logoUrl ? `<img class="logo" src="${escapeHtml(shop.logoUrl)}" alt="" width="48" height="48">` : '';
   return `<!doctype html>
@@ -56,8 +64,7 @@ function layout(parts: LinkPageParts, title: string, description: string, body: 
 ${shop.logoUrl ? `<meta property="og:image" content="${escapeHtml(shop.logoUrl)}">\n` : ''}<meta name="twitter:card" content="summary">
 <meta name="twitter:title" content="${escapeHtml(title)}">
 <meta name="twitter:description" content="${escapeHtml(description)}">
-<meta name="robots" content="noindex">
-<link rel="icon" href="${escapeHtml(shop.logoUrl ?? `${parts.assets}/icon.svg`)}">
+${indexing === 'noindex' ? '<meta name="robots" content="noindex">\n' : ''}<link rel="icon" href="${escapeHtml(shop.logoUrl ?? `${parts.assets}/icon.svg`)}">
 <link rel="stylesheet" href="${escapeHtml(parts.assets)}/link.css">
 ${head}</head>
 <body>
@@ -85,7 +92,7 @@ export function linkFormPage(parts: LinkPageParts, link: LinkRecord, problem?: {
 ${field}${refusal}
 <button type="submit">${escapeHtml(link.amount !== null ? text.pay(parts.shop.name) : text.continue)}</button>
 </form>`;
-  return layout(parts, text.pay(parts.shop.name), cardText(link, parts.language), body);
+  return layout(parts, text.pay(parts.shop.name), cardText(link, parts.language), body, '', link.reusable ? 'index' : 'noindex');
 }
 
 /** Why the payer's amount was refused, in their language, the bounds written as the page shows them. */

@@ -55,6 +55,20 @@ const pay = (token: string, phoneNumber: string) => h.json('/checkout/pay', { to
 const payIns = () => h.sandbox.control.transactions().length;
 
 describe('payment links: paying through one', () => {
+  it('lets search engines index a reusable link\'s page only: a single-use link, a payer\'s checkout and a closed link are noindex', async () => {
+    const noindex = /<meta name="robots" content="noindex">/;
+    const shopPage = await createLink({ currencyCode: 'XOF', description: 'Pagne wax, for anyone', amount: '5000', reusable: true });
+    assert.doesNotMatch(await (await fetch(shopPage.url)).text(), noindex, 'a reusable link is a page the shop posts publicly');
+    const invoice = await createLink({ currencyCode: 'XOF', description: 'Order 18 for one buyer', amount: '5000' });
+    assert.match(await (await fetch(invoice.url)).text(), noindex, 'a single-use link is one buyer\'s');
+    assert.match((await openCheckout(shopPage.url)).html, noindex, 'a payer\'s checkout holds their token');
+    const closed = await fetch(`${h.base}/server/links/${invoice.linkId}/close`, { method: 'POST', headers: { authorization: `Bearer ${secret}` } });
+    assert.equal(closed.status, 200, await closed.text());
+    const gone = await fetch(invoice.url);
+    assert.equal(gone.status, 410);
+    assert.match(await gone.text(), noindex);
+  });
+
   it('shows the page with its card, takes one payment, tells the merchant with linkId, and then answers 410', async () => {
     const link = await createLink({ currencyCode: 'XOF', description: 'Pagne wax <6 yards>', amount: '5000' });
     const page = await fetch(link.url, { headers: { 'accept-language': 'fr-FR,fr;q=0.9,en;q=0.5' } });
