@@ -6,7 +6,10 @@
  * Targets: CLS <= 0.01; accessibility, best practices and SEO 100; performance as measured.
  *
  * The demo runs in this process against its sandbox, on loopback; Lighthouse opens `/`, which
- * places a new order and shows it (no redirect). Run alone: `npx tsx bench/lighthouse.ts`.
+ * places a new order and shows it (no redirect). A payment link's pages (issue 44) are measured the
+ * same way, on a companion of their own (link-pages.ts): a fixed amount's page and a payer-chosen
+ * amount's (reusable links, which search engines may index), and a single-use link's (`noindex`). `BENCH_LIGHTHOUSE_PAGES=links` (or `demo`) measures only those. Run alone:
+ * `npx tsx bench/lighthouse.ts`.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -16,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { startDemo } from '../demo/start-demo.js';
 import { chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
 import { createLogger } from '../src/server/index.js';
+import { startLinkPages } from './link-pages.js';
 
 interface Figure {
   name: string;
@@ -70,25 +74,46 @@ function failing(report: Report): string[] {
     .map(([id]) => id);
 }
 
+/** The four scores, CLS and LCP of one page, mobile and desktop, each the median of `runs`; figure names start with `label`. */
+async function measurePage(label: string, url: string, dir: string): Promise<Figure[]> {
+  const figures: Figure[] = [];
+  for (const preset of ['mobile', 'desktop'] as const) {
+    const reports: Report[] = [];
+    for (let index = 0; index < runs; index++) reports.push(await lighthouseOnce(url, preset, dir, index));
+    for (const category of categories) {
+      figures.push({ name: `${label}${preset}: ${category}`, value: median(reports.map((r) => Math.round((r.categories[category].score ?? 0) * 100))), unit: '/100' });
+    }
+    figures.push({ name: `${label}${preset}: cumulative layout shift`, value: median(reports.map((r) => r.audits['cumulative-layout-shift']?.numericValue ?? Number.NaN)), unit: '' });
+    figures.push({ name: `${label}${preset}: largest contentful paint`, value: median(reports.map((r) => r.audits['largest-contentful-paint']?.numericValue ?? Number.NaN)) / 1000, unit: 's' });
+    if (process.env.BENCH_LIGHTHOUSE_VERBOSE) console.log(`${label}${preset}: audits below 1 in the last run: ${failing(reports.at(-1)!).join(', ')}`);
+  }
+  return figures;
+}
+
 export async function benchLighthouse(): Promise<Figure[]> {
-  const demo = await startDemo({ port: 0, log: () => {}, companionLog: createLogger({ level: 'error', sink: () => {} }) });
+  const only = process.env.BENCH_LIGHTHOUSE_PAGES;
   const dir = await mkdtemp(join(tmpdir(), 'momo-lighthouse-'));
+  const figures: Figure[] = [];
   try {
-    const figures: Figure[] = [];
-    for (const preset of ['mobile', 'desktop'] as const) {
-      const reports: Report[] = [];
-      for (let index = 0; index < runs; index++) reports.push(await lighthouseOnce(`${demo.url}/`, preset, dir, index));
-      for (const category of categories) {
-        figures.push({ name: `${preset}: ${category}`, value: median(reports.map((r) => Math.round((r.categories[category].score ?? 0) * 100))), unit: '/100' });
+    if (only !== 'links') {
+      const demo = await startDemo({ port: 0, log: () => {}, companionLog: createLogger({ level: 'error', sink: () => {} }) });
+      try {
+        figures.push(...(await measurePage('', `${demo.url}/`, dir)));
+      } finally {
+        await demo.close();
       }
-      figures.push({ name: `${preset}: cumulative layout shift`, value: median(reports.map((r) => r.audits['cumulative-layout-shift']?.numericValue ?? Number.NaN)), unit: '' });
-      figures.push({ name: `${preset}: largest contentful paint`, value: median(reports.map((r) => r.audits['largest-contentful-paint']?.numericValue ?? Number.NaN)) / 1000, unit: 's' });
-      if (process.env.BENCH_LIGHTHOUSE_VERBOSE) console.log(`${preset}: audits below 1 in the last run: ${failing(reports.at(-1)!).join(', ')}`);
+    }
+    if (only !== 'demo') {
+      const links = await startLinkPages();
+      try {
+        for (const page of [...links.pages, links.singleUse]) figures.push(...(await measurePage(`${page.label}, `, page.url, dir)));
+      } finally {
+        await links.close();
+      }
     }
     return figures;
   } finally {
     await rm(dir, { recursive: true, force: true });
-    await demo.close();
   }
 }
 

@@ -15,13 +15,27 @@
  * And a warm-cache return visit on Slow 3G (a first visit with the cache on, then a new order page).
  *
  * The demo runs in this process against its sandbox, on loopback: the emulated latency and
- * throughput are the only network. Run alone: `npx tsx bench/page-load.ts`.
+ * throughput are the only network. Run alone: `npx tsx bench/page-load.ts` (`links` as its argument:
+ * the payment links' pages only).
+ *
+ * A payment link's pages (issue 44, `benchLinkPageLoad`, on a companion of their own: link-pages.ts)
+ * are two loads: the link's page (shop, amount or amount field, a button), then, once the payer
+ * presses it, the page with their checkout. Per link, cold, per profile:
+ *
+ * - **link page shown**: from navigation until the first contentful paint (the button and the
+ *   amount, with the page's stylesheet: the page is plain HTML, usable once shown);
+ * - **field usable**: the demo's figure, on the checkout page: from the press's navigation until
+ *   the phone field takes typing;
+ * - **KB before typing**: bytes on the wire of that checkout page's requests until then;
+ * - **open → field usable**: both, with the press at once (typing the amount first where the payer
+ *   chooses it), from the first navigation.
  */
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import { startDemo } from '../demo/start-demo.js';
 import { chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
 import { createLogger } from '../src/server/index.js';
+import { startLinkPages } from './link-pages.js';
 
 interface Figure {
   name: string;
@@ -198,8 +212,80 @@ export async function benchPageLoad(): Promise<Figure[]> {
   }
 }
 
+interface LinkLoad {
+  shownMs: number;
+  usableMs: number;
+  bytesBeforeTyping: number;
+  openToUsableMs: number;
+}
+
+/** `expression` evaluated until it resolves in the page that ends up loaded (one navigation may destroy the first try's page). */
+async function inLoadedPage(page: Page, expression: string): Promise<unknown> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await page.evaluate(expression);
+    } catch (error) {
+      if (attempt > 20 || !/context was destroyed|navigat/i.test(String(error))) throw error;
+    }
+  }
+}
+
+/** Opens a link's page, presses its button (typing `amount` first) at once, and waits for the checkout's phone field. */
+async function linkLoadOnce(context: BrowserContext, url: string, amount: string | undefined, profile: NetworkProfile): Promise<LinkLoad> {
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await emulate(cdp, profile, true);
+  const finished: Array<{ at: number; bytes: number }> = [];
+  const documentsAt: number[] = [];
+  cdp.on('Network.requestWillBeSent', (event) => {
+    if (event.type === 'Document') documentsAt.push(event.timestamp);
+  });
+  cdp.on('Network.loadingFinished', (event) => finished.push({ at: event.timestamp, bytes: event.encodedDataLength }));
+  await page.addInitScript(watchField);
+  await page.goto(url, { waitUntil: 'commit' });
+  const shownMs = (await page.evaluate(until(`performance.getEntriesByName('first-contentful-paint')[0]?.startTime`))) as number;
+  if (amount !== undefined) await page.fill('#amount', amount);
+  await page.click('button[type=submit]', { noWaitAfter: true });
+  const usableMs = (await inLoadedPage(page, until('window.__momoUsableAt'))) as number;
+  const [openedAt = 0, pressedAt = 0] = documentsAt;
+  const usableAt = pressedAt + usableMs / 1000;
+  const bytesBeforeTyping = finished.filter((f) => f.at >= pressedAt && f.at <= usableAt).reduce((sum, f) => sum + f.bytes, 0);
+  await page.close();
+  return { shownMs, usableMs, bytesBeforeTyping, openToUsableMs: (usableAt - openedAt) * 1000 };
+}
+
+export async function benchLinkPageLoad(): Promise<Figure[]> {
+  const links = await startLinkPages();
+  let browser: Browser | undefined;
+  try {
+    browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+    const figures: Figure[] = [];
+    for (const link of links.pages) {
+      for (const profile of profiles) {
+        const loads: LinkLoad[] = [];
+        for (let i = 0; i < samples; i++) {
+          const context = await browser.newContext();
+          loads.push(await linkLoadOnce(context, link.url, link.amount, profile));
+          await context.close();
+        }
+        const label = `${link.label}, ${profile.name}, cold`;
+        figures.push(
+          { name: `${label}: link page shown`, value: median(loads.map((l) => l.shownMs)) / 1000, unit: 's' },
+          { name: `${label}: field usable (after the press)`, value: median(loads.map((l) => l.usableMs)) / 1000, unit: 's' },
+          { name: `${label}: KB before typing (after the press)`, value: median(loads.map((l) => l.bytesBeforeTyping)) / 1024, unit: 'KB' },
+          { name: `${label}: open → field usable`, value: median(loads.map((l) => l.openToUsableMs)) / 1000, unit: 's' },
+        );
+      }
+    }
+    return figures;
+  } finally {
+    await browser?.close();
+    await links.close();
+  }
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  for (const figure of await benchPageLoad()) {
+  for (const figure of await (process.argv[2] === 'links' ? benchLinkPageLoad() : benchPageLoad())) {
     const value = Number.isInteger(figure.value) ? String(figure.value) : figure.value.toFixed(2);
     console.log(`${figure.name.padEnd(50)} ${value.padStart(8)} ${figure.unit}`);
   }

@@ -22,7 +22,8 @@ const benches: Array<[string, () => Promise<Bench>]> = [
   ['payments export (CSV) of 100,000 payments (file, memory, PostgreSQL, Redis)', async () => (await import('./export.js')).benchExport],
   ['script-tag parts', async () => (await import('./ship-parts.js')).benchShipParts],
   ['demo page on slow networks', async () => (await import('./page-load.js')).benchPageLoad],
-  ['Lighthouse on the demo page (mobile and desktop, median of 3)', async () => (await import('./lighthouse.js')).benchLighthouse],
+  ["payment link's pages on slow networks", async () => (await import('./page-load.js')).benchLinkPageLoad],
+  ["Lighthouse on the demo page and a payment link's pages (mobile and desktop, median of 3)", async () => (await import('./lighthouse.js')).benchLighthouse],
   ['soak (momo-checkout serve, default store)', async () => (await import('./soak.js')).benchSoak],
 ];
 

@@ -126,7 +126,7 @@ describe('e2e: a payment link in Chromium', () => {
     assert.equal(read.state, 'open', 'a reusable link without a cap stays open');
   });
 
-  it("has no accessibility violation (axe) on the link's pages: the amount, the field within bounds, the checkout, the closed link", async () => {
+  it("has no accessibility violation (axe) on the link's pages: the amount, the field within bounds, a refused amount, the checkout, the closed link", async () => {
     const fixed = await api('/links', { currencyCode: 'XOF', description: 'Pagne wax', amount: '5000' });
     const bounds = await api('/links', { currencyCode: 'XOF', description: 'Don', minAmount: '1000', maxAmount: '20000', reusable: true });
     const { page } = await payerPage();
@@ -134,6 +134,12 @@ describe('e2e: a payment link in Chromium', () => {
       await page.goto(url);
       assert.equal(describeViolations(await axeViolations(page)), '', url);
     }
+    // A refused amount: the field marked invalid, described by the sentence (role="alert").
+    await page.goto(`${bounds.url}?lang=fr`);
+    await page.getByLabel('Montant (XOF)').fill('12,5');
+    await page.getByRole('button', { name: 'Continuer' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Écrivez le montant en chiffres, par exemple 2500.' }).waitFor();
+    assert.equal(describeViolations(await axeViolations(page)), '', 'the refused amount');
     await page.goto(fixed.url);
     await page.getByRole('button', { name: 'Pay Maison Adjoa' }).click();
     await page.getByLabel('Mobile money number').waitFor();

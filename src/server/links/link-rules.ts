@@ -8,7 +8,7 @@
  * once discovery has said it, ISO 4217's before; §2.1: never rounded), an expiry in the future and
  * at most a year away, a return URL that is one.
  */
-import { compareAmounts, parseAmount } from '../../contract/money.js';
+import { compareAmounts, parseAmount, type AmountErrorCode } from '../../contract/money.js';
 import { linkRetentionAfterExpiryMs, type LinkRecord } from '../model/link.js';
 import { parseReturnUrl } from '../model/urls.js';
 import type { CurrencyFacts } from '../payments/currency-facts.js';
@@ -137,14 +137,33 @@ function expiryOf(text: unknown, now: number): number {
   return at;
 }
 
+/** Why a payer's amount was refused; the link's page says it in the payer's language (page-routes/link-page-text.ts). */
+export type PayerAmountProblem = 'empty' | 'digits' | 'too-precise' | 'out-of-bounds';
+
+const problemOf: Record<Exclude<AmountErrorCode, 'EMPTY'>, PayerAmountProblem> = {
+  NOT_A_NUMBER: 'digits',
+  SIGNED: 'digits',
+  EXPONENT: 'digits',
+  SEPARATOR: 'digits',
+  TOO_PRECISE: 'too-precise',
+  ZERO: 'out-of-bounds',
+  TOO_LARGE: 'out-of-bounds',
+};
+
+/**
+ * Digits in groups of three split by a space (plain, no-break or narrow no-break), as the page
+ * shows its bounds in French ("1 000 F CFA"): a payer types "2 500". Only spaces: a comma or a dot
+ * between groups could be a decimal mark, and an amount is never guessed.
+ */
+const spaceGroupedDigits = /^\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:\.\d+)?$/;
+
 /** The amount a payer chose, checked against the link: its fixed amount, or within its bounds in the currency's decimals. */
-export function payerAmountOf(link: LinkRecord, chosen: unknown, decimals: number): { ok: true; amount: string } | { ok: false; message: string } {
+export function payerAmountOf(link: LinkRecord, chosen: unknown, decimals: number): { ok: true; amount: string } | { ok: false; problem: PayerAmountProblem } {
   if (link.amount !== null) return { ok: true, amount: link.amount };
-  if (typeof chosen !== 'string') return { ok: false, message: 'Enter the amount you pay.' };
-  const parsed = parseAmount(chosen, decimals);
-  if (!parsed.ok) return { ok: false, message: parsed.message };
-  if (compareAmounts(parsed.amount, link.minAmount!) < 0 || compareAmounts(parsed.amount, link.maxAmount!) > 0) {
-    return { ok: false, message: `Enter an amount from ${link.minAmount} to ${link.maxAmount} ${link.currencyCode}.` };
-  }
+  if (typeof chosen !== 'string') return { ok: false, problem: 'empty' };
+  const typed = chosen.trim();
+  const parsed = parseAmount(spaceGroupedDigits.test(typed) ? typed.replace(/[ \u00a0\u202f]/g, '') : typed, decimals);
+  if (!parsed.ok) return { ok: false, problem: parsed.code === 'EMPTY' ? 'empty' : problemOf[parsed.code] };
+  if (compareAmounts(parsed.amount, link.minAmount!) < 0 || compareAmounts(parsed.amount, link.maxAmount!) > 0) return { ok: false, problem: 'out-of-bounds' };
   return { ok: true, amount: parsed.amount };
 }

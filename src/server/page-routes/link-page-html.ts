@@ -6,6 +6,7 @@
  * it runs under a CSP of `'self'` only.
  */
 import { formatAmount } from '../../contract/money.js';
+import type { PayerAmountProblem } from '../links/link-rules.js';
 import type { LinkRecord, LinkStanding } from '../model/link.js';
 import { linkPageText, type LinkPageLanguage } from './link-page-text.js';
 
@@ -23,8 +24,10 @@ export interface LinkPageParts {
   shop: LinkPageShop;
   /** `<mount>/l/assets`: the stylesheet and the element's files. */
   assets: string;
-  /** The link page's own URL (its form posts there). */
+  /** The link page's own URL (its card's). */
   url: string;
+  /** Where its form posts: the URL, with the language the page was opened in, if one was asked. */
+  formAction: string;
 }
 
 const money = (amount: string, link: LinkRecord, language: LinkPageLanguage) => formatAmount(amount, link.currencyCode, language);
@@ -35,7 +38,15 @@ function cardText(link: LinkRecord, language: LinkPageLanguage): string {
   return `${price} · ${link.description}`;
 }
 
-function layout(parts: LinkPageParts, title: string, description: string, body: string, head = ''): string {
+/**
+ * Whether search engines may index a page: only a reusable link's own page, which a shop posts
+ * where anyone may find it (a product on its social media page, as Paystack's payment pages are).
+ * A single-use link is one buyer's (an invoice sent by WhatsApp), a payer's checkout holds their
+ * token, and a closed link's page has nothing to find: `noindex`.
+ */
+type Indexing = 'index' | 'noindex';
+
+function layout(parts: LinkPageParts, title: string, description: string, body: string, head = '', indexing: Indexing = 'noindex'): string {
   const { shop, language } = parts;
   const logo = shop.logoUrl ? `<img class="logo" src="${escapeHtml(shop.logoUrl)}" alt="" width="48" height="48">` : '';
   return `<!doctype html>
@@ -53,7 +64,7 @@ function layout(parts: LinkPageParts, title: string, description: string, body: 
 ${shop.logoUrl ? `<meta property="og:image" content="${escapeHtml(shop.logoUrl)}">\n` : ''}<meta name="twitter:card" content="summary">
 <meta name="twitter:title" content="${escapeHtml(title)}">
 <meta name="twitter:description" content="${escapeHtml(description)}">
-<meta name="robots" content="noindex">
+${indexing === 'noindex' ? '<meta name="robots" content="noindex">\n' : ''}<link rel="icon" href="${escapeHtml(shop.logoUrl ?? `${parts.assets}/icon.svg`)}">
 <link rel="stylesheet" href="${escapeHtml(parts.assets)}/link.css">
 ${head}</head>
 <body>
@@ -77,11 +88,20 @@ export function linkFormPage(parts: LinkPageParts, link: LinkRecord, problem?: {
 <p id="bounds" class="hint">${escapeHtml(text.bounds(money(link.minAmount!, link, parts.language), money(link.maxAmount!, link, parts.language)))}</p>`;
   const refusal = problem ? `\n<p id="problem" class="problem" role="alert">${escapeHtml(problem.message)}</p>` : '';
   const body = `<p class="description">${escapeHtml(link.description)}</p>
-<form method="post" action="${escapeHtml(parts.url)}">
+<form method="post" action="${escapeHtml(parts.formAction)}">
 ${field}${refusal}
 <button type="submit">${escapeHtml(link.amount !== null ? text.pay(parts.shop.name) : text.continue)}</button>
 </form>`;
-  return layout(parts, text.pay(parts.shop.name), cardText(link, parts.language), body);
+  return layout(parts, text.pay(parts.shop.name), cardText(link, parts.language), body, '', link.reusable ? 'index' : 'noindex');
+}
+
+/** Why the payer's amount was refused, in their language, the bounds written as the page shows them. */
+export function amountProblemText(language: LinkPageLanguage, link: LinkRecord, problem: PayerAmountProblem, decimals: number): string {
+  const words = linkPageText[language].amountProblem;
+  if (problem === 'empty') return words.empty;
+  if (problem === 'digits') return words.digits(decimals === 0 ? '2500' : '12.50');
+  if (problem === 'too-precise') return words.tooPrecise(decimals);
+  return words.outOfBounds(money(link.minAmount!, link, language), money(link.maxAmount!, link, language));
 }
 
 /** The page with the checkout of this payer: `<momo-checkout>` on the companion's own routes. */
@@ -101,6 +121,12 @@ export function linkGonePage(parts: LinkPageParts, standing: Exclude<LinkStandin
   const body = `<h2>${escapeHtml(title)}</h2>\n<p>${escapeHtml(text.goneHint(parts.shop.name))}</p>`;
   return layout(parts, title, title, body);
 }
+
+/**
+ * The tab's icon when the shop configured no logo: without one a browser asks the origin's
+ * `/favicon.ico`, which the merchant's server may answer 404 (an error in the payer's console).
+ */
+export const linkPageIcon = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="8" fill="#0b5d1e"/><path d="M9 22V10l7 7 7-7v12" fill="none" stroke="#fff" stroke-width="3" stroke-linecap="round" stroke-linejoin="round"/></svg>`;
 
 /** The page's stylesheet (served as a file: the CSP allows no inline style). Sized for a phone first. */
 export const linkPageStylesheet = `:root{color-scheme:light;font-family:system-ui,sans-serif;line-height:1.5;color:#1b1b1b;background:#f6f6f4}

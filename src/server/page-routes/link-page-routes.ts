@@ -16,14 +16,27 @@ import { linkStanding, type LinkRecord } from '../model/link.js';
 import { linkAmountDecimals, payerAmountOf } from '../links/link-rules.js';
 import { startLinkCheckout } from '../links/link-payments.js';
 import type { Env, LinkPageDeps } from './app-deps.js';
-import { linkCheckoutPage, linkFormPage, linkGonePage, linkPageStylesheet, type LinkPageParts } from './link-page-html.js';
+import { amountProblemText, linkCheckoutPage, linkFormPage, linkGonePage, linkPageIcon, linkPageStylesheet, type LinkPageParts } from './link-page-html.js';
 import { linkPageLanguageOf, linkPageText } from './link-page-text.js';
 import { CheckoutError } from '../payments/checkouts.js';
-import { readElementFiles } from './link-page-assets.js';
-
+import { readElementFiles, type EncodedFile } from './link-page-assets.js';
+import { accepts } from 'hono/accepts';
 
 const contentSecurityPolicy =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' https:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+/** Brotli where the browser takes it, else gzip, else the file as built (an encoding the browser sets at q=0 is not sent). */
+function encodingFor(c: Context<Env>, file: EncodedFile): 'br' | 'gzip' | 'identity' {
+  return accepts(c, {
+    header: 'Accept-Encoding',
+    supports: ['br', 'gzip'],
+    default: 'identity',
+    match: (accepted, { supports, default: none }) => {
+      const weight = (name: string) => accepted.find((each) => each.type === name)?.q ?? accepted.find((each) => each.type === '*')?.q ?? 0;
+      return supports.find((name) => file[name as 'br' | 'gzip'] && weight(name) > 0) ?? none;
+    },
+  }) as 'br' | 'gzip' | 'identity';
+}
 
 export function registerLinkPages(app: Hono<Env>, deps: LinkPageDeps): void {
   const assets = `${deps.mountPath}/l/assets`;
@@ -34,6 +47,8 @@ export function registerLinkPages(app: Hono<Env>, deps: LinkPageDeps): void {
     shop: deps.shop,
     assets,
     url: `${deps.base}/l/${linkId}`,
+    // A language the link was opened in (`?lang=fr`, as a shop may send it) stays for the payer's checkout.
+    formAction: `${deps.base}/l/${linkId}${new URL(c.req.url).searchParams.has('lang') ? `?lang=${linkPageLanguageOf(c.req.raw)}` : ''}`,
   });
   const page = (c: Context<Env>, html: string, status: 200 | 404 | 410 | 422 | 429 | 503) =>
     c.html(html, status, {
@@ -54,11 +69,15 @@ export function registerLinkPages(app: Hono<Env>, deps: LinkPageDeps): void {
   });
 
   app.get('/l/assets/link.css', (c) => c.body(linkPageStylesheet, 200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=3600' }));
+  app.get('/l/assets/icon.svg', (c) => c.body(linkPageIcon, 200, { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400' }));
   app.get('/l/assets/:file', async (c) => {
     const files = await elementFiles();
-    const body = files.ok ? files.files.get(c.req.param('file')) : undefined;
-    if (!body) return c.text('No such file.', 404);
-    return c.body(body as Uint8Array<ArrayBuffer>, 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=31536000, immutable' });
+    const file = files.ok ? files.files.get(c.req.param('file')) : undefined;
+    if (!file) return c.text('No such file.', 404);
+    const encoding = encodingFor(c, file);
+    const headers = { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=31536000, immutable', vary: 'accept-encoding' };
+    if (encoding === 'identity') return c.body(file.body as Uint8Array<ArrayBuffer>, 200, headers);
+    return c.body(file[encoding] as Uint8Array<ArrayBuffer>, 200, { ...headers, 'content-encoding': encoding });
   });
 
   /** The live link, or the page that says why it takes no payment. */
@@ -87,8 +106,9 @@ export function registerLinkPages(app: Hono<Env>, deps: LinkPageDeps): void {
     const parts = partsOf(c, link.linkId);
     const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
     const facts = link.amount === null ? await deps.discovery.currencyFacts(link.currencyCode, { budgetMs: 1_500 }) : null;
-    const amount = payerAmountOf(link, form.amount, linkAmountDecimals(link.currencyCode, facts));
-    if (!amount.ok) return page(c, linkFormPage(parts, link, { amount: typeof form.amount === 'string' ? form.amount : '', message: amount.message }), 422);
+    const decimals = linkAmountDecimals(link.currencyCode, facts);
+    const amount = payerAmountOf(link, form.amount, decimals);
+    if (!amount.ok) return page(c, linkFormPage(parts, link, { amount: typeof form.amount === 'string' ? form.amount : '', message: amountProblemText(parts.language, link, amount.problem, decimals) }), 422);
     const files = await elementFiles();
     if (!files.ok) {
       c.header('retry-after', '60');

@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { formatAmount } from '../../../src/contract/money.js';
 import { startHarness, type Harness } from '../harness.js';
 
 const secret = 'test-server-secret-link-pay-0123456789abcdef';
@@ -54,6 +55,20 @@ const pay = (token: string, phoneNumber: string) => h.json('/checkout/pay', { to
 const payIns = () => h.sandbox.control.transactions().length;
 
 describe('payment links: paying through one', () => {
+  it('lets search engines index a reusable link\'s page only: a single-use link, a payer\'s checkout and a closed link are noindex', async () => {
+    const noindex = /<meta name="robots" content="noindex">/;
+    const shopPage = await createLink({ currencyCode: 'XOF', description: 'Pagne wax, for anyone', amount: '5000', reusable: true });
+    assert.doesNotMatch(await (await fetch(shopPage.url)).text(), noindex, 'a reusable link is a page the shop posts publicly');
+    const invoice = await createLink({ currencyCode: 'XOF', description: 'Order 18 for one buyer', amount: '5000' });
+    assert.match(await (await fetch(invoice.url)).text(), noindex, 'a single-use link is one buyer\'s');
+    assert.match((await openCheckout(shopPage.url)).html, noindex, 'a payer\'s checkout holds their token');
+    const closed = await fetch(`${h.base}/server/links/${invoice.linkId}/close`, { method: 'POST', headers: { authorization: `Bearer ${secret}` } });
+    assert.equal(closed.status, 200, await closed.text());
+    const gone = await fetch(invoice.url);
+    assert.equal(gone.status, 410);
+    assert.match(await gone.text(), noindex);
+  });
+
   it('shows the page with its card, takes one payment, tells the merchant with linkId, and then answers 410', async () => {
     const link = await createLink({ currencyCode: 'XOF', description: 'Pagne wax <6 yards>', amount: '5000' });
     const page = await fetch(link.url, { headers: { 'accept-language': 'fr-FR,fr;q=0.9,en;q=0.5' } });
@@ -129,7 +144,7 @@ describe('payment links: paying through one', () => {
     assert.match(form, /<input id="amount" name="amount"/);
     const outside = await openCheckout(link.url, '50000');
     assert.equal(outside.status, 422);
-    assert.match(outside.html, /Enter an amount from 1000 to 20000 XOF\./);
+    assert.ok(outside.html.includes(`Enter an amount from ${formatAmount('1000', 'XOF', 'en')} to ${formatAmount('20000', 'XOF', 'en')}.`), outside.html);
     assert.equal(outside.token, undefined);
     const orderIds: string[] = [];
     for (const amount of ['1500', '12000']) {
@@ -145,6 +160,43 @@ describe('payment links: paying through one', () => {
     assert.equal(read.state, 'used-up', 'its cap of two reached');
     const sandboxAmounts = orderIds.map((orderId) => h.sandbox.control.transaction(orderId)?.amount);
     assert.deepEqual(sandboxAmounts.map(String), ['1500', '12000'], 'the service was asked for each payer\'s own amount');
+  });
+
+  it("refuses a payer's amount it cannot take with a sentence in the payer's language, and takes digits grouped by spaces as the page writes them", async () => {
+    const link = await createLink({ currencyCode: 'XOF', description: 'Cotisation', minAmount: '1000', maxAmount: '20000', reusable: true });
+    const refusals: Array<[string, string, string]> = [
+      ['fr', '12,5', 'Écrivez le montant en chiffres, par exemple 2500.'],
+      ['fr', '1500.5', "Cette monnaie n&#39;a pas de décimales : saisissez un montant entier."],
+      ['fr', '', 'Saisissez le montant que vous payez.'],
+      ['fr', '50 000', `Saisissez un montant de ${formatAmount('1000', 'XOF', 'fr')} à ${formatAmount('20000', 'XOF', 'fr')}.`],
+      ['pt', 'mil', 'Escreva o montante em algarismos, por exemplo 2500.'],
+      ['sw', '0', `Weka kiasi kuanzia ${formatAmount('1000', 'XOF', 'sw')} hadi ${formatAmount('20000', 'XOF', 'sw')}.`],
+      ['ar', '-3000', 'اكتب المبلغ بالأرقام، مثل 2500.'],
+      ['en', '2 50', 'Write the amount in digits, such as 2500.'],
+    ];
+    for (const [lang, typed, sentence] of refusals) {
+      const answer = await openCheckout(`${link.url}?lang=${lang}`, typed);
+      assert.equal(answer.status, 422, `${lang} ${JSON.stringify(typed)}`);
+      assert.ok(answer.html.includes(`<p id="problem" class="problem" role="alert">${sentence}</p>`), `${lang} ${JSON.stringify(typed)}: ${answer.html.match(/<p id="problem"[^<]*<\/p>/)?.[0]}`);
+      assert.equal(answer.token, undefined, 'no checkout for a refused amount');
+    }
+    // "2 500" as the French page writes "1 000": a space, a no-break space, a narrow no-break space.
+    for (const typed of ['2 500', '2\u00a0500', '12\u202f000']) {
+      const answer = await openCheckout(`${link.url}?lang=fr`, typed);
+      assert.equal(answer.status, 200, `${JSON.stringify(typed)}: ${answer.html.match(/<p id="problem"[^<]*<\/p>/)?.[0]}`);
+      const checkout = await h.json('/checkout', { token: answer.token! });
+      assert.equal(checkout.body.amount, typed.replace(/\D/g, ''), 'the amount as typed, digits only: never guessed or rounded');
+    }
+  });
+
+  it('keeps the language the link was opened in (?lang=) for the payer\'s checkout, whatever the browser speaks', async () => {
+    const link = await createLink({ currencyCode: 'XOF', description: 'Pagne', amount: '5000' });
+    const opened = await (await fetch(`${link.url}?lang=fr`, { headers: { 'accept-language': 'en-US' } })).text();
+    assert.ok(opened.includes(`<form method="post" action="${link.url}?lang=fr">`), opened);
+    const plain = await (await fetch(link.url, { headers: { 'accept-language': 'fr' } })).text();
+    assert.ok(plain.includes(`<form method="post" action="${link.url}">`), 'no ?lang= asked: the browser\'s language on every page');
+    const checkout = await fetch(`${link.url}?lang=fr`, { method: 'POST', headers: { origin, 'accept-language': 'en-US', 'content-type': 'application/x-www-form-urlencoded' }, body: '' });
+    assert.match(await checkout.text(), /<html lang="fr">[\s\S]*<momo-checkout [^>]*lang="fr">/);
   });
 
   it('answers an expired link and an unknown one with their pages (410, 404), and a closed one with 410', async () => {
