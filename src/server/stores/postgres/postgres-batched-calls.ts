@@ -9,7 +9,7 @@
  *
  * Each caller gets what its own call would have answered: its own copy of a record; `true` or
  * `false` for its compare-and-set, checked against the revision it read, row by row, inside one
- * transaction (`compare_and_set_many`, postgres-batch-functions.ts); its own refusal when its
+ * transaction (`compare_and_set_many`, postgres-write-functions.ts); its own refusal when its
  * service order id is taken, the batch's other writes going on; whether it took the lease.
  */
 import type { Pool } from 'pg';

@@ -13,9 +13,8 @@
 
 import type { PoolClient } from 'pg';
 import { fillSupportViews } from './postgres-support-views.js';
-import { writeFunctionsSql } from './postgres-write-functions.js';
+import { batchFunctionsSql, writeFunctionsSql } from './postgres-write-functions.js';
 import { linksTableSql } from './postgres-links.js';
-import { batchFunctionsSql } from './postgres-batch-functions.js';
 
 /** Schema names this store accepts: plain lower-case identifiers, so they never need quoting rules in messages. */
 const schemaName = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -147,7 +146,7 @@ CREATE INDEX checkouts_payment_created ON ${s}.checkouts (((record->>'createdAt'
   },
   {
     version: 6,
-    summary: "batched writes, one round trip for many callers: compare_and_set_many, release_locks (postgres-batch-functions.ts)",
+    summary: "batched writes, one round trip for many callers: compare_and_set_many, release_locks (postgres-write-functions.ts)",
     sql: batchFunctionsSql,
   },
 ];

@@ -11,6 +11,8 @@
  *   goes back, and the merchant hears each transition once, in order;
  * - two companions (two pools, as two processes) applying batches on the same orders at once: each
  *   transition applied once and delivered once;
+ * - a backlog left in the inbox (a crash, an outage) is applied at start in batches too, a page at
+ *   a time, not one notification after the other;
  * - a schema-5 database (0.4.x's last) is migrated to 6 at start and its rows written by batches.
  */
 import assert from 'node:assert/strict';
@@ -223,6 +225,38 @@ describe('Postgres store: batched apply (migration 6)', () => {
       await b.h.close();
       await first.pool.end();
       await second.pool.end();
+    }
+  });
+
+  it('a backlog left in the inbox is applied at start in batches, each notification once', async () => {
+    const schema = `batch_${++schemas}`;
+    const { pool, batches } = countingPool();
+    const { h, store, updates } = await companionOn(schema, pool);
+    let orderIds: string[];
+    try {
+      orderIds = await seedPending(h, store, 120);
+      // Kept and answered, then the process stopped before applying them: only the inbox holds them.
+      for (const orderId of orderIds) {
+        const body = await signWebhook({ phoneNumber: phone, amount: 5000, orderId, status: 'completed' }, h.sandbox.webhookSecret);
+        assert.equal(await store.addToInbox({ id: `${orderId}-kept`, rawBody: body, receivedAt: Date.now() }, 600_000), true);
+      }
+      assert.equal(updates.length, 0);
+    } finally {
+      await h.close();
+    }
+    batches.length = 0;
+    const restarted = await companionOn(schema, pool);
+    try {
+      await until(() => restarted.updates.length >= orderIds.length, 'the backlog applied at start');
+      await until(async () => (await restarted.store.pendingInbox(10)).length === 0, 'the inbox emptied');
+      for (const orderId of orderIds) assert.equal((await restarted.store.getByOrderId(orderId))?.payment?.state, 'completed', orderId);
+      assert.equal(new Set(restarted.updates.map((update) => update.orderId)).size, orderIds.length, 'each delivered once');
+      assert.equal(restarted.updates.length, orderIds.length);
+      // 240 writes (120 transitions, 120 deliveries recorded): a handful of calls, where one by one took about 200.
+      assert.ok(batches.length <= 20, `the backlog's writes went in ${batches.length} calls (sizes ${batches.join(', ')})`);
+    } finally {
+      await restarted.h.close();
+      await pool.end();
     }
   });
 
