@@ -2,10 +2,10 @@
  * The Postgres store's calls on the path of a notification's application and delivery, each made
  * for many callers at once (issue 43, third part): a read by order id or by service order id, a
  * compare-and-set, a lease's claim and its release. The calls one turn of the event loop makes, and
- * those that come while the previous batch of their kind is under way, go together as the next
- * batch (postgres-batches.ts, `gatherTurn`): one round trip for a few hundred notifications where
- * each cost one, so a burst's backlog is applied as fast as it arrives. An idle store still sends a
- * call at once (at the end of its turn), alone.
+ * those that come while batches of their kind are under way (two at a time), go together as the
+ * next batch (postgres-batches.ts, `gatherTurn`, `writers`): one round trip for a few hundred
+ * notifications where each cost one, so a burst's backlog is applied as fast as it arrives. An
+ * idle store still sends a call at once (at the end of its turn), alone.
  *
  * Each caller gets what its own call would have answered: its own copy of a record; `true` or
  * `false` for its compare-and-set, checked against the revision it read, row by row, inside one
@@ -35,7 +35,8 @@ export interface BatchedCalls {
 }
 
 export function createBatchedCalls(pool: Pool, s: string, now: () => number): BatchedCalls {
-  const gathered = { gatherTurn: true };
+  // Two batches of a kind at once: a call waits for at most one batch under way, not a whole one and its own.
+  const gathered = { gatherTurn: true, writers: 2 };
 
   /** Reads by one key: each caller gets its own copy (two callers of one id never share an object). */
   const readsBy = (sql: string) =>

@@ -11,6 +11,8 @@
  * batcher starts its write at the end of the event loop's turn (setImmediate, as the file store's
  * sqlite-write-batch.ts does), not at the first item, so that the calls a turn makes together (the
  * notifications a batch of reads has just answered, each asking for its next step) share one write.
+ * `writers` (default 1): how many writes may be under way at once; an item that comes while they
+ * all are waits for the first to end, so a caller waits for at most one write before its own.
  */
 export interface BatchedWrites<Item, Result> {
   add(item: Item): Promise<Result>;
@@ -29,11 +31,13 @@ interface Waiting<Item, Result> {
 export function createBatchedWrites<Item, Result>(
   write: (batch: Item[]) => Promise<Result[]>,
   most: number,
-  options: { keyOf?: (item: Item) => string; gatherTurn?: boolean } = {},
+  options: { keyOf?: (item: Item) => string; gatherTurn?: boolean; writers?: number } = {},
 ): BatchedWrites<Item, Result> {
-  const { keyOf, gatherTurn = false } = options;
+  const { keyOf, gatherTurn = false, writers = 1 } = options;
   let queue: Array<Waiting<Item, Result>> = [];
-  let writing: Promise<void> | undefined;
+  const writing = new Set<Promise<void>>();
+  /** Writers running or asked to start at the end of this turn (`gatherTurn`), counted in step with the queue. */
+  let writersOn = 0;
   /** The next batch taken off the queue: the first `most`, or the first `most` of distinct keys. */
   const nextBatch = (): Array<Waiting<Item, Result>> => {
     if (!keyOf) {
@@ -64,16 +68,28 @@ export function createBatchedWrites<Item, Result>(
         for (const waiting of batch) waiting.reject(error);
       }
     }
-    writing = undefined;
+    // In the same step as the empty queue was seen: an item added from now on starts a writer.
+    writersOn -= 1;
+  };
+  const startWriter = () => {
+    if (queue.length === 0) {
+      writersOn -= 1;
+      return;
+    }
+    const writer: Promise<void> = writeWhileQueued().finally(() => writing.delete(writer));
+    writing.add(writer);
   };
   return {
     add: (item) =>
       new Promise<Result>((resolve, reject) => {
         queue.push({ item, resolve, reject });
-        writing ??= gatherTurn ? new Promise<void>((started) => setImmediate(() => started(writeWhileQueued()))) : writeWhileQueued();
+        if (writersOn >= writers) return;
+        writersOn += 1;
+        if (gatherTurn) setImmediate(startWriter);
+        else startWriter();
       }),
     drained: async () => {
-      while (writing) await writing;
+      while (writersOn > 0) await (writing.size > 0 ? Promise.all(writing) : new Promise((resolve) => setImmediate(resolve)));
     },
     waiting: () => queue.length,
   };
