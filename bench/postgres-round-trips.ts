@@ -2,7 +2,10 @@
  * Round trips to PostgreSQL per checkout creation and per service notification (issue 43's
  * profile): the companion on a Postgres store whose pool counts every statement it sends (each is
  * one round trip: `pg` sends the next only once the previous has answered), and how many of them
- * committed a transaction. Deterministic, unlike a time: run it on two commits to compare them.
+ * committed a transaction. One at a time it is deterministic, unlike a time: run it on two commits
+ * to compare them. In a burst (BURST notifications posted together, applied while more arrive) the
+ * store's batches (postgres-batched-calls.ts) share round trips, so that figure depends a little on
+ * timing: it says what a notification costs when a backlog is applied.
  * No payment service is called (orders are seeded as pending, as bench/companion.ts does); the
  * status hub's NOTIFYs go on its own connection and are not counted here.
  *
@@ -18,6 +21,7 @@ import { createDatabase, startPostgresServer } from '../test/support/postgres-se
 import { SECRET, benchCompanionOptions, seedPendingOrder } from './companion-server.js';
 
 const ORDERS = 200;
+const BURST = 2_000;
 
 const server = await startPostgresServer();
 try {
@@ -64,8 +68,30 @@ try {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   const notification = since(mark);
+
+  // A burst: every notification posted at once (50 at a time, as bench/companion.ts does), and
+  // counted until each is applied, delivered and marked done.
+  for (let from = 0; from < BURST; from += 50) {
+    await Promise.all(Array.from({ length: 50 }, (_, i) => seedPendingOrder(companion, store, `rt-burst-${from + i}`)));
+  }
+  const burstBodies = await Promise.all(Array.from({ length: BURST }, (_, i) => signWebhook({ phoneNumber: '+2290196000001', amount: 5000, orderId: `rt-burst-${i}`, status: 'completed' }, SECRET, { nonce: `rt-burst-${i}` })));
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  mark = { ...counted };
+  const appliedBefore = applied;
+  let next = 0;
+  await Promise.all(Array.from({ length: 50 }, async () => {
+    while (next < burstBodies.length) {
+      const body = burstBodies[next++]!;
+      const answer = await fetch(`http://127.0.0.1:${port}/momo/webhook`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      if (answer.status !== 200) throw new Error(`webhook answered ${answer.status}`);
+    }
+  }));
+  while (applied - appliedBefore < BURST) await new Promise((resolve) => setTimeout(resolve, 5));
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const burst = since(mark);
   console.log(`checkout creation: ${(creation.statements / ORDERS).toFixed(1)} round trips, ${(creation.commits / ORDERS).toFixed(1)} explicit COMMITs per creation`);
   console.log(`service notification (kept, applied, delivered to onPaymentUpdate, left the inbox): ${(notification.statements / ORDERS).toFixed(1)} round trips, ${(notification.commits / ORDERS).toFixed(1)} explicit COMMITs per notification`);
+  console.log(`service notifications in a burst of ${BURST} (the same, 50 posted at a time): ${(burst.statements / BURST).toFixed(2)} round trips per notification`);
   await companion.close();
   http.close();
   await store.close?.();

@@ -36,7 +36,8 @@ export interface NotificationReceiver {
   resume(): Promise<number>;
 }
 
-const resumePage = 50;
+/** Inbox entries read at once by `resume`, then applied together (at most `applyingAtOnce` at a time). */
+const resumePage = 200;
 
 /**
  * Notifications applied at once in one process, unless the store says how many it serves well
@@ -79,18 +80,34 @@ export function createNotificationReceiver(deps: NotificationDeps & { background
       });
     }
   };
-  const applyBehind = (entry: InboxEntry, notification: WebhookNotification) =>
-    new Promise<void>((resolve) => {
-      waitingToApply.push(() =>
-        applyAndLeave(entry, notification)
-          .catch((error: unknown) =>
-            // Still in the inbox: the next resume applies it.
-            deps.log.error('service notification could not be applied; it stays in the inbox and is retried', { orderId: notification.orderId, error }),
-          )
-          .then(() => resolve()),
-      );
+  /** Runs `work` when one of the `applyingAtOnce` places is free, in arrival order. */
+  const inTurn = <T>(work: () => Promise<T>) =>
+    new Promise<T>((resolve, reject) => {
+      waitingToApply.push(() => work().then(resolve, reject));
       applyNext();
     });
+  const applyBehind = (entry: InboxEntry, notification: WebhookNotification) =>
+    inTurn(() => applyAndLeave(entry, notification)).then(
+      () => undefined,
+      (error: unknown) =>
+        // Still in the inbox: the next resume applies it.
+        deps.log.error('service notification could not be applied; it stays in the inbox and is retried', { orderId: notification.orderId, error }),
+    );
+  /** One entry left by a crash or an outage: applied (true), or dropped when it cannot be read. */
+  const resumeOne = async (entry: InboxEntry): Promise<boolean> => {
+    let notification;
+    try {
+      // Verified when it arrived: read again, not re-verified (a secret rotated out since, or
+      // the time spent here, must not lose a notification that was genuine when received).
+      notification = readVerifiedWebhook(entry.rawBody);
+    } catch (error) {
+      deps.log.error('inbox entry cannot be read; dropped', { id: entry.id, error });
+      await inbox.leave(entry);
+      return false;
+    }
+    await applyAndLeave(entry, notification);
+    return true;
+  };
 
   const verifyAndEnter = async (raw: Uint8Array | string) => {
     const verified = await verifyNotification(deps, raw);
@@ -117,20 +134,13 @@ export function createNotificationReceiver(deps: NotificationDeps & { background
       let count = 0;
       for (;;) {
         const inside = await inbox.inside(resumePage);
-        for (const entry of inside) {
-          let notification;
-          try {
-            // Verified when it arrived: read again, not re-verified (a secret rotated out since, or
-            // the time spent here, must not lose a notification that was genuine when received).
-            notification = readVerifiedWebhook(entry.rawBody);
-          } catch (error) {
-            deps.log.error('inbox entry cannot be read; dropped', { id: entry.id, error });
-            await inbox.leave(entry);
-            continue;
-          }
-          await applyAndLeave(entry, notification);
-          count += 1;
-        }
+        // A page applied together, as live notifications are (the Postgres store batches their
+        // calls): a backlog left by a crash or an outage is applied in batches, not one by one.
+        // Statuses only move forward, so two of one order may be applied in either order.
+        const outcomes = await Promise.allSettled(inside.map((entry) => inTurn(() => resumeOne(entry))));
+        const failed = outcomes.find((outcome) => outcome.status === 'rejected');
+        if (failed) throw failed.reason;
+        count += outcomes.filter((outcome) => outcome.status === 'fulfilled' && outcome.value).length;
         if (inside.length < resumePage) return count;
       }
     },

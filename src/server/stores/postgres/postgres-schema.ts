@@ -13,7 +13,7 @@
 
 import type { PoolClient } from 'pg';
 import { fillSupportViews } from './postgres-support-views.js';
-import { writeFunctionsSql } from './postgres-write-functions.js';
+import { batchFunctionsSql, writeFunctionsSql } from './postgres-write-functions.js';
 import { linksTableSql } from './postgres-links.js';
 
 /** Schema names this store accepts: plain lower-case identifiers, so they never need quoting rules in messages. */
@@ -143,6 +143,11 @@ CREATE INDEX checkouts_payment_created ON ${s}.checkouts (((record->>'createdAt'
     version: 5,
     summary: 'payment links: the links table and its newest-first index (postgres-links.ts)',
     sql: linksTableSql,
+  },
+  {
+    version: 6,
+    summary: "batched writes, one round trip for many callers: compare_and_set_many, release_locks (postgres-write-functions.ts)",
+    sql: batchFunctionsSql,
   },
 ];
 

@@ -4,7 +4,11 @@
  *
  * Atomicity: each write that races is one SQL transaction (READ COMMITTED), and one round trip: a
  * PL/pgSQL function installed by migration 4 (postgres-write-functions.ts), as the Redis store has
- * one Lua script per write.
+ * one Lua script per write. On a notification's path (reads by order id and service order id,
+ * compare-and-sets, delivery leases taken and released) the calls of many callers go together,
+ * one round trip for a batch (postgres-batched-calls.ts; migration 6's `compare_and_set_many`
+ * keeps the same locks and the same revision check for each row), so the store applies
+ * {@link writersAtOnce} notifications at once.
  * - Records: a write first takes transaction-scoped advisory locks on every id it touches (its order
  *   id and each service order id it carries), in one sorted order, then reads, checks and writes.
  *   Two writers of one order, or a new checkout and another order's attempt claiming the same id,
@@ -48,6 +52,7 @@ import { migrateSchema } from './postgres-migrate.js';
 import { recordRow } from './postgres-records.js';
 import { checkSchemaName, defaultSchema } from './postgres-schema.js';
 import { takenServiceOrderId } from './postgres-write-functions.js';
+import { createBatchedCalls } from './postgres-batched-calls.js';
 import { supportViewReads } from './postgres-support-views.js';
 import { defaultPaymentListLimit } from '../../model/option-defaults.js';
 
@@ -60,6 +65,11 @@ export interface PostgresStoreOptions extends PostgresConnectionOptions {
 }
 
 const SWEEP_EVERY_MS = 60_000;
+/**
+ * Notifications a process applies at once: enough for a burst's backlog to be applied in batches of
+ * a few hundred (one round trip per step for all of them), not 8 at a time with a round trip each.
+ */
+const writersAtOnce = 1024;
 type Row = { record: CheckoutRecord };
 
 /**
@@ -81,13 +91,10 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   }
 
   const sql = {
-    live: `SELECT record FROM ${s}.checkouts WHERE order_id = $1 AND retain_until > $2`,
     byToken: `SELECT record FROM ${s}.checkouts WHERE token_hash = $1 AND retain_until > $2`,
     byReturn: `SELECT record FROM ${s}.checkouts WHERE return_id = $1 AND retain_until > $2`,
-    byService: `SELECT c.record FROM ${s}.service_order_ids i JOIN ${s}.checkouts c ON c.order_id = i.order_id WHERE i.service_order_id = $1 AND c.retain_until > $2`,
     // The racing writes, one round trip each (postgres-write-functions.ts).
     create: `SELECT created, existing FROM ${s}.create_if_absent($1, $2::text[], $3::json, $4)`,
-    compareAndSet: `SELECT ${s}.compare_and_set($1, $2, $3::text[], $4::json, $5) AS written`,
   };
 
   /** One write function's call, again when the server chose it as a deadlock's victim; a taken service order id is refused in the store's words. */
@@ -102,6 +109,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   };
   const inbox = createPostgresInboxWriter(inboxPool, s, now);
   const doneMarks = createPostgresDoneMarks(pool, s);
+  const batched = createBatchedCalls(pool, s, now);
   const one = async (query: string, values: unknown[]) => (await pool.query<Row>(query, values)).rows[0]?.record;
 
   // Expired rows are deleted on writes, at most once a minute per process (see the header).
@@ -129,6 +137,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
 
   return {
     kind: 'postgres',
+    writersAtOnce,
     // Every process on this database counts against one limit (postgres-limits.ts).
     limits: createPostgresLimits(pool, s, now),
     links: createPostgresLinks(pool, s, now),
@@ -137,30 +146,20 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       await sweep();
       return result.created ? { created: true, record: JSON.parse(JSON.stringify(record)) as CheckoutRecord } : { created: false, record: result.existing! };
     },
-    getByOrderId: (orderId) => one(sql.live, [orderId, now()]),
+    getByOrderId: (orderId) => batched.getByOrderId(orderId),
     getByTokenHash: (tokenHash) => one(sql.byToken, [tokenHash, now()]),
     getByReturnId: (returnId) => one(sql.byReturn, [returnId, now()]),
-    getByServiceOrderId: (serviceOrderId) => one(sql.byService, [serviceOrderId, now()]),
+    getByServiceOrderId: (serviceOrderId) => batched.getByServiceOrderId(serviceOrderId),
     async compareAndSet(orderId, expectedRevision, next) {
       if (next.orderId !== orderId) throw new TypeError(`compareAndSet(${orderId}) was given the record of order ${next.orderId}`);
-      const { written } = await write<{ written: boolean }>(sql.compareAndSet, [orderId, expectedRevision, serviceOrderIdsOf(next), recordRow(next), now()]);
+      const written = await batched.compareAndSet(orderId, expectedRevision, next);
       await sweep();
       return written;
     },
-    async claimLock(key, owner, ttlMs) {
-      const at = now();
-      const result = await pool.query(
-        `INSERT INTO ${s}.locks (key, owner, until) VALUES ($1, $2, $3)
-         ON CONFLICT (key) DO UPDATE SET owner = excluded.owner, until = excluded.until
-         WHERE ${s}.locks.until <= $4 OR ${s}.locks.owner = excluded.owner`,
-        [key, owner, at + Math.max(1, Math.ceil(ttlMs)), at],
-      );
-      return result.rowCount === 1;
-    },
-    async releaseLock(key, owner) {
-      // Not waited for on disk (postgres-write-functions.ts): a lost release only keeps the lease until its ttl.
-      await pool.query(`SELECT ${s}.release_lock($1, $2)`, [key, owner]);
-    },
+    // Leases are taken and released in batches too; a release is not waited for on disk (a lost
+    // one only keeps the lease until its ttl).
+    claimLock: (key, owner, ttlMs) => batched.claimLock(key, owner, ttlMs),
+    releaseLock: (key, owner) => batched.releaseLock(key, owner),
     async renewLock(key, owner, ttlMs) {
       const at = now();
       const result = await pool.query(`UPDATE ${s}.locks SET until = $3 WHERE key = $1 AND owner = $2 AND until > $4`, [key, owner, at + Math.max(1, Math.ceil(ttlMs)), at]);
@@ -224,6 +223,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     async close() {
       await inbox.drained();
       await doneMarks.drained();
+      await batched.drained();
       if (owned) await end();
     },
   };
