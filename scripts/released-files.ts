@@ -112,11 +112,21 @@ async function record(): Promise<number> {
   }
 }
 
+// No top-level await here: `record` imports build-browser.ts, which imports this module back; a
+// module still awaiting at its top level never finishes loading for that import, so the release's
+// `record` waited forever and exited with 13 (unsettled top-level await) without recording.
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const [command, dir] = process.argv.slice(2);
-  if (command === 'check') process.exitCode = await check(dir ?? join(root, 'dist', 'browser'));
-  else if (command === 'record') process.exitCode = await record();
-  else {
+  const run = command === 'check' ? check(dir ?? join(root, 'dist', 'browser')) : command === 'record' ? record() : undefined;
+  if (run) {
+    run.then(
+      (code) => (process.exitCode = code),
+      (error: unknown) => {
+        console.error(error instanceof Error ? error.message : String(error));
+        process.exitCode = 1;
+      },
+    );
+  } else {
     console.error('Usage: tsx scripts/released-files.ts check [dist/browser folder] | record');
     process.exitCode = 2;
   }
