@@ -75,8 +75,15 @@ describe('security headers', () => {
     assert.equal(response.headers.get('access-control-allow-origin'), shopOrigin);
     assert.equal(response.headers.get('x-content-type-options'), 'nosniff');
     const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
     let text = '';
-    while (!/"state":"pending"/.test(text)) text += new TextDecoder().decode((await reader.read()).value);
+    while (!/"state":"pending"/.test(text)) {
+      // A stream that ended answers every read at once: without this check the loop never yields,
+      // and the test's own time limit (a timer) could never fire.
+      const { done, value } = await reader.read();
+      assert.ok(!done, `the status stream ended before the pending state; it sent: ${text}`);
+      text += decoder.decode(value, { stream: true });
+    }
     await reader.cancel();
   });
 });

@@ -47,10 +47,13 @@ function pausableProcess(store: CheckoutStore, path: string) {
 describe('a pay holder paused past its lease, and the process that took the lock over', () => {
   let sandbox: RunningSandbox;
   const companions: Companion[] = [];
+  /** Every pause's resume: a test that fails while its holder is paused leaves that call waiting, and a companion closes only once its calls end. */
+  const resumes: Array<() => void> = [];
   before(async () => {
     sandbox = await startSandbox({ port: 0, pushDelayMs: 60_000, log: () => {} });
   });
   after(async () => {
+    for (const resume of resumes) resume();
     for (const companion of companions) await companion.close();
     await sandbox?.close();
   });
@@ -60,6 +63,7 @@ describe('a pay holder paused past its lease, and the process that took the lock
     const now = () => Date.now() + skew;
     const shared = createMemoryStore({ now });
     const paused = pausableProcess(shared, pauseAt);
+    resumes.push(paused.resume);
     const a = createCompanion({ ...refundCompanionOptions(sandbox, paused.store), fetch: paused.fetch, now });
     const b = createCompanion({ ...refundCompanionOptions(sandbox, shared), now });
     companions.push(a, b);
