@@ -78,7 +78,7 @@ interface FullTierUse {
 }
 
 /** The one program whose use is there for what the Node line changes: the npm it ships. */
-const runtimeBoundProgram = /^npm$/;
+const runtimeBoundProgram = 'npm';
 /** Kill -9, two processes, a stopped database, a full disk, and node:tls under the PostgreSQL store: whatever they start, the runtime is the subject. */
 const runtimeSubjects = /^test\/(?:crash\/|server\/stores\/postgres\/postgres-tls\.test\.ts$)/;
 
@@ -97,7 +97,7 @@ function fullTierUses(path: string, seen: Set<string>): FullTierUse[] {
   for (const pattern of [programCall, programPath]) {
     for (const started of code.matchAll(new RegExp(pattern.source, 'g'))) {
       const program = started[1] ?? /([\w-]+)$/.exec(started[0])![1]!;
-      uses.push({ reason: `${name} starts ${started[0].replace(/^[\w]+\(\s*/, '')}`, runtimeBound: runtimeBoundProgram.test(program) });
+      uses.push({ reason: `${name} starts ${started[0].replace(/^[\w]+\(\s*/, '')}`, runtimeBound: program === runtimeBoundProgram });
     }
   }
   if (compilerRun.test(code)) uses.push({ reason: `${name} runs the TypeScript compiler over a project`, runtimeBound: false });
