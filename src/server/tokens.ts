@@ -8,6 +8,7 @@
  * computed synchronously. Both give the same string (test/server/tokens.test.ts).
  */
 import type * as NodeCrypto from 'node:crypto';
+import { nodeBuiltin } from '../contract/node-builtin.js';
 
 export function randomId(bytes = 32): string {
   const data = crypto.getRandomValues(new Uint8Array(bytes));
@@ -15,8 +16,7 @@ export function randomId(bytes = 32): string {
 }
 
 const nodeCrypto = (() => {
-  const nodeProcess = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  const module = nodeProcess?.getBuiltinModule?.('node:crypto') as typeof NodeCrypto | undefined;
+  const module = nodeBuiltin<typeof NodeCrypto>('node:crypto');
   return typeof module?.createHash === 'function' ? module : undefined;
 })();
 

@@ -10,6 +10,7 @@
  */
 import type * as NodeCrypto from 'node:crypto';
 import { constantTimeEqual } from '../constant-time.js';
+import { nodeBuiltin } from '../node-builtin.js';
 
 const encoder = new TextEncoder();
 
@@ -55,8 +56,7 @@ export async function webCryptoHmacSha512Hex(secret: string, message: string): P
 type NodeHmac = (secret: string, message: string) => string;
 
 function loadNodeHmac(): NodeHmac | undefined {
-  const nodeProcess = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  const crypto = nodeProcess?.getBuiltinModule?.('node:crypto') as typeof NodeCrypto | undefined;
+  const crypto = nodeBuiltin<typeof NodeCrypto>('node:crypto');
   if (crypto?.createHmac === undefined || crypto.createSecretKey === undefined) return undefined;
   const keys = new Map<string, NodeCrypto.KeyObject>();
   return (secret, message) => {

@@ -9,6 +9,7 @@
  * script before the number field takes typing, and 75 KB raw is about 23 KB brotli.
  */
 import type * as NodeZlib from 'node:zlib';
+import { nodeBuiltin } from '../../contract/node-builtin.js';
 import { builtinFs, packageBrowserDir, readOnceFound, type BuiltFilesRead } from '../setup/built-files.js';
 
 /** A file's bytes as built, and compressed where the runtime has node:zlib. */
@@ -29,13 +30,8 @@ export function readElementFiles(dir: string = packageBrowserDir()): () => Promi
   return readOnceFound(() => load(dir.replace(/\/$/, '')));
 }
 
-function builtinZlib(): typeof NodeZlib | undefined {
-  const nodeProcess = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  return nodeProcess?.getBuiltinModule?.('node:zlib') as typeof NodeZlib | undefined;
-}
-
 async function encoded(body: Uint8Array): Promise<EncodedFile> {
-  const zlib = builtinZlib();
+  const zlib = nodeBuiltin<typeof NodeZlib>('node:zlib');
   if (!zlib) return { body };
   const run = (compress: (input: Uint8Array, options: object, done: (error: Error | null, result: Uint8Array) => void) => void, options: object) =>
     new Promise<Uint8Array>((resolve, reject) => compress(body, options, (error, result) => (error ? reject(error) : resolve(new Uint8Array(result)))));

@@ -11,6 +11,7 @@
  */
 import type * as NodeCrypto from 'node:crypto';
 import { constantTimeEqual } from '../../contract/constant-time.js';
+import { nodeBuiltin } from '../../contract/node-builtin.js';
 import { CompanionConfigError } from '../config-error.js';
 
 export const minServerSecretLength = 32;
@@ -47,8 +48,7 @@ export function createServerSecretCheck(secret: string): (presented: string) => 
 }
 
 function nodeCrypto(): typeof NodeCrypto | undefined {
-  const nodeProcess = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  const crypto = nodeProcess?.getBuiltinModule?.('node:crypto') as typeof NodeCrypto | undefined;
+  const crypto = nodeBuiltin<typeof NodeCrypto>('node:crypto');
   return typeof crypto?.createHash === 'function' ? crypto : undefined;
 }
 

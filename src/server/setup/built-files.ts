@@ -10,6 +10,7 @@
  *   for, and found once it is there (a shop that runs `npm run build` after starting).
  */
 import type * as NodeFs from 'node:fs/promises';
+import { nodeBuiltin } from '../../contract/node-builtin.js';
 
 /** What a read gives: the files' content, or the sentence saying why not and what to do. */
 export type BuiltFilesRead<T> = ({ ok: true } & T) | { ok: false; reason: string };
@@ -19,8 +20,7 @@ export const packageBrowserDir = (): string => new URL('../../../dist/browser/',
 
 /** `node:fs/promises` where the runtime has it (Node, Bun, Deno), else undefined. */
 export function builtinFs(): typeof NodeFs | undefined {
-  const nodeProcess = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  return nodeProcess?.getBuiltinModule?.('node:fs/promises') as typeof NodeFs | undefined;
+  return nodeBuiltin<typeof NodeFs>('node:fs/promises');
 }
 
 /** `load` run once when it finds its files, and again on the next ask while it does not. */
