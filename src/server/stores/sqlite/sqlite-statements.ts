@@ -17,6 +17,8 @@ interface RecordRow {
   record: string;
   retain_until: number;
   revision: number;
+  token_hash: string;
+  return_id: string;
 }
 
 /** Each statement with its parameters and its row (a row type only for the statements that read). */
@@ -30,6 +32,8 @@ export interface FileStoreStatements {
   remove: Statement<[string]>;
   insert: Statement;
   update: Statement;
+  /** `update` without the columns fixed at creation (the token's hash, the return id). */
+  updateState: Statement;
   indexServiceOrderId: Statement<[string, string]>;
   lock: Statement<[string], { owner: string; until: number }>;
   setLock: Statement<[string, string, number]>;
@@ -51,7 +55,7 @@ export interface FileStoreStatements {
 
 export function prepareStatements(db: SqliteDatabase): FileStoreStatements {
   return {
-    record: db.prepare('SELECT record, retain_until, revision FROM checkouts WHERE order_id = ?'),
+    record: db.prepare('SELECT record, retain_until, revision, token_hash, return_id FROM checkouts WHERE order_id = ?'),
     liveRecord: db.prepare('SELECT record FROM checkouts WHERE order_id = ? AND retain_until > ?'),
     byTokenHash: db.prepare('SELECT record FROM checkouts WHERE token_hash = ? AND retain_until > ?'),
     byReturnId: db.prepare('SELECT record FROM checkouts WHERE return_id = ? AND retain_until > ?'),
@@ -69,6 +73,12 @@ export function prepareStatements(db: SqliteDatabase): FileStoreStatements {
     ),
     update: db.prepare(
       `UPDATE checkouts SET revision = @revision, token_hash = @tokenHash, return_id = @returnId, retain_until = @retainUntil,
+       next_delivery_at = @nextDeliveryAt, payment_state = @paymentState, payment_updated_at = @paymentUpdatedAt,
+       payment_operator = @paymentOperator, support_at = @supportAt, record = @record
+       WHERE order_id = @orderId`,
+    ),
+    updateState: db.prepare(
+      `UPDATE checkouts SET revision = @revision, retain_until = @retainUntil,
        next_delivery_at = @nextDeliveryAt, payment_state = @paymentState, payment_updated_at = @paymentUpdatedAt,
        payment_operator = @paymentOperator, support_at = @supportAt, record = @record
        WHERE order_id = @orderId`,

@@ -32,7 +32,7 @@
  * (sqlite-write-batch.ts) and the shared limits (sqlite-limits.ts).
  */
 import { join } from 'node:path';
-import { serviceOrderIdsOf, type InboxEntry } from '../../model/records.js';
+import type { InboxEntry } from '../../model/records.js';
 import type { CheckoutStore, PaymentQuery } from '../store.js';
 import { createSqliteLimits } from './sqlite-limits.js';
 import { openSqlite } from './sqlite-open.js';
@@ -105,7 +105,8 @@ export function createFileStore(options: FileStoreOptions = {}): CheckoutStore {
     links,
     async createIfAbsent(record) {
       sweep();
-      return batch.run(() => transactions.createIfAbsent(record, now()));
+      // A better-sqlite3 transaction function: in the batch, a savepoint of its own.
+      return batch.run(() => transactions.createIfAbsent(record, now()), { savepoint: false });
     },
     async getByOrderId(orderId) {
       const row = statements.liveRecord.get(orderId, now());
@@ -125,13 +126,12 @@ export function createFileStore(options: FileStoreOptions = {}): CheckoutStore {
     },
     async compareAndSet(orderId, expectedRevision, next) {
       if (next.orderId !== orderId) throw new TypeError(`compareAndSet(${orderId}) was given the record of order ${next.orderId}`);
-      // A new attempt's or refund's service order id is written before it is posted: durably.
-      const newServiceOrderId = serviceOrderIdsOf(next).some((id) => statements.serviceOrderIdOwner.get(id, now())?.order_id !== orderId);
       sweep();
-      return batch.run(() => transactions.compareAndSet(orderId, expectedRevision, next, now()), newServiceOrderId);
+      // Durably when it registers a new attempt's or refund's service order id (sqlite-transactions.ts).
+      return batch.run((context) => transactions.compareAndSet(context, orderId, expectedRevision, next, now()), { savepoint: false });
     },
     async claimLock(key, owner, ttlMs) {
-      return batch.run(() => transactions.claimLock(key, owner, ttlMs, now()));
+      return batch.run(() => transactions.claimLock(key, owner, ttlMs, now()), { savepoint: false });
     },
     async endConsoleSession(sessionId, expiresAt) {
       // A row of the locks table, held until the session's expiry by an owner no process is
@@ -143,7 +143,7 @@ export function createFileStore(options: FileStoreOptions = {}): CheckoutStore {
       return (statements.lock.get(`${endedSessionKey}${sessionId}`)?.until ?? 0) > now();
     },
     async releaseLock(key, owner) {
-      await batch.run(() => statements.releaseLock.run(key, owner));
+      await batch.run(() => statements.releaseLock.run(key, owner), { savepoint: false });
     },
     async renewLock(key, owner, ttlMs) {
       const at = now();
@@ -152,13 +152,13 @@ export function createFileStore(options: FileStoreOptions = {}): CheckoutStore {
     addToInbox(entry, ttlMs) {
       sweep();
       // Group-committed and fsynced before it resolves (sqlite-write-batch.ts).
-      return batch.run(() => addToInbox(entry, ttlMs), true);
+      return batch.run(() => addToInbox(entry, ttlMs), { fsynced: true, savepoint: false });
     },
     async pendingInbox(limit) {
       return statements.pendingInbox.all(limit).map((row) => ({ id: row.id, rawBody: row.raw_body, receivedAt: row.received_at }));
     },
     async markInboxDone(id) {
-      await batch.run(() => statements.markInboxDone.run(id));
+      await batch.run(() => statements.markInboxDone.run(id), { savepoint: false });
     },
     async dueDeliveries(at, limit) {
       return statements.dueDeliveries.all(at, now(), limit).map((row) => row.order_id);
@@ -194,6 +194,8 @@ export function createFileStore(options: FileStoreOptions = {}): CheckoutStore {
     async close() {
       // Writes still waiting for their group commit (inbox entries among them) go in first.
       if (db.open && batch.waiting > 0) batch.flush();
+      // And what waits for its fsync is answered before the file closes.
+      if (db.open) await batch.flushed().catch(() => undefined);
       if (db.open) db.close();
     },
   };

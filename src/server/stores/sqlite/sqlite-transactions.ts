@@ -12,11 +12,18 @@ import { serviceOrderIdsOf, type CheckoutRecord } from '../../model/records.js';
 import { serviceOrderIdTaken } from '../store.js';
 import type { SqliteDatabase } from './sqlite-open.js';
 import { parseRecord, recordColumns, type FileStoreStatements } from './sqlite-statements.js';
+import type { BatchedWriteContext } from './sqlite-write-batch.js';
 
 export interface FileStoreTransactions {
   createIfAbsent: BetterSqlite3.Transaction<(record: CheckoutRecord, at: number) => { created: boolean; record: CheckoutRecord }>;
-  compareAndSet: BetterSqlite3.Transaction<(orderId: string, expectedRevision: number, next: CheckoutRecord, at: number) => boolean>;
-  claimLock: BetterSqlite3.Transaction<(key: string, owner: string, ttlMs: number, at: number) => boolean>;
+  /**
+   * Run in the group commit (sqlite-write-batch.ts), which holds the write lock: reads, then one
+   * write, or several in a savepoint when a new service order id is registered, which also must
+   * reach the disk (`needsDisk`).
+   */
+  compareAndSet: (context: BatchedWriteContext, orderId: string, expectedRevision: number, next: CheckoutRecord, at: number) => boolean;
+  /** Run in the group commit: a read, then one write. */
+  claimLock: (key: string, owner: string, ttlMs: number, at: number) => boolean;
   probeWrite: BetterSqlite3.Transaction<() => void>;
   sweep: BetterSqlite3.Transaction<(at: number) => void>;
 }
@@ -55,21 +62,34 @@ export function prepareTransactions(db: SqliteDatabase, statements: FileStoreSta
       register(record.orderId, unregistered);
       return { created: true, record: parseRecord(row.record) };
     }),
-    compareAndSet: db.transaction((orderId: string, expectedRevision: number, next: CheckoutRecord, at: number) => {
+    compareAndSet: (context, orderId, expectedRevision, next, at) => {
       const current = statements.record.get(orderId);
       if (!current || current.retain_until <= at || current.revision !== expectedRevision) return false;
       // Checked before the write (a taken id refuses it whole); an id already this order's is not written again.
       const unregistered = unregisteredServiceOrderIds(next, at);
-      statements.update.run(recordColumns(next));
-      register(orderId, unregistered);
+      // The token's and the return address's columns never change after creation: leaving them out
+      // of the statement spares their two indexes a write (SQLite rewrites an index entry whenever
+      // the statement sets its column, even to the same value).
+      const columns = recordColumns(next);
+      const update = current.token_hash === columns.tokenHash && current.return_id === columns.returnId ? statements.updateState : statements.update;
+      if (unregistered.length === 0) {
+        update.run(columns);
+        return true;
+      }
+      // A new attempt's or refund's service order id: written before it is posted, so durably.
+      context.needsDisk();
+      context.inSavepoint(() => {
+        update.run(columns);
+        register(orderId, unregistered);
+      });
       return true;
-    }),
-    claimLock: db.transaction((key: string, owner: string, ttlMs: number, at: number) => {
+    },
+    claimLock: (key, owner, ttlMs, at) => {
       const held = statements.lock.get(key);
       if (held && held.until > at && held.owner !== owner) return false;
       statements.setLock.run(key, owner, at + ttlMs);
       return true;
-    }),
+    },
     // A write committed and undone in one transaction: its commit still reaches the WAL, which is
     // what a full disk or a lock held elsewhere refuses.
     probeWrite: db.transaction(() => {

@@ -9,33 +9,51 @@
  * notifications in flight are at different steps of their walk, so one turn's transaction carries
  * all their steps.
  *
- * Each write runs in a savepoint of its own: one that throws (a taken service order id, a full
- * disk on its statement) is undone alone and rejects alone; the others commit. A failed commit
- * rejects every write of the batch: none of them is kept, and each caller says so (an inbox entry
- * not kept is answered `503`).
+ * A write that throws (a taken service order id, a full disk on its statement) is undone alone and
+ * rejects alone; the others commit. A write of one statement gets that from SQLite itself (a failed
+ * statement changes nothing); a write of several runs in a savepoint of its own (`inSavepoint`),
+ * which costs two statements more, so only such writes take one. A failed commit rejects every write
+ * of the batch: none of them is kept, and each caller says so (an inbox entry not kept is answered
+ * `503`).
  *
- * Durability (sqlite-fsync.ts): a batch holding a write that must reach the disk itself (an inbox
- * entry, a new service order id) is committed with an fsync, which also makes the rest of the batch
- * durable; a batch without one reaches the operating system only (it survives `kill -9`).
+ * Durability (sqlite-fsync.ts): every commit reaches the operating system before any of its writes
+ * resolves (it survives `kill -9`). A write that must reach the disk itself (an inbox entry, a new
+ * service order id: it says so when queued, or while it runs through `needsDisk`) resolves only
+ * after the WAL's fsync that follows its commit, made off the event loop and shared by every batch
+ * committed before it began; the batch's other writes resolve at their commit. Where the database
+ * is not in WAL mode, every batch commits with `FULL` instead.
  */
-import { durably } from './sqlite-fsync.js';
+import { durably, createWalFlusher } from './sqlite-fsync.js';
 import type { SqliteDatabase } from './sqlite-open.js';
+
+/** What a batched write is handed: `needsDisk()` when what it wrote must reach the disk before it resolves. */
+export interface BatchedWriteContext {
+  needsDisk(): void;
+  /** Runs `writes` in a savepoint: undone together if one of them throws. */
+  inSavepoint<T>(writes: () => T): T;
+}
 
 export interface WriteBatch {
   /**
    * Queues `write` (synchronous SQL, run inside the batch's transaction) for this turn's commit;
    * resolves with what it returned once committed, or rejects with what it threw or the commit's error.
-   * `fsynced`: the commit must reach the disk before this write resolves.
+   * `fsynced`: the commit must reach the disk before this write resolves. `savepoint: false`: the
+   * write changes the file with one statement at most (or takes its own savepoint for more), so the
+   * batch gives it none.
    */
-  run<T>(write: () => T, fsynced?: boolean): Promise<T>;
+  run<T>(write: (context: BatchedWriteContext) => T, options?: { fsynced?: boolean; savepoint?: boolean }): Promise<T>;
   /** Commits what is queued now (at close: writes still waiting go in first). */
   flush(): void;
+  /** Resolves once every commit so far is on the disk itself (at close, before the file is). */
+  flushed(): Promise<void>;
   /** How many writes wait for their commit. */
   readonly waiting: number;
 }
 
 interface QueuedWrite {
-  write: () => unknown;
+  write: (context: BatchedWriteContext) => unknown;
+  fsynced: boolean;
+  savepoint: boolean;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -44,43 +62,56 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 export function createWriteBatch(db: SqliteDatabase): WriteBatch {
   // Nested in the batch's transaction, a better-sqlite3 transaction function is a savepoint.
-  const inSavepoint = db.transaction((write: () => unknown) => write());
+  const inSavepoint = db.transaction((writes: () => unknown) => writes()) as <T>(writes: () => T) => T;
+  const walFlusher = createWalFlusher(db);
+  let batchNeedsDisk = false;
   const commitAll = db.transaction((writes: readonly QueuedWrite[]): Outcome[] =>
     writes.map((item) => {
+      const context: BatchedWriteContext = {
+        needsDisk: () => {
+          item.fsynced = true;
+          batchNeedsDisk = true;
+        },
+        inSavepoint,
+      };
       try {
-        return { ok: true, value: inSavepoint(item.write) };
+        return { ok: true, value: item.savepoint ? inSavepoint(() => item.write(context)) : item.write(context) };
       } catch (error) {
         return { ok: false, error };
       }
     }),
   );
   let queue: QueuedWrite[] = [];
-  let fsyncQueued = false;
   const flush = () => {
     const batch = queue;
-    const fsync = fsyncQueued;
     queue = [];
-    fsyncQueued = false;
     if (batch.length === 0) return;
+    batchNeedsDisk = batch.some((item) => item.fsynced);
     let outcomes: Outcome[];
     try {
-      outcomes = fsync ? durably(db, () => commitAll.immediate(batch)) : commitAll.immediate(batch);
+      outcomes = walFlusher ? commitAll.immediate(batch) : durably(db, () => commitAll.immediate(batch));
     } catch (error) {
       for (const item of batch) item.reject(error);
       return;
     }
-    outcomes.forEach((outcome, index) => (outcome.ok ? batch[index]!.resolve(outcome.value) : batch[index]!.reject(outcome.error)));
+    const onDisk = batchNeedsDisk && walFlusher ? walFlusher() : null;
+    outcomes.forEach((outcome, index) => {
+      const item = batch[index]!;
+      if (!outcome.ok) item.reject(outcome.error);
+      else if (onDisk && item.fsynced) onDisk.then(() => item.resolve(outcome.value), item.reject);
+      else item.resolve(outcome.value);
+    });
   };
   return {
-    run<T>(write: () => T, fsynced = false) {
+    run<T>(write: (context: BatchedWriteContext) => T, options: { fsynced?: boolean; savepoint?: boolean } = {}) {
       return new Promise<T>((resolve, reject) => {
-        queue.push({ write, resolve: resolve as (value: unknown) => void, reject });
-        fsyncQueued ||= fsynced;
+        queue.push({ write, fsynced: options.fsynced === true, savepoint: options.savepoint !== false, resolve: resolve as (value: unknown) => void, reject });
         // The first write of a turn schedules the commit; the rest of the turn joins it.
         if (queue.length === 1) setImmediate(flush);
       });
     },
     flush,
+    flushed: () => walFlusher?.() ?? Promise.resolve(),
     get waiting() {
       return queue.length;
     },
