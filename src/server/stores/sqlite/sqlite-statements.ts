@@ -17,8 +17,19 @@ interface RecordRow {
   record: string;
   retain_until: number;
   revision: number;
+}
+
+/** A row's columns beside its record: what a compare-and-set checks and compares (`changedColumns`). */
+export interface RowHead {
+  revision: number;
+  retain_until: number;
   token_hash: string;
   return_id: string;
+  next_delivery_at: number | null;
+  payment_state: string | null;
+  payment_updated_at: number | null;
+  payment_operator: string | null;
+  support_at: number | null;
 }
 
 /** Each statement with its parameters and its row (a row type only for the statements that read). */
@@ -31,9 +42,10 @@ export interface FileStoreStatements {
   serviceOrderIdOwner: Statement<[string, number], { order_id: string }>;
   remove: Statement<[string]>;
   insert: Statement;
-  update: Statement;
-  /** `update` without the columns fixed at creation (the token's hash, the return id). */
-  updateState: Statement;
+  /** The row's columns without its record, for a compare-and-set. */
+  head: Statement<[string], RowHead>;
+  /** The registry alone, live or not: when it names the order itself, the join is not needed. */
+  registeredOwner: Statement<[string], { order_id: string }>;
   indexServiceOrderId: Statement<[string, string]>;
   lock: Statement<[string], { owner: string; until: number }>;
   setLock: Statement<[string, string, number]>;
@@ -55,7 +67,11 @@ export interface FileStoreStatements {
 
 export function prepareStatements(db: SqliteDatabase): FileStoreStatements {
   return {
-    record: db.prepare('SELECT record, retain_until, revision, token_hash, return_id FROM checkouts WHERE order_id = ?'),
+    record: db.prepare('SELECT record, retain_until, revision FROM checkouts WHERE order_id = ?'),
+    head: db.prepare(
+      `SELECT revision, retain_until, token_hash, return_id, next_delivery_at, payment_state, payment_updated_at, payment_operator, support_at
+       FROM checkouts WHERE order_id = ?`,
+    ),
     liveRecord: db.prepare('SELECT record FROM checkouts WHERE order_id = ? AND retain_until > ?'),
     byTokenHash: db.prepare('SELECT record FROM checkouts WHERE token_hash = ? AND retain_until > ?'),
     byReturnId: db.prepare('SELECT record FROM checkouts WHERE return_id = ? AND retain_until > ?'),
@@ -63,6 +79,7 @@ export function prepareStatements(db: SqliteDatabase): FileStoreStatements {
       'SELECT c.record, c.order_id FROM service_order_ids s JOIN checkouts c ON c.order_id = s.order_id WHERE s.service_order_id = ? AND c.retain_until > ?',
     ),
     // The owner alone: the registry's checks need no record (reading its JSON cost more than the write).
+    registeredOwner: db.prepare('SELECT order_id FROM service_order_ids WHERE service_order_id = ?'),
     serviceOrderIdOwner: db.prepare(
       'SELECT s.order_id FROM service_order_ids s JOIN checkouts c ON c.order_id = s.order_id WHERE s.service_order_id = ? AND c.retain_until > ?',
     ),
@@ -70,18 +87,6 @@ export function prepareStatements(db: SqliteDatabase): FileStoreStatements {
     insert: db.prepare(
       `INSERT INTO checkouts (order_id, revision, token_hash, return_id, retain_until, next_delivery_at, payment_state, payment_updated_at, payment_operator, support_at, record)
        VALUES (@orderId, @revision, @tokenHash, @returnId, @retainUntil, @nextDeliveryAt, @paymentState, @paymentUpdatedAt, @paymentOperator, @supportAt, @record)`,
-    ),
-    update: db.prepare(
-      `UPDATE checkouts SET revision = @revision, token_hash = @tokenHash, return_id = @returnId, retain_until = @retainUntil,
-       next_delivery_at = @nextDeliveryAt, payment_state = @paymentState, payment_updated_at = @paymentUpdatedAt,
-       payment_operator = @paymentOperator, support_at = @supportAt, record = @record
-       WHERE order_id = @orderId`,
-    ),
-    updateState: db.prepare(
-      `UPDATE checkouts SET revision = @revision, retain_until = @retainUntil,
-       next_delivery_at = @nextDeliveryAt, payment_state = @paymentState, payment_updated_at = @paymentUpdatedAt,
-       payment_operator = @paymentOperator, support_at = @supportAt, record = @record
-       WHERE order_id = @orderId`,
     ),
     indexServiceOrderId: db.prepare(
       'INSERT INTO service_order_ids (service_order_id, order_id) VALUES (?, ?) ON CONFLICT (service_order_id) DO UPDATE SET order_id = excluded.order_id',
@@ -142,7 +147,7 @@ export function createListStatements(db: SqliteDatabase): ListStatement {
 
 export const parseRecord = (json: string) => JSON.parse(json) as CheckoutRecord;
 
-/** The row's columns for `record` (named parameters of `insert` and `update`). */
+/** The row's columns for `record` (named parameters of `insert` and of an update, `updateStatements`). */
 export const recordColumns = (record: CheckoutRecord) => ({
   orderId: record.orderId,
   revision: record.revision,
@@ -161,3 +166,39 @@ export const supportColumns = (record: CheckoutRecord) => ({
   paymentOperator: record.payment ? operatorName(record.payment) : null,
   supportAt: supportSince(record),
 });
+
+/** The columns an update may set beside the revision and the record: each with its named parameter. */
+const updatableColumns = [
+  ['token_hash', 'tokenHash'],
+  ['return_id', 'returnId'],
+  ['retain_until', 'retainUntil'],
+  ['next_delivery_at', 'nextDeliveryAt'],
+  ['payment_state', 'paymentState'],
+  ['payment_updated_at', 'paymentUpdatedAt'],
+  ['payment_operator', 'paymentOperator'],
+  ['support_at', 'supportAt'],
+] as const;
+
+/**
+ * The UPDATE of a compare-and-set, setting only the columns whose value changes (and the revision
+ * and record, which always do): SQLite rewrites an index's entry whenever the statement sets one
+ * of its columns, even to the value it had, and a row has eight indexes beside its key. A delivery's
+ * outcome changes one indexed column, a transition four: the rest were written for nothing (issue
+ * 43's figures). Prepared on first use, one per set of columns (a handful occur).
+ */
+export function updateStatements(db: SqliteDatabase): (current: RowHead, next: ReturnType<typeof recordColumns>) => Statement {
+  const prepared = new Map<number, Statement>();
+  return (current, next) => {
+    let changed = 0;
+    updatableColumns.forEach(([column, parameter], index) => {
+      if (current[column] !== next[parameter]) changed |= 1 << index;
+    });
+    let statement = prepared.get(changed);
+    if (!statement) {
+      const sets = updatableColumns.filter((_, index) => changed & (1 << index)).map(([column, parameter]) => `, ${column} = @${parameter}`);
+      statement = db.prepare(`UPDATE checkouts SET revision = @revision${sets.join('')}, record = @record WHERE order_id = @orderId`);
+      prepared.set(changed, statement);
+    }
+    return statement;
+  };
+}

@@ -11,7 +11,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { serviceOrderIdsOf, type CheckoutRecord } from '../../model/records.js';
 import { serviceOrderIdTaken } from '../store.js';
 import type { SqliteDatabase } from './sqlite-open.js';
-import { parseRecord, recordColumns, type FileStoreStatements } from './sqlite-statements.js';
+import { parseRecord, recordColumns, updateStatements, type FileStoreStatements } from './sqlite-statements.js';
 import type { BatchedWriteContext } from './sqlite-write-batch.js';
 
 export interface FileStoreTransactions {
@@ -44,6 +44,16 @@ export function prepareTransactions(db: SqliteDatabase, statements: FileStoreSta
   /** Checks each of the record's service order ids (throws on a taken one); returns those not yet registered to it. */
   const unregisteredServiceOrderIds = (record: CheckoutRecord, at: number) =>
     serviceOrderIdsOf(record).filter((serviceOrderId) => !checkServiceOrderId(record.orderId, serviceOrderId, at));
+  /**
+   * The same for a record whose row is live (a compare-and-set's): an id the registry gives to this
+   * very order is its own without the join that checks the owner's expiry (the usual case, a
+   * transition of an attempt already registered). Not for a creation: an expired row's ids go with it.
+   */
+  const unregisteredOfLiveRow = (record: CheckoutRecord, at: number) =>
+    serviceOrderIdsOf(record).filter(
+      (serviceOrderId) => statements.registeredOwner.get(serviceOrderId)?.order_id !== record.orderId && !checkServiceOrderId(record.orderId, serviceOrderId, at),
+    );
+  const updateFor = updateStatements(db);
   const register = (orderId: string, serviceOrderIds: readonly string[]) => {
     for (const serviceOrderId of serviceOrderIds) statements.indexServiceOrderId.run(serviceOrderId, orderId);
   };
@@ -63,15 +73,13 @@ export function prepareTransactions(db: SqliteDatabase, statements: FileStoreSta
       return { created: true, record: parseRecord(row.record) };
     }),
     compareAndSet: (context, orderId, expectedRevision, next, at) => {
-      const current = statements.record.get(orderId);
+      // The row's columns, not its record: the check needs the revision alone.
+      const current = statements.head.get(orderId);
       if (!current || current.retain_until <= at || current.revision !== expectedRevision) return false;
       // Checked before the write (a taken id refuses it whole); an id already this order's is not written again.
-      const unregistered = unregisteredServiceOrderIds(next, at);
-      // The token's and the return address's columns never change after creation: leaving them out
-      // of the statement spares their two indexes a write (SQLite rewrites an index entry whenever
-      // the statement sets its column, even to the same value).
+      const unregistered = unregisteredOfLiveRow(next, at);
       const columns = recordColumns(next);
-      const update = current.token_hash === columns.tokenHash && current.return_id === columns.returnId ? statements.updateState : statements.update;
+      const update = updateFor(current, columns);
       if (unregistered.length === 0) {
         update.run(columns);
         return true;
