@@ -45,6 +45,15 @@ const readLink = (fd: number) => readlinkSync(`/proc/self/fd/${fd}`);
 
 const entry = (id: string): InboxEntry => ({ id, rawBody: `{"_nonce":"${id}"}`, receivedAt: Date.now() });
 
+/**
+ * Waits until `count` fsyncs are held (the WAL is opened on the thread pool first, which a loaded
+ * machine may take a while to do), at most two seconds.
+ */
+async function fsyncsHeld(held: readonly unknown[], count: number): Promise<number> {
+  for (const started = Date.now(); held.length < count && Date.now() - started < 2_000; ) await new Promise((resolve) => setTimeout(resolve, 1));
+  return held.length;
+}
+
 /** Whether `promise` has settled after the event loop has turned a few times. */
 async function settled(promise: Promise<unknown>): Promise<boolean> {
   let done = false;
@@ -77,7 +86,7 @@ describe('file store: durable writes fsynced off the event loop', () => {
     const beside = store.claimLock('beside', 'owner', 60_000);
     assert.equal(await beside, true, 'the lock resolves at its commit, without waiting for the disk');
     assert.equal(await settled(kept), false, 'the inbox entry waits for the fsync');
-    assert.equal(fsyncs.held.length, 1, 'one fsync, on the thread pool, while the event loop went on');
+    assert.equal(await fsyncsHeld(fsyncs.held, 1), 1, 'one fsync, on the thread pool, while the event loop went on');
     assert.deepEqual(fsyncs.files, [join(dataDir, 'momo-checkout.sqlite-wal')], "the WAL's own file");
     fsyncs.held[0]!.release();
     assert.equal(await kept, true);
@@ -88,12 +97,14 @@ describe('file store: durable writes fsynced off the event loop', () => {
     const attempt = withPayment(created, 'attempt-new-1');
     const registering = store.compareAndSet(created.orderId, created.revision, attempt);
     assert.equal(await settled(registering), false, 'a new service order id waits for the fsync');
+    assert.equal(await fsyncsHeld(fsyncs.held, 1), 1);
     fsyncs.held.shift()!.release();
     assert.equal(await registering, true);
 
     const known = store.compareAndSet(created.orderId, attempt.revision, { ...attempt, version: 2, revision: attempt.revision + 1 });
     assert.equal(await settled(known), true, 'a transition of a registered id resolves at its commit');
     assert.equal(await known, true);
+    await new Promise((resolve) => setTimeout(resolve, 50));
     assert.equal(fsyncs.held.length, 0, 'and asked for no fsync');
   });
 
@@ -105,11 +116,14 @@ describe('file store: durable writes fsynced off the event loop', () => {
     during.push(store.addToInbox(entry('c'), 60_000));
     await settled(during[1]!);
     during.push(store.addToInbox(entry('d'), 60_000));
+    assert.equal(await fsyncsHeld(fsyncs.held, 1), 1);
+    await settled(during[2]!);
     assert.equal(fsyncs.held.length, 1, 'the later batches wait for the running fsync to end');
     fsyncs.held.shift()!.release();
     assert.equal(await first, true);
-    for (let turn = 0; turn < 50 && (fsyncs.held.length as number) === 0; turn++) await new Promise((resolve) => setImmediate(resolve));
-    assert.equal(fsyncs.held.length, 1, 'then one fsync covers the three batches committed meanwhile');
+    assert.equal(await fsyncsHeld(fsyncs.held, 1), 1, 'then one fsync covers the three batches committed meanwhile');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(fsyncs.held.length, 1, 'and only one');
     for (const each of during) assert.equal(await settled(each), false);
     fsyncs.held.shift()!.release();
     assert.deepEqual(await Promise.all(during), [true, true, true]);
@@ -117,7 +131,7 @@ describe('file store: durable writes fsynced off the event loop', () => {
 
   it('refuses an inbox entry whose fsync failed (the webhook answers 503), and keeps it for the resume', async () => {
     const kept = store.addToInbox(entry('eio'), 60_000);
-    await settled(kept);
+    assert.equal(await fsyncsHeld(fsyncs.held, 1), 1);
     fsyncs.held.shift()!.release(Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' }));
     await assert.rejects(kept, /EIO/);
     // Committed to the WAL before its fsync failed: still inside, so the next resume applies it.
