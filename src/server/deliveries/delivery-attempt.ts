@@ -58,8 +58,12 @@ function settle(delivery: DeliveryRecord, delivered: boolean, at: number): Settl
   return { ...delivery, delivered, settledAt: at };
 }
 
-/** Writes one attempt's outcome into the order's record (a failure is logged: a warning, or an error when given up). */
-export async function recordAttempt(deps: DeliveryDeps, orderId: string, delivery: DeliveryRecord, result: DeliveryResult, durationMs: number, justRead?: CheckoutRecord): Promise<void> {
+/**
+ * Writes one attempt's outcome into the order's record (a failure is logged: a warning, or an error
+ * when given up). Resolves with the record as this write left it (as it was read, when the delivery
+ * had left it meanwhile; undefined when the record is gone): what the worker's next round starts from.
+ */
+export async function recordAttempt(deps: DeliveryDeps, orderId: string, delivery: DeliveryRecord, result: DeliveryResult, durationMs: number, justRead?: CheckoutRecord): Promise<CheckoutRecord | undefined> {
   const { log } = deps;
   const at = deps.now();
   const attempt: DeliveryAttempt = {
@@ -84,7 +88,7 @@ export async function recordAttempt(deps: DeliveryDeps, orderId: string, deliver
       error: attempt.error,
     });
   }
-  await updateCheckoutRecord(deps.store, orderId, (current) => {
+  const { record } = await updateCheckoutRecord(deps.store, orderId, (current) => {
     const index = (current.deliveries ?? []).findIndex((item) => item.id === delivery.id && item.sink === delivery.sink);
     if (index < 0) return null;
     const deliveries = [...current.deliveries];
@@ -97,16 +101,18 @@ export async function recordAttempt(deps: DeliveryDeps, orderId: string, deliver
       settledDeliveries: [...(current.settledDeliveries ?? []), ...settled].slice(-keptSettled),
     };
   }, justRead);
+  return record;
 }
 
 /**
  * One attempt of one delivery: the sink called, then its outcome recorded with the time it took.
  * `justRead`: the record the worker read this delivery from, written against unless it changed meanwhile.
+ * Resolves with the record as the outcome's write left it ({@link recordAttempt}).
  */
-export async function attemptDelivery(deps: DeliveryDeps, orderId: string, delivery: DeliveryRecord, justRead?: CheckoutRecord): Promise<void> {
+export async function attemptDelivery(deps: DeliveryDeps, orderId: string, delivery: DeliveryRecord, justRead?: CheckoutRecord): Promise<CheckoutRecord | undefined> {
   const started = performance.now();
   const result = await callSink(deps, delivery);
-  await recordAttempt(deps, orderId, delivery, result, Math.round(performance.now() - started), justRead);
+  return recordAttempt(deps, orderId, delivery, result, Math.round(performance.now() - started), justRead);
 }
 
 /**
@@ -116,7 +122,7 @@ export async function attemptDelivery(deps: DeliveryDeps, orderId: string, deliv
  */
 export async function dropUnsubscribed(deps: DeliveryDeps, orderId: string, deliveries: readonly DeliveryRecord[]): Promise<void> {
   const dropped = new Set(deliveries.map((delivery) => `${delivery.sink}\0${delivery.id}`));
-  await updateCheckoutRecord(deps.store, orderId, (current) => {
+  const { record } = await updateCheckoutRecord(deps.store, orderId, (current) => {
     const kept = (current.deliveries ?? []).filter((delivery) => !dropped.has(`${delivery.sink}\0${delivery.id}`));
     return kept.length === (current.deliveries ?? []).length ? null : { ...current, deliveries: kept };
   });

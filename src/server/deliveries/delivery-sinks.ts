@@ -34,7 +34,9 @@ export function createDeliverySinks(options: DeliverySinkOptions, now: () => num
           callback: async (delivery) => {
             const { kind, payload } = notificationOf(delivery);
             const callback = options[callbackOf(kind)] as ((payload: unknown) => void | Promise<void>) | undefined;
-            if (payload !== undefined) await callback?.(payload);
+            // A copy: the merchant's code may change what it is given, and the memory store keeps
+            // the queued payload frozen (stores/memory/frozen-data.ts), where the others parse a new one.
+            if (payload !== undefined) await callback?.(structuredClone(payload));
             return { ok: true };
           },
         }

@@ -78,6 +78,13 @@ function dueHeads(checkout: CheckoutRecord, at: number): DeliveryRecord[] {
 /**
  * Delivers one order's due heads, round after round, under its store lock (another process holding
  * it delivers them instead). Calls `attempting` with each round's number of attempts.
+ *
+ * A round after attempts starts from the record those attempts wrote, not from a read (issue 43:
+ * that read found nothing due after almost every notification). Only this lock's holder delivers
+ * the order, so the written record holds every delivery's state; what it may miss is a delivery
+ * another process queued since, whose own kick found the lock held. So did the read, when that
+ * write came after it: the store's poll (`pollMs`) delivers it, in either case. A kick in this
+ * process runs one more round once this one ends (`again`), which reads.
  */
 async function deliverOrder(deps: DeliveryDeps, orderId: string, attempting: (count: number) => void): Promise<void> {
   const { store } = deps;
@@ -85,8 +92,11 @@ async function deliverOrder(deps: DeliveryDeps, orderId: string, attempting: (co
   // The lease outlives one delivery's timeout, so a live holder is never overtaken.
   if (!(await store.claimLock(`deliver:${orderId}`, owner, deps.timeoutMs * 3))) return;
   try {
+    /** The record as the last round's attempts left it, when they all wrote one. */
+    let written: CheckoutRecord | undefined;
     for (let round = 0; round < 100; round++) {
-      const checkout = await store.getByOrderId(orderId);
+      const checkout = written ?? (await store.getByOrderId(orderId));
+      written = undefined;
       const heads = checkout ? dueHeads(checkout, deps.now()) : [];
       if (heads.length === 0) return;
       const unsubscribed = heads.filter((delivery) => !deps.subscribed(delivery));
@@ -100,11 +110,25 @@ async function deliverOrder(deps: DeliveryDeps, orderId: string, attempting: (co
       // One head (the usual case) writes its outcome against the record it was read from; several
       // would race for it, so each reads its own.
       const justRead = heads.length === 1 ? checkout : undefined;
-      await Promise.all(heads.map((delivery) => attemptDelivery(deps, orderId, delivery, justRead)));
+      const records = await Promise.all(heads.map((delivery) => attemptDelivery(deps, orderId, delivery, justRead)));
+      written = latestOf(records);
     }
   } finally {
     await store.releaseLock(`deliver:${orderId}`, owner);
   }
+}
+
+/**
+ * The newest of the records this round's attempts wrote (the highest revision: each write was made
+ * against the one before it, so it holds them all), or undefined when one found no record.
+ */
+function latestOf(records: ReadonlyArray<CheckoutRecord | undefined>): CheckoutRecord | undefined {
+  let latest: CheckoutRecord | undefined;
+  for (const record of records) {
+    if (record === undefined) return undefined;
+    if (latest === undefined || record.revision > latest.revision) latest = record;
+  }
+  return latest;
 }
 
 export function createDeliveryWorker(options: DeliveryOptions): DeliveryWorker {

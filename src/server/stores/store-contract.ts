@@ -106,6 +106,15 @@ export function withRefund(record: CheckoutRecord, refund: RefundRecord): Checko
   return { ...record, revision: record.revision + 1, refunds: [...(record.refunds ?? []), refund] };
 }
 
+/** Runs a change to a record read from (or given to) a store: a frozen record refuses it with a TypeError. */
+function changeOrRefuse(change: () => void): void {
+  try {
+    change();
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+  }
+}
+
 /** A payment as the page sees it, for store and status-hub tests. */
 export function samplePaymentView(orderId: string, version: number): PaymentView {
   return {
@@ -197,13 +206,14 @@ export function runStoreContract(name: string, makeStore: MakeStore, options: St
         await store.close?.();
       });
 
-      it('hands out copies: changing a returned record does not change the store', async () => {
+      it('hands out copies or frozen records: changing a returned record does not change the store', async () => {
         const { store } = await setup();
         const record = sampleRecord();
         await store.createIfAbsent(record);
         const read = (await store.getByOrderId(record.orderId))!;
-        read.amount = '1';
-        record.amount = '2';
+        // A store may copy (the change stays in the caller's copy) or freeze (the change throws).
+        changeOrRefuse(() => (read.amount = '1'));
+        changeOrRefuse(() => (record.amount = '2'));
         assert.equal((await store.getByOrderId(record.orderId))!.amount, '5000');
         await store.close?.();
       });

@@ -99,4 +99,28 @@ describe('onPaymentUpdate deliveries', () => {
       await h.close();
     }
   });
+
+  it('hands onPaymentUpdate an update of its own, which the merchant may change: one call per transition', async () => {
+    const calls: string[] = [];
+    const h = await startHarness({
+      ...fast,
+      onPaymentUpdate: (update) => {
+        calls.push(update.payment.state);
+        // A merchant's code that marks what it was given (the memory store keeps its copy frozen).
+        Object.assign(update, { handledAt: Date.now() });
+        update.payment.state = 'failed';
+      },
+    });
+    try {
+      const orderId = newOrderId();
+      const token = await h.checkout(orderId);
+      await h.json('/checkout/pay', { token, body: { phoneNumber: push.approve, useWallet: false } });
+      await until('the completed update', () => calls.includes('completed'));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.deepEqual(calls, ['pending', 'completed'], 'each delivered once: the change did not fail the delivery');
+      assert.equal((await h.companion.getPayment(orderId))?.state, 'completed', 'nor reach the store');
+    } finally {
+      await h.close();
+    }
+  });
 });

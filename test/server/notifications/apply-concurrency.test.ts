@@ -15,12 +15,13 @@ function gatedStore(writersAtOnce: number | undefined) {
   // The memory store's own figure left out: the gated store says `writersAtOnce`, or nothing.
   const { writersAtOnce: _memoryStores, ...store } = createMemoryStore();
   let open!: () => void;
-  const gate = { closed: true, waiting: 0, opened: new Promise<void>((resolve) => (open = resolve)) };
+  const gate = { closed: true, waiting: 0, opened: new Promise<void>((resolve) => (open = resolve)), matched: [] as string[] };
   const gated: CheckoutStore = {
     ...store,
     kind: 'gated memory',
     ...(writersAtOnce === undefined ? {} : { writersAtOnce }),
     async getByServiceOrderId(serviceOrderId) {
+      gate.matched.push(serviceOrderId);
       if (gate.closed) {
         gate.waiting += 1;
         await gate.opened;
@@ -64,5 +65,31 @@ describe('applying kept notifications', () => {
   it('applies as many at once as the store says it serves, and 8 when it does not say', async () => {
     assert.equal(await appliedAtOnce(32, 20), 20, 'a store that takes 32 at once applies the 20 together');
     assert.equal(await appliedAtOnce(undefined, 20), 8, 'a store that does not say: 8 at a time');
+  });
+
+  it('applies in arrival order however many wait: a burst of 1,500 behind one place', { timeout: 30_000 }, async () => {
+    const { store, gate, open } = gatedStore(1);
+    const applied: string[] = [];
+    const h = await startHarness({ store, setupChecksAtStart: false, onPaymentUpdate: (update) => void applied.push(update.orderId) });
+    try {
+      const orderIds = Array.from({ length: 1_500 }, () => newOrderId());
+      for (const orderId of orderIds) {
+        await h.companion.createCheckout({ orderId, amount: '5000', currencyCode: 'XOF' });
+        await transitionCheckout(store, orderId, (checkout) => ({ ...checkout, payment: samplePayment(orderId) }));
+      }
+      for (const orderId of orderIds) {
+        const body = await signWebhook({ phoneNumber: '+2290196000001', amount: 5000, orderId, status: 'completed' }, h.sandbox.webhookSecret);
+        assert.equal((await h.companion.acceptWebhook(body)).status, 200);
+      }
+      assert.equal(gate.waiting, 1, 'one applied at a time: the rest wait their turn');
+      open();
+      const end = Date.now() + 20_000;
+      while (applied.length < orderIds.length && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 20));
+      assert.equal(applied.length, orderIds.length, 'every kept notification applied');
+      assert.deepEqual(gate.matched, orderIds, 'applied in the order they arrived');
+    } finally {
+      open();
+      await h.close();
+    }
   });
 });

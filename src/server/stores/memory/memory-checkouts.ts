@@ -6,7 +6,7 @@
  * must change together: a record forgotten or replaced takes its index entries with it.
  *
  * Nothing here awaits, so each method runs whole in one JavaScript process; records are stored as
- * the caller gives them and copied by the store on the way in and out.
+ * the store gives them (deeply frozen, frozen-data.ts) and handed out as they are.
  */
 import { nextDeliveryAt, serviceOrderIdsOf, type CheckoutRecord } from '../../model/records.js';
 import { supportSince } from '../../model/support.js';
@@ -94,7 +94,7 @@ export class MemoryCheckouts {
     }
   }
 
-  /** Stores a new record (a copy, its service order ids checked, room made). */
+  /** Stores a new record (frozen, its service order ids checked, room made). */
   add(record: CheckoutRecord): void {
     this.byChange = null;
     this.byCreationTime = null;
@@ -103,7 +103,7 @@ export class MemoryCheckouts {
     this.index(record);
   }
 
-  /** Replaces the live record of `orderId` (with a copy, its service order ids checked). */
+  /** Replaces the live record of `orderId` (with a frozen one, its service order ids checked). */
   replace(orderId: string, next: CheckoutRecord): void {
     this.byChange = null;
     this.byCreationTime = null;
@@ -127,7 +127,7 @@ export class MemoryCheckouts {
     return due.sort((a, b) => a.at - b.at).slice(0, limit).map((item) => item.orderId);
   }
 
-  /** The live records with a payment that `query` asks for, not copied. */
+  /** The live records with a payment that `query` asks for. */
   payments(query: PaymentQuery): CheckoutRecord[] {
     const found: CheckoutRecord[] = [];
     for (const record of this.byOrderId.values()) {
@@ -144,7 +144,7 @@ export class MemoryCheckouts {
   }
 
   /**
-   * The live records whose payment changed in [from, to), not copied (the counts of `countPayments`,
+   * The live records whose payment changed in [from, to) (the counts of `countPayments`,
    * 27 ranges per console overview): found by bisection in the records sorted by last change, sorted
    * again after a write only when next read.
    */
@@ -163,7 +163,7 @@ export class MemoryCheckouts {
     }
   }
 
-  /** A page of the live records with a payment created in the window, after the cursor, not copied: found by bisection. */
+  /** A page of the live records with a payment created in the window, after the cursor: found by bisection. */
   paymentsCreated(page: CreatedPaymentsPage): CheckoutRecord[] {
     this.byCreationTime ??= [...this.byOrderId.values()].filter((record) => record.payment).sort(byCreation);
     const sorted = this.byCreationTime;
@@ -184,7 +184,7 @@ export class MemoryCheckouts {
     return found;
   }
 
-  /** The live records that need a person (model/support.ts), the newest first, not copied: one pass over the map. */
+  /** The live records that need a person (model/support.ts), the newest first: one pass over the map. */
   needingSupport(): CheckoutRecord[] {
     const found: Array<{ record: CheckoutRecord; since: number }> = [];
     for (const record of this.byOrderId.values()) {

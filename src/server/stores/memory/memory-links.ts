@@ -1,10 +1,11 @@
 /**
- * The memory store's payment links (stores/link-store.ts): one process's Map, kept as JSON text so
- * a caller cannot change a stored link by mutating a result, and an array ordered newest first (the
+ * The memory store's payment links (stores/link-store.ts): one process's Map of links kept deeply
+ * frozen and handed out as they are, as the records are (frozen-data.ts), and an array ordered newest first (the
  * index a page is read from: found by binary search, not by sorting every link). Each method runs
  * without an `await` between its read and its write: atomic in one JavaScript process.
  */
 import type { LinkRecord } from '../../model/link.js';
+import { freezeJsonData } from './frozen-data.js';
 import { isAfterCursor, newestLinkFirst, type LinkStore } from '../link-store.js';
 
 export interface MemoryLinks extends LinkStore {
@@ -13,14 +14,12 @@ export interface MemoryLinks extends LinkStore {
 }
 
 export function createMemoryLinks(now: () => number): MemoryLinks {
-  const texts = new Map<string, string>();
+  const links = new Map<string, LinkRecord>();
   /** Every stored link, newest first (model order of link-store.ts `newestLinkFirst`). */
   const newestFirst: LinkRecord[] = [];
   const live = (linkId: string): LinkRecord | undefined => {
-    const text = texts.get(linkId);
-    if (text === undefined) return undefined;
-    const link = JSON.parse(text) as LinkRecord;
-    return link.retainUntil > now() ? link : undefined;
+    const link = links.get(linkId);
+    return link !== undefined && link.retainUntil > now() ? link : undefined;
   };
   /** The first index whose link comes after `link` in newest-first order. */
   const positionOf = (link: Pick<LinkRecord, 'createdAt' | 'linkId'>): number => {
@@ -36,18 +35,17 @@ export function createMemoryLinks(now: () => number): MemoryLinks {
   const remove = (linkId: string) => {
     const index = newestFirst.findIndex((link) => link.linkId === linkId);
     if (index >= 0) newestFirst.splice(index, 1);
-    texts.delete(linkId);
+    links.delete(linkId);
   };
 
   return {
     async createLinkIfAbsent(link) {
       const existing = live(link.linkId);
       if (existing) return { created: false, link: existing };
-      if (texts.has(link.linkId)) remove(link.linkId);
-      const text = JSON.stringify(link);
-      texts.set(link.linkId, text);
+      if (links.has(link.linkId)) remove(link.linkId);
+      links.set(link.linkId, freezeJsonData(link, 'the link'));
       newestFirst.splice(positionOf(link), 0, { createdAt: link.createdAt, linkId: link.linkId } as LinkRecord);
-      return { created: true, link: JSON.parse(text) as LinkRecord };
+      return { created: true, link };
     },
     async getLink(linkId) {
       return live(linkId);
@@ -56,7 +54,7 @@ export function createMemoryLinks(now: () => number): MemoryLinks {
       if (next.linkId !== linkId) throw new TypeError(`compareAndSetLink(${linkId}) was given link ${next.linkId}`);
       const current = live(linkId);
       if (!current || current.revision !== expectedRevision) return false;
-      texts.set(linkId, JSON.stringify({ ...next, createdAt: current.createdAt }));
+      links.set(linkId, freezeJsonData({ ...next, createdAt: current.createdAt }, 'the link'));
       return true;
     },
     async listLinks(page) {
@@ -71,7 +69,7 @@ export function createMemoryLinks(now: () => number): MemoryLinks {
       return found;
     },
     sweep(at) {
-      for (const [linkId, text] of texts) if ((JSON.parse(text) as LinkRecord).retainUntil <= at) remove(linkId);
+      for (const [linkId, link] of links) if (link.retainUntil <= at) remove(linkId);
     },
   };
 }

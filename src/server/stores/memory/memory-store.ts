@@ -2,7 +2,8 @@
  * One process's memory: for tests, stories and the demo, asked for by name. Nothing survives a
  * restart (use the file store, the default, or Redis). Each method runs to completion without an
  * `await` between its read and its write, which is what makes it atomic in one JavaScript process.
- * Records are copied in and out so a caller cannot change the stored state by mutating a result.
+ * Records are kept deeply frozen and handed out as they are (frozen-data.ts says why, and how it
+ * keeps them plain JSON data): a caller that would change one builds a new object instead.
  *
  * The checkout records and their registries are memory-checkouts.ts; this file adds what lives
  * beside them (the locks, the signed-out console sessions, the inbox) and the sweep of them all.
@@ -10,6 +11,7 @@
 import { serviceOrderIdsOf, type CheckoutRecord, type InboxEntry } from '../../model/records.js';
 import { countPaymentsOf } from '../../model/support.js';
 import type { CheckoutStore } from '../store.js';
+import { freezeJsonData } from './frozen-data.js';
 import { MemoryCheckouts } from './memory-checkouts.js';
 import { createMemoryLinks } from './memory-links.js';
 
@@ -25,21 +27,8 @@ export interface MemoryStoreOptions {
   maxRecords?: number;
 }
 
-/**
- * Records are plain JSON data: a JSON round trip is a deep copy that also proves the record would
- * survive a persistent store unchanged. A stored record's JSON text is kept from its write (stored records are never changed in place, only
- * replaced): a read is then one parse, not a stringify and a parse. Reads outnumber writes on a
- * notification's path (issue 43's profile: the store's copies were its largest cost): the match by
- * service order id, the transition's read, the delivery's reads.
- */
-const texts = new WeakMap<object, string>();
-function toStore(record: CheckoutRecord): CheckoutRecord {
-  const text = JSON.stringify(record);
-  const stored = JSON.parse(text) as CheckoutRecord;
-  texts.set(stored, text);
-  return stored;
-}
-const fromStore = (record: CheckoutRecord): CheckoutRecord => JSON.parse(texts.get(record) ?? JSON.stringify(record)) as CheckoutRecord;
+/** A record as the store keeps it: the caller's object, deeply frozen (frozen-data.ts). */
+const toStore = (record: CheckoutRecord): CheckoutRecord => freezeJsonData(record, 'the checkout record');
 
 export function createMemoryStore(options: MemoryStoreOptions = {}): CheckoutStore {
   const now = options.now ?? Date.now;
@@ -72,29 +61,25 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CheckoutSto
     async createIfAbsent(record) {
       sweep();
       const existing = checkouts.live(record.orderId);
-      if (existing) return { created: false, record: fromStore(existing) };
+      if (existing) return { created: false, record: existing };
       // A new order's id must not be another order's attempt id (its own attempt 1 will be sent under it).
       checkouts.checkServiceOrderIds(record.orderId, [record.orderId, ...serviceOrderIdsOf(record)]);
       checkouts.makeRoom(() => sweep(true));
       const stored = toStore(record);
       checkouts.add(stored);
-      return { created: true, record: fromStore(stored) };
+      return { created: true, record: stored };
     },
     async getByOrderId(orderId) {
-      const record = checkouts.live(orderId);
-      return record && fromStore(record);
+      return checkouts.live(orderId);
     },
     async getByTokenHash(tokenHash) {
-      const record = checkouts.byTokenHash(tokenHash);
-      return record && fromStore(record);
+      return checkouts.byTokenHash(tokenHash);
     },
     async getByReturnId(returnId) {
-      const record = checkouts.byReturnId(returnId);
-      return record && fromStore(record);
+      return checkouts.byReturnId(returnId);
     },
     async getByServiceOrderId(serviceOrderId) {
-      const record = checkouts.byServiceOrderId(serviceOrderId);
-      return record && fromStore(record);
+      return checkouts.byServiceOrderId(serviceOrderId);
     },
     async compareAndSet(orderId, expectedRevision, next) {
       sweep();
@@ -146,13 +131,13 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CheckoutSto
       return checkouts.dueDeliveries(at, limit);
     },
     async listPayments(query) {
-      return checkouts.payments(query).map(fromStore);
+      return checkouts.payments(query);
     },
     async listPaymentsCreated(page) {
-      return checkouts.paymentsCreated(page).map(fromStore);
+      return checkouts.paymentsCreated(page);
     },
     async listNeedingSupport() {
-      return checkouts.needingSupport().map(fromStore);
+      return checkouts.needingSupport();
     },
     async countPayments(from, to) {
       return countPaymentsOf(checkouts.paymentsChangedBetween(from, to), from, to);
