@@ -38,8 +38,8 @@ export interface FileStoreStatements {
   liveRecord: Statement<[string, number], { record: string }>;
   byTokenHash: Statement<[string, number], { record: string }>;
   byReturnId: Statement<[string, number], { record: string }>;
-  byServiceOrderId: Statement<[string, number], { record: string; order_id: string }>;
-  serviceOrderIdOwner: Statement<[string, number], { order_id: string }>;
+  /** Whether the order's row is live. */
+  liveOrder: Statement<[string, number], { live: 1 }>;
   remove: Statement<[string]>;
   insert: Statement;
   /** The row's columns without its record, for a compare-and-set. */
@@ -75,14 +75,10 @@ export function prepareStatements(db: SqliteDatabase): FileStoreStatements {
     liveRecord: db.prepare('SELECT record FROM checkouts WHERE order_id = ? AND retain_until > ?'),
     byTokenHash: db.prepare('SELECT record FROM checkouts WHERE token_hash = ? AND retain_until > ?'),
     byReturnId: db.prepare('SELECT record FROM checkouts WHERE return_id = ? AND retain_until > ?'),
-    byServiceOrderId: db.prepare(
-      'SELECT c.record, c.order_id FROM service_order_ids s JOIN checkouts c ON c.order_id = s.order_id WHERE s.service_order_id = ? AND c.retain_until > ?',
-    ),
-    // The owner alone: the registry's checks need no record (reading its JSON cost more than the write).
+    liveOrder: db.prepare('SELECT 1 AS live FROM checkouts WHERE order_id = ? AND retain_until > ?'),
+    // The registry alone, then the owner's row (`liveOrder`, `liveRecord`): the same answer as one
+    // statement joining the two tables, which took twice as long here (35 µs against 16, issue 43).
     registeredOwner: db.prepare('SELECT order_id FROM service_order_ids WHERE service_order_id = ?'),
-    serviceOrderIdOwner: db.prepare(
-      'SELECT s.order_id FROM service_order_ids s JOIN checkouts c ON c.order_id = s.order_id WHERE s.service_order_id = ? AND c.retain_until > ?',
-    ),
     remove: db.prepare('DELETE FROM checkouts WHERE order_id = ?'),
     insert: db.prepare(
       `INSERT INTO checkouts (order_id, revision, token_hash, return_id, retain_until, next_delivery_at, payment_state, payment_updated_at, payment_operator, support_at, record)

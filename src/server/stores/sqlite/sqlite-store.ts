@@ -84,6 +84,11 @@ export function createFileStore(options: FileStoreOptions = {}): CheckoutStore {
     return true;
   };
   const links = createSqliteLinks(db, now);
+  /** The registry, then its owner's live row, in one read transaction: one snapshot, as a join would read. */
+  const recordByServiceOrderId = db.transaction((serviceOrderId: string, at: number) => {
+    const owner = statements.registeredOwner.get(serviceOrderId);
+    return owner && statements.liveRecord.get(owner.order_id, at);
+  });
 
   // Expired rows are deleted on writes, at most once a minute, instead of by a timer that would
   // keep the process alive. Reads filter on retain_until themselves, so a late sweep is never wrong.
@@ -121,7 +126,7 @@ export function createFileStore(options: FileStoreOptions = {}): CheckoutStore {
       return row && parseRecord(row.record);
     },
     async getByServiceOrderId(serviceOrderId) {
-      const row = statements.byServiceOrderId.get(serviceOrderId, now());
+      const row = recordByServiceOrderId(serviceOrderId, now());
       return row && parseRecord(row.record);
     },
     async compareAndSet(orderId, expectedRevision, next) {

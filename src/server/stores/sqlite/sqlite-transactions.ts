@@ -35,10 +35,12 @@ export function prepareTransactions(db: SqliteDatabase, statements: FileStoreSta
    */
   const checkServiceOrderId = (orderId: string, serviceOrderId: string | undefined, at: number): boolean => {
     if (serviceOrderId === undefined) return true;
-    const owner = statements.serviceOrderIdOwner.get(serviceOrderId, at)?.order_id;
+    const registered = statements.registeredOwner.get(serviceOrderId)?.order_id;
+    // An expired owner's row still on disk until the sweep frees its ids.
+    const owner = registered !== undefined && statements.liveOrder.get(registered, at) ? registered : undefined;
     if (owner === orderId) return true;
     if (owner !== undefined) throw serviceOrderIdTaken(serviceOrderId, owner);
-    if (serviceOrderId !== orderId && statements.liveRecord.get(serviceOrderId, at)) throw serviceOrderIdTaken(serviceOrderId, serviceOrderId);
+    if (serviceOrderId !== orderId && statements.liveOrder.get(serviceOrderId, at)) throw serviceOrderIdTaken(serviceOrderId, serviceOrderId);
     return false;
   };
   /** Checks each of the record's service order ids (throws on a taken one); returns those not yet registered to it. */
