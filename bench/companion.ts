@@ -115,7 +115,8 @@ async function hammer(port: number, bodies: string[], maxMs: number): Promise<{ 
 /** Called around the measured window (from the first measured request until all is applied): another bench's own counters. */
 export interface MeasuredWindow {
   start(): Promise<void>;
-  stop(): Promise<void>;
+  /** `measured`: the notifications posted in the window (the warm-up's were applied before it). */
+  stop(measured: number): Promise<void>;
 }
 
 /**
@@ -143,7 +144,7 @@ export async function measureThroughput(server: ServerHandle, label = 'memory st
   const applied = await waitUntilApplied(servers, expected, 30_000);
   const allAppliedAfter = performance.now() - stoppedAt;
   const cpuAfter = await Promise.all(servers.map((each) => each.ask<number>({ type: 'cpu' })));
-  await window?.stop();
+  await window?.stop(latencies.length);
   await Promise.all(servers.map((each) => each.ask({ type: 'profile', action: 'stop', label })));
   const cpuPerNotification = cpuAfter.reduce((sum, each, index) => sum + each - cpuBefore[index]!, 0) / latencies.length;
   latencies.sort((a, b) => a - b);

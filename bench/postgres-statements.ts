@@ -42,6 +42,7 @@ try {
   let cpuUsed = new Map<number, number>();
   /** Each process at the end: its kind (a backend: the statement it ran last, which tells the inbox's connection and the hub's). */
   let kinds = new Map<number, string>();
+  let notifications = 0;
   try {
     console.log(`load average at the start: ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
     const figures = await measureThroughput(a, 'PostgreSQL store, two processes', NOTIFICATIONS, [b], {
@@ -49,7 +50,8 @@ try {
         psql("SELECT pg_stat_statements_reset(), pg_stat_reset_shared('wal')");
         cpuBefore = cpuOf(shared.server.processes());
       },
-      async stop() {
+      async stop(measured) {
+        notifications = measured;
         const after = cpuOf(shared.server.processes());
         cpuUsed = new Map([...after].map(([pid, used]) => [pid, used - (cpuBefore.get(pid) ?? 0)]));
         kinds = new Map(psql("SELECT pid, backend_type, coalesce(left(regexp_replace(query, '\\s+', ' ', 'g'), 60), '') FROM pg_stat_activity").trim().split('\n').map((row) => {
@@ -59,7 +61,6 @@ try {
       },
     });
     for (const figure of figures) console.log(`${figure.name}: ${Number.isInteger(figure.value) ? figure.value : figure.value.toFixed(2)} ${figure.unit}`);
-    const notifications = figures.find((figure) => figure.name.includes('transitions applied'))!.value;
     const per = (value: number, digits = 2) => (value / notifications).toFixed(digits);
     const byKind = new Map<string, number>();
     for (const [pid, used] of cpuUsed) byKind.set(kinds.get(pid) ?? 'exited or other', (byKind.get(kinds.get(pid) ?? 'exited or other') ?? 0) + used);
