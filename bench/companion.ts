@@ -112,11 +112,18 @@ async function hammer(port: number, bodies: string[], maxMs: number): Promise<{ 
   return { latencies, failures, elapsed: performance.now() - start };
 }
 
+/** Called around the measured window (from the first measured request until all is applied): another bench's own counters. */
+export interface MeasuredWindow {
+  start(): Promise<void>;
+  /** `measured`: the notifications posted in the window (the warm-up's were applied before it). */
+  stop(measured: number): Promise<void>;
+}
+
 /**
  * `others`: the processes sharing `server`'s store. Any of them may apply a notification that
  * `server` kept (their periodic inbox resume), so the applied count is their sum.
  */
-export async function measureThroughput(server: ServerHandle, label = 'memory store', count = THROUGHPUT_COUNT, others: ServerHandle[] = []): Promise<Figure[]> {
+export async function measureThroughput(server: ServerHandle, label = 'memory store', count = THROUGHPUT_COUNT, others: ServerHandle[] = [], window?: MeasuredWindow): Promise<Figure[]> {
   const orders = await server.ask<Array<{ orderId: string }>>({ type: 'seed', count, prefix: 'tp' });
   const bodies = await Promise.all(orders.map((order, index) => signedCompleted(order.orderId, index)));
   // Warm-up (JIT, sockets) on bodies that are then spent.
@@ -126,6 +133,7 @@ export async function measureThroughput(server: ServerHandle, label = 'memory st
   const servers = [server, ...others];
   await waitUntilApplied(servers, warmUp.latencies.length, 30_000);
   await Promise.all(servers.map((each) => each.ask({ type: 'profile', action: 'start', label })));
+  await window?.start();
   const cpuBefore = await Promise.all(servers.map((each) => each.ask<number>({ type: 'cpu' })));
   const { latencies, failures, elapsed } = await hammer(server.port, bodies, THROUGHPUT_MAX_MS);
   if (failures + warmUp.failures > 0) throw new Error(`${failures} notifications were not answered 200: the bench is measuring errors`);
@@ -136,6 +144,7 @@ export async function measureThroughput(server: ServerHandle, label = 'memory st
   const applied = await waitUntilApplied(servers, expected, 30_000);
   const allAppliedAfter = performance.now() - stoppedAt;
   const cpuAfter = await Promise.all(servers.map((each) => each.ask<number>({ type: 'cpu' })));
+  await window?.stop(latencies.length);
   await Promise.all(servers.map((each) => each.ask({ type: 'profile', action: 'stop', label })));
   const cpuPerNotification = cpuAfter.reduce((sum, each, index) => sum + each - cpuBefore[index]!, 0) / latencies.length;
   latencies.sort((a, b) => a - b);

@@ -35,6 +35,8 @@ export interface PostgresServer {
    */
   freeze(): void;
   thaw(): void;
+  /** The postmaster's pid and its children's (the backends and workers), for a bench's CPU count. */
+  processes(): number[];
   stop(): Promise<void>;
 }
 
@@ -84,6 +86,8 @@ function run(command: string, args: string[], cwd: string, user: { uid?: number;
 export interface PostgresServerOptions {
   /** Serve TLS with this certificate and key (PEM); plain connections are still accepted. */
   tls?: { cert: string; key: string };
+  /** Server settings (`-c name=value`), e.g. `shared_preload_libraries: 'pg_stat_statements'` for a bench's statement counts. */
+  settings?: Record<string, string>;
 }
 
 /** Starts a PostgreSQL cluster of its own; retries on another port if the one picked was taken in between. */
@@ -95,19 +99,23 @@ export async function startPostgresServer(options: PostgresServerOptions = {}): 
   const data = join(dir, 'data');
   const log = join(dir, 'postgres.log');
   run('initdb', ['-D', data, '-A', 'trust', '-U', 'momo', '-E', 'UTF8', '--no-sync'], dir, user);
-  let tlsSettings = '';
+  let serverSettings = '';
   if (options.tls) {
     // PostgreSQL refuses a key that others can read, or that is not its own.
     for (const [name, pem] of [['server.crt', options.tls.cert], ['server.key', options.tls.key]] as const) {
       writeFileSync(join(dir, name), pem, { mode: 0o600 });
       if (user.uid !== undefined) chownSync(join(dir, name), user.uid, user.gid!);
     }
-    tlsSettings = ` -c ssl=on -c ssl_cert_file=${join(dir, 'server.crt')} -c ssl_key_file=${join(dir, 'server.key')}`;
+    serverSettings = ` -c ssl=on -c ssl_cert_file=${join(dir, 'server.crt')} -c ssl_key_file=${join(dir, 'server.key')}`;
+  }
+  for (const [name, value] of Object.entries(options.settings ?? {})) {
+    if (!/^[a-z_.]+$/.test(name) || !/^[\w.,/-]+$/.test(value)) throw new TypeError(`PostgreSQL setting ${name}=${value}: a name of letters, _ and ., a value without spaces or quotes.`);
+    serverSettings += ` -c ${name}=${value}`;
   }
 
   let port = 0;
   let running = false;
-  const startArgs = () => ['-D', data, '-l', log, '-w', '-t', '30', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1${tlsSettings}`, 'start'];
+  const startArgs = () => ['-D', data, '-l', log, '-w', '-t', '30', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1${serverSettings}`, 'start'];
   const start = () => {
     run('pg_ctl', startArgs(), dir, user);
     running = true;
@@ -165,6 +173,7 @@ export async function startPostgresServer(options: PostgresServerOptions = {}): 
       return execFileSync('psql', ['-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-h', '127.0.0.1', '-p', String(port), '-U', 'momo', '-d', database, '-c', sql], { encoding: 'utf8' });
     },
     halt,
+    processes: () => serverProcesses(),
     freeze() {
       frozen = serverProcesses();
       for (const pid of frozen) process.kill(pid, 'SIGSTOP');

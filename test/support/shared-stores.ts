@@ -4,7 +4,7 @@
  * `env` is what a companion (store-from-env.ts) needs to open it; each call to `freshEnv` gives a
  * space of its own on the same server (a key prefix, a database), so suites do not see each other.
  */
-import { startPostgresServer, createDatabase, type PostgresServer } from './postgres-server.js';
+import { startPostgresServer, createDatabase, type PostgresServer, type PostgresServerOptions } from './postgres-server.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';
 
 export interface SharedStoreServer {
@@ -27,8 +27,8 @@ export async function startSharedRedis(): Promise<SharedStoreServer & { server: 
   };
 }
 
-export async function startSharedPostgres(): Promise<SharedStoreServer & { server: PostgresServer }> {
-  const server = await startPostgresServer();
+export async function startSharedPostgres(options: PostgresServerOptions = {}): Promise<SharedStoreServer & { server: PostgresServer }> {
+  const server = await startPostgresServer(options);
   return {
     name: 'PostgreSQL',
     server,

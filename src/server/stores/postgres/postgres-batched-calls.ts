@@ -9,7 +9,7 @@
  *
  * Each caller gets what its own call would have answered: its own copy of a record; `true` or
  * `false` for its compare-and-set, checked against the revision it read, row by row, inside one
- * transaction (`compare_and_set_many`, postgres-write-functions.ts); its own refusal when its
+ * transaction (`compare_and_set_rows`, postgres-write-functions.ts); its own refusal when its
  * service order id is taken, the batch's other writes going on; whether it took the lease.
  */
 import type { Pool } from 'pg';
@@ -17,7 +17,7 @@ import { serviceOrderIdsOf, type CheckoutRecord } from '../../model/records.js';
 import { serviceOrderIdTaken } from '../store.js';
 import { createBatchedWrites } from './postgres-batches.js';
 import { retryingAbortedWrite } from './postgres-connection.js';
-import { recordRow } from './postgres-records.js';
+import { jsonArray, writeRow } from './postgres-records.js';
 
 /** Callers per batch: a statement of a few hundred rows is still small and quick. */
 const MOST_PER_BATCH = 500;
@@ -59,18 +59,18 @@ export function createBatchedCalls(pool: Pool, s: string, now: () => number): Ba
 
   type Write = { orderId: string; expected: number; next: CheckoutRecord };
   const compareAndSetMany = async (batch: Write[]): Promise<Outcome[]> => {
-    // The rows go as json text as they are (recordRow), not parsed and written again.
-    const writes = `[${batch.map((write) => `{"orderId":${JSON.stringify(write.orderId)},"expected":${write.expected},"serviceIds":${JSON.stringify(serviceOrderIdsOf(write.next))},"row":${recordRow(write.next)}}`).join(',')}]`;
+    // One json document of flat rows, as UTF-8 bytes (postgres-records.ts says why), read once by migration 7's function.
+    const writes = jsonArray(batch.map((write, index) => writeRow(index + 1, write.expected, serviceOrderIdsOf(write.next), write.next)));
     const result = await retryingAbortedWrite(() =>
       pool.query<{ write_n: number; outcome: 'written' | 'stale' | 'taken'; taken_id: string | null; taken_owner: string | null }>(
-        `SELECT write_n, outcome, taken_id, taken_owner FROM ${s}.compare_and_set_many($1::json, $2)`,
+        `SELECT write_n, outcome, taken_id, taken_owner FROM ${s}.compare_and_set_rows($1::json, $2)`,
         [writes, now()],
       ),
     );
     const outcomes = new Map(result.rows.map((row) => [row.write_n, row]));
     return batch.map((_, index) => {
       const row = outcomes.get(index + 1);
-      if (!row) throw new Error(`compare_and_set_many answered no outcome for write ${index + 1} of ${batch.length}`);
+      if (!row) throw new Error(`compare_and_set_rows answered no outcome for write ${index + 1} of ${batch.length}`);
       return row.outcome === 'taken' ? { outcome: 'taken', id: row.taken_id ?? '', owner: row.taken_owner ?? '' } : { outcome: row.outcome };
     });
   };

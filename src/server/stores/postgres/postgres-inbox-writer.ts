@@ -14,6 +14,7 @@
 import type { Pool } from 'pg';
 import type { InboxEntry } from '../../model/records.js';
 import { createBatchedWrites, type BatchedWrites } from './postgres-batches.js';
+import { jsonArray } from './postgres-records.js';
 
 /** Entries per statement: a commit of a few hundred rows is still one WAL flush, and a statement stays small. */
 const MOST_PER_COMMIT = 500;
@@ -21,27 +22,22 @@ const MOST_PER_COMMIT = 500;
 /** `add` resolves false for a duplicate (see `CheckoutStore.addToInbox`), once its batch is committed. */
 export function createPostgresInboxWriter(pool: Pool, s: string, now: () => number): BatchedWrites<{ entry: InboxEntry; until: number }, boolean> {
   // Kept: a new id, or one whose done entry has expired (its row is reused, with a new arrival
-  // rank); refused otherwise. The ids RETURNING gives are the ones kept. Rows go in in `unnest`'s
-  // order, so `seq` keeps the arrival order within the batch.
+  // rank); refused otherwise. The ids RETURNING gives are the ones kept. The entries come as one json
+  // document (postgres-records.ts `jsonArray`: no array literal for `pg` to escape body by body) and
+  // go in in its order, so `seq` keeps the arrival order within the batch.
   const insert = `INSERT INTO ${s}.inbox (id, raw_body, received_at, done, until)
-    SELECT id, raw_body, received_at, false, until FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[]) AS e (id, raw_body, received_at, until)
+    SELECT e.id, e.raw_body, e.received_at, false, e.until FROM json_to_recordset($1::json) AS e (id text, raw_body text, received_at bigint, until bigint)
     ON CONFLICT (id) DO UPDATE SET raw_body = excluded.raw_body, received_at = excluded.received_at, done = false, until = excluded.until,
       seq = nextval(pg_get_serial_sequence('${s}.inbox', 'seq'))
-    WHERE ${s}.inbox.done AND ${s}.inbox.until <= $5
+    WHERE ${s}.inbox.done AND ${s}.inbox.until <= $2
     RETURNING id`;
   return createBatchedWrites(async (batch) => {
     // One id twice in a batch: the first decides, the others are its duplicates (one statement may
     // not touch a row twice).
     const ids = new Set<string>();
     const firsts = new Set(batch.filter((item) => !ids.has(item.entry.id) && ids.add(item.entry.id)));
-    const rows = [...firsts];
-    const result = await pool.query<{ id: string }>(insert, [
-      rows.map((item) => item.entry.id),
-      rows.map((item) => item.entry.rawBody),
-      rows.map((item) => item.entry.receivedAt),
-      rows.map((item) => item.until),
-      now(),
-    ]);
+    const entries = [...firsts].map((item) => JSON.stringify({ id: item.entry.id, raw_body: item.entry.rawBody, received_at: item.entry.receivedAt, until: item.until }));
+    const result = await pool.query<{ id: string }>(insert, [jsonArray(entries), now()]);
     const kept = new Set(result.rows.map((row) => row.id));
     return batch.map((item) => firsts.has(item) && kept.has(item.entry.id));
   }, MOST_PER_COMMIT);

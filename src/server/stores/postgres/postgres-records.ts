@@ -2,15 +2,23 @@
  * How a CheckoutRecord maps to its row in `<schema>.checkouts`: the whole record as json, plus the
  * few columns that are looked up, indexed or listed. The one place to change when a record gains a
  * field that must be queried (a refund held for support, a payment marked for review): add it to
- * `recordColumns` and a migration in postgres-schema.ts that adds the column and replaces
- * `write_checkout` (postgres-write-functions.ts) with it in its list; the write functions and the
- * tests' seeding insert follow.
+ * `indexedColumns` and a migration in postgres-schema.ts that adds the column, adds it to the type
+ * `checkout_write` (migration 7) and replaces `write_checkout` and `write_matching`
+ * (postgres-write-functions.ts) with it in their lists; the write functions and the tests' seeding
+ * insert follow.
+ *
+ * And how rows travel to the write functions: as ONE json document per call (`jsonArray`), sent as
+ * its UTF-8 bytes. Not as arrays of texts, which `pg` escapes element by element into an array
+ * literal, and not as one JavaScript string of the whole batch: a record holding a masked number
+ * (`+229••••••••01`, in a merchant notification's payload) makes that string two bytes a character,
+ * and joining, measuring and encoding a few hundred kilobytes of it cost the companion about a
+ * tenth of its time per notification (issue 43's profile; README).
  */
 import { nextDeliveryAt, type CheckoutRecord } from '../../model/records.js';
 import { operatorName, supportSince } from '../../model/support.js';
 
-/** Column name → its value for `record`, in the order of the SQL built below. */
-export function recordColumns(record: CheckoutRecord): Record<string, string | number | null> {
+/** Column name → its value for `record`, every column but the record's own json, in the order of the SQL built below. */
+function indexedColumns(record: CheckoutRecord): Record<string, string | number | null> {
   return {
     order_id: record.orderId,
     revision: record.revision,
@@ -21,8 +29,12 @@ export function recordColumns(record: CheckoutRecord): Record<string, string | n
     payment_state: record.payment?.state ?? null,
     payment_updated_at: record.payment?.updatedAt ?? null,
     ...supportColumns(record),
-    record: JSON.stringify(record),
   };
+}
+
+/** Column name → its value for `record`, the record as json text last. */
+export function recordColumns(record: CheckoutRecord): Record<string, string | number | null> {
+  return { ...indexedColumns(record), record: JSON.stringify(record) };
 }
 
 /** The support views' columns (migration 2, postgres-support-views.ts). */
@@ -41,7 +53,39 @@ export function recordValues(record: CheckoutRecord): Array<string | number | nu
   return Object.values(recordColumns(record));
 }
 
-/** The row as the write functions read it (json_populate_record): each column by name, the record as json. */
+/**
+ * The row as the write functions read it (json_populate_record, json_populate_recordset): each
+ * column by name, then the record as json, stringified once.
+ */
 export function recordRow(record: CheckoutRecord): string {
-  return JSON.stringify({ ...recordColumns(record), record });
+  return `${JSON.stringify(indexedColumns(record)).slice(0, -1)},"record":${JSON.stringify(record)}}`;
+}
+
+/**
+ * One compare-and-set of a batch as migration 7's `compare_and_set_rows` reads it (its type
+ * `checkout_write`): its place in the batch, the revision its writer read, the service order ids
+ * the record carries, then the row.
+ */
+export function writeRow(n: number, expected: number, serviceIds: readonly string[], record: CheckoutRecord): string {
+  return `{"n":${n},"expected":${expected},"service_ids":${JSON.stringify(serviceIds)},${recordRow(record).slice(1)}`;
+}
+
+/**
+ * `[item,item,…]` as UTF-8 bytes, for a `$n::json` parameter (`pg` sends a Buffer as it is, and
+ * PostgreSQL reads a json parameter's bytes as its text). Each item, a json text, is encoded
+ * straight into one buffer: never joined into one string first.
+ */
+export function jsonArray(items: readonly string[]): Buffer {
+  // At most 3 bytes of UTF-8 per UTF-16 unit (a surrogate pair's 4 bytes are 2 units).
+  let most = 2;
+  for (const item of items) most += item.length * 3 + 1;
+  const bytes = Buffer.allocUnsafe(most);
+  let at = 0;
+  bytes[at++] = 0x5b; // [
+  for (const [index, item] of items.entries()) {
+    if (index > 0) bytes[at++] = 0x2c; // ,
+    at += bytes.write(item, at, 'utf8');
+  }
+  bytes[at++] = 0x5d; // ]
+  return bytes.subarray(0, at);
 }

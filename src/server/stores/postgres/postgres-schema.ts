@@ -13,7 +13,7 @@
 
 import type { PoolClient } from 'pg';
 import { fillSupportViews } from './postgres-support-views.js';
-import { batchFunctionsSql, writeFunctionsSql } from './postgres-write-functions.js';
+import { batchFunctionsSql, rowFunctionsSql, writeFunctionsSql } from './postgres-write-functions.js';
 import { linksTableSql } from './postgres-links.js';
 
 /** Schema names this store accepts: plain lower-case identifiers, so they never need quoting rules in messages. */
@@ -148,6 +148,11 @@ CREATE INDEX checkouts_payment_created ON ${s}.checkouts (((record->>'createdAt'
     version: 6,
     summary: "batched writes, one round trip for many callers: compare_and_set_many, release_locks (postgres-write-functions.ts)",
     sql: batchFunctionsSql,
+  },
+  {
+    version: 7,
+    summary: 'batched compare-and-sets that read their json once and write in one update: compare_and_set_rows (postgres-write-functions.ts)',
+    sql: rowFunctionsSql,
   },
 ];
 

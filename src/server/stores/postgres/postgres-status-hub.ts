@@ -24,6 +24,7 @@ import { createRestoreListeners, type StatusHub } from '../status-hub.js';
 import { describePostgresUrl, poolConfig, unavailable, type PostgresConnectionOptions } from './postgres-connection.js';
 import { checkSchemaName, defaultSchema } from './postgres-schema.js';
 import { createBatchedWrites } from './postgres-batches.js';
+import { jsonArray } from './postgres-records.js';
 
 export interface PostgresStatusHubOptions extends PostgresConnectionOptions {
   /** The store's schema (default `momo_checkout`): processes on one schema hear each other. */
@@ -137,7 +138,7 @@ export async function createPostgresStatusHub(options: PostgresStatusHubOptions)
 
   /**
    * The views published while a NOTIFY statement is under way go in the next one, together: one
-   * round trip for many (`pg_notify` over the array, in its order, so each order's views keep theirs),
+   * round trip for many (`pg_notify` over the document's elements, in its order, so each order's views keep theirs),
    * where one each made them queue behind each other on this one connection under a burst.
    */
   const notifies = createBatchedWrites<{ orderId: string; payload: string }, void>(async (batch) => {
@@ -145,7 +146,8 @@ export async function createPostgresStatusHub(options: PostgresStatusHubOptions)
     if (!client) dropped(batch[0]!.orderId, 'the hub is reconnecting');
     else {
       await client
-        .query('SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payload', [channel, batch.map((item) => item.payload)])
+        // The payloads (json texts) as one json document: each element's text is the payload as written.
+        .query('SELECT pg_notify($1, payload::text) FROM json_array_elements($2::json) AS payload', [channel, jsonArray(batch.map((item) => item.payload))])
         .catch((error: unknown) => dropped(batch[0]!.orderId, error instanceof Error ? error.message : String(error)));
     }
     return [];

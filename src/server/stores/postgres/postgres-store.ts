@@ -6,7 +6,7 @@
  * PL/pgSQL function installed by migration 4 (postgres-write-functions.ts), as the Redis store has
  * one Lua script per write. On a notification's path (reads by order id and service order id,
  * compare-and-sets, delivery leases taken and released) the calls of many callers go together,
- * one round trip for a batch (postgres-batched-calls.ts; migration 6's `compare_and_set_many`
+ * one round trip for a batch (postgres-batched-calls.ts; migration 7's `compare_and_set_rows`
  * keeps the same locks and the same revision check for each row), so the store applies
  * {@link writersAtOnce} notifications at once.
  * - Records: a write first takes transaction-scoped advisory locks on every id it touches (its order

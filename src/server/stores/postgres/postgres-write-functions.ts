@@ -207,3 +207,88 @@ BEGIN
   DELETE FROM ${s}.locks l USING unnest(p_keys, p_owners) AS r (key, owner) WHERE l.key = r.key AND l.owner = r.owner;
 END $$;
 `;
+
+/**
+ * Migration 7: `compare_and_set_many` (migration 6) again, for what it cost PostgreSQL per row
+ * (issue 43's profile of the database, `bench/postgres-statements.ts`): its json document was read
+ * five times over (twice for the ids to lock, once for the loop, once per field with `->>`, once more
+ * by `json_populate_record`), each row cost four statements of the function (its read `FOR UPDATE`,
+ * the call of `write_checkout`, its update, and an upsert of service order ids the row already
+ * had, a new row version each time), and the companion built the document as one string of the
+ * whole batch (postgres-records.ts says why that was slow).
+ *
+ * `compare_and_set_rows` reads the document once (`json_populate_recordset` into `checkout_write`,
+ * the flat rows of postgres-records.ts `writeRow`), takes the same advisory locks in the same one
+ * sorted order (`lock_ids`), then:
+ *
+ * - the writes of orders that gain no service order id (a notification's transition, a delivery's
+ *   bookkeeping: nearly every write of a burst) are written by ONE update (`write_matching`): a
+ *   write whose order's live revision is the one it expected, at most one per order (the first in
+ *   the batch), the others answered `stale`, as the loop of migration 6 answered a second write of
+ *   one revision; the update checks the revision again on the row it locks;
+ * - the writes of an order one of whose writes carries a service order id not yet its own (an
+ *   attempt's or a pay-out's first write: rare in a burst) go through migration 6's
+ *   `compare_and_set_many` itself, in the batch's order: `taken` when another live order owns the
+ *   id, the new ids indexed, and the batch's commit waits for the disk.
+ *
+ * And the table `checkouts` keeps half of each new page free (fillfactor 50), for the next versions.
+ *
+ * Migration 6's functions stay as they were: a 0.5.0 process beside a newer one during an upgrade
+ * still calls them, on the same rows, under the same locks.
+ */
+export const rowFunctionsSql = (s: string) => `
+-- Half of each new page of checkouts left free: a row (a record of about 2 KB) is updated twice per
+-- notification, always with an indexed column changing, so its new version never fits beside the old
+-- on a full page and the table grew by a page every few updates (41 MB for 3,000 orders in the
+-- profile; 12 MB at 50, and about a fifth less of PostgreSQL's CPU per write): with room on the
+-- page, the new version goes there and the page's dead versions are pruned in place.
+ALTER TABLE ${s}.checkouts SET (fillfactor = 50);
+
+CREATE TYPE ${s}.checkout_write AS (
+  n integer, expected integer, service_ids text[],
+  order_id text, revision integer, token_hash text, return_id text, retain_until bigint, next_delivery_at bigint,
+  payment_state text, payment_updated_at bigint, payment_operator text, support_at bigint, record json
+);
+
+-- Writes each of p_writes whose order's live revision is the one it expected (at most one per
+-- order: the first in the batch) and returns their n. Their ids must be locked (lock_ids) already.
+CREATE FUNCTION ${s}.write_matching(p_writes ${s}.checkout_write[], p_at bigint) RETURNS SETOF integer LANGUAGE sql AS $$
+  UPDATE ${s}.checkouts c SET revision = w.revision, token_hash = w.token_hash, return_id = w.return_id, retain_until = w.retain_until,
+      next_delivery_at = w.next_delivery_at, payment_state = w.payment_state, payment_updated_at = w.payment_updated_at,
+      payment_operator = w.payment_operator, support_at = w.support_at, record = w.record
+    FROM (SELECT DISTINCT ON (w.order_id) w.* FROM unnest(p_writes) w
+            JOIN ${s}.checkouts live ON live.order_id = w.order_id AND live.revision = w.expected AND live.retain_until > p_at
+            ORDER BY w.order_id, w.n) w
+    WHERE c.order_id = w.order_id AND c.revision = w.expected AND c.retain_until > p_at
+    RETURNING w.n;
+$$;
+
+CREATE FUNCTION ${s}.compare_and_set_rows(p_writes json, p_at bigint)
+  RETURNS TABLE (write_n integer, outcome text, taken_id text, taken_owner text) LANGUAGE plpgsql AS $$
+DECLARE
+  v_writes ${s}.checkout_write[] := ARRAY(SELECT w FROM json_populate_recordset(null::${s}.checkout_write, p_writes) w);
+  v_claiming text[];
+BEGIN
+  PERFORM ${s}.lock_ids(ARRAY(SELECT x.order_id FROM unnest(v_writes) x UNION ALL SELECT unnest(x.service_ids) FROM unnest(v_writes) x));
+  -- Orders one of whose writes carries a service order id not yet theirs.
+  v_claiming := ARRAY(SELECT DISTINCT x.order_id FROM unnest(v_writes) x
+    WHERE NOT (coalesce(x.service_ids, '{}') <@ ARRAY(SELECT i.service_order_id FROM ${s}.service_order_ids i WHERE i.order_id = x.order_id)));
+  RETURN QUERY
+    WITH written AS (SELECT ${s}.write_matching(ARRAY(SELECT x FROM unnest(v_writes) x WHERE x.order_id <> ALL (v_claiming)), p_at) AS n)
+    SELECT x.n, CASE WHEN written.n IS NULL THEN 'stale' ELSE 'written' END, null::text, null::text
+      FROM unnest(v_writes) x LEFT JOIN written ON written.n = x.n WHERE x.order_id <> ALL (v_claiming);
+  IF cardinality(v_claiming) = 0 THEN
+    PERFORM set_config('synchronous_commit', 'off', true);
+    RETURN;
+  END IF;
+  -- Those orders' writes, in the batch's order, through migration 6's function (the same locks,
+  -- already held, and the same rules; it also decides whether the commit waits for the disk):
+  -- rare, a payment attempt's or a pay-out's first write. Its rows are read from to_json of each
+  -- write (json_populate_record ignores the members that are not columns).
+  RETURN QUERY
+    WITH claiming AS (SELECT x.*, row_number() OVER (ORDER BY x.n)::integer AS k FROM unnest(v_writes) x WHERE x.order_id = ANY (v_claiming)),
+      done AS (SELECT * FROM ${s}.compare_and_set_many(
+        (SELECT json_agg(json_build_object('orderId', c.order_id, 'expected', c.expected, 'serviceIds', coalesce(c.service_ids, '{}'), 'row', to_json(c)) ORDER BY c.k) FROM claiming c), p_at))
+    SELECT c.n, done.outcome, done.taken_id, done.taken_owner FROM done JOIN claiming c ON c.k = done.write_n;
+END $$;
+`;

@@ -260,7 +260,7 @@ describe('Postgres store: batched apply (migration 6)', () => {
     }
   });
 
-  it('a schema-5 database is migrated to 6 at start, and its rows are written and its leases released in batches', async () => {
+  it('a schema-5 database is migrated to the current schema at start, and its rows are written and its leases released in batches', async () => {
     const schema = `batch_${++schemas}`;
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
@@ -279,7 +279,7 @@ describe('Postgres store: batched apply (migration 6)', () => {
       const store = await createPostgresStore({ url, schema, log: quiet });
       try {
         const versions = await admin.query<{ version: number }>(`SELECT version FROM ${schema}.schema_version ORDER BY version`);
-        assert.deepEqual(versions.rows.map((row) => row.version), [1, 2, 3, 4, 5, 6]);
+        assert.deepEqual(versions.rows.map((row) => row.version), [1, 2, 3, 4, 5, 6, 7]);
         const read = (await store.getByOrderId('from-5'))!;
         const [written, stale] = await Promise.all([
           store.compareAndSet('from-5', read.revision, withPayment(read, 'from-5', 1, 'completed', 5)),
