@@ -15,7 +15,8 @@
  * orders are seeded as pending in the companion's store, which is what a webhook finds in
  * production after a pay-in.
  *
- * Run alone: `npx tsx bench/companion.ts` (every store), or name some: `npx tsx bench/companion.ts postgres file`.
+ * Run alone: `npx tsx bench/companion.ts` (every store), or name some: `npx tsx bench/companion.ts postgres file`;
+ * `--rounds=3` runs it three times and gives each figure's median and the three values.
  * Each store gives notifications/s, its ratio to the bare route, p50/p99, the time until every
  * notification was applied after the load stopped, and checkout creations/s through the server API.
  */
@@ -313,21 +314,44 @@ async function measureStore(store: StoreName, bareRate: number, streams: boolean
   }
 }
 
-/** Every store (the default, with the stream figures), or those named. */
-export async function benchCompanion(only: readonly StoreName[] = []): Promise<Figure[]> {
+/** One round: the bare route, then every store (the default, with the stream figures) or those named. */
+async function benchRound(only: readonly StoreName[], streams: boolean): Promise<Figure[]> {
   const reference = await measureReference();
   const figures = [...reference];
-  for (const store of only.length > 0 ? only : storeNames) figures.push(...(await measureStore(store, reference[0]!.value, only.length === 0)));
+  for (const store of only.length > 0 ? only : storeNames) figures.push(...(await measureStore(store, reference[0]!.value, streams)));
   return figures;
 }
 
+/**
+ * Every store, or those named, `rounds` times (each a fresh bare route and fresh servers), each
+ * figure the median of its rounds with their range in its name. Why rounds: on this shared 2-core
+ * machine one run of the same code moved by a factor of 1.5 between minutes (issue 43: 0.35 to
+ * 0.45 × for one store in three runs), so a change is judged on medians, not on one window. The
+ * stream figures are measured in the first round only.
+ */
+export async function benchCompanion(only: readonly StoreName[] = [], rounds = 1): Promise<Figure[]> {
+  const all: Figure[][] = [];
+  for (let round = 0; round < rounds; round++) all.push(await benchRound(only, only.length === 0 && round === 0));
+  if (rounds === 1) return all[0]!;
+  return all[0]!.map((first) => {
+    const values = all.flatMap((figures) => figures.filter((figure) => figure.name === first.name).map((figure) => figure.value)).sort((a, b) => a - b);
+    const middle = values.length / 2;
+    const median = Number.isInteger(middle) ? (values[middle - 1]! + values[middle]!) / 2 : values[Math.floor(middle)]!;
+    const range = values.length > 1 ? ` [median of ${values.length}: ${values.map((value) => (Number.isInteger(value) ? String(value) : value.toFixed(2))).join(', ')}]` : '';
+    return { ...first, name: `${first.name}${range}`, value: median };
+  });
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const only = process.argv.slice(2) as StoreName[];
+  const roundsArgument = process.argv.slice(2).find((argument) => argument.startsWith('--rounds='));
+  const rounds = roundsArgument ? Number(roundsArgument.slice('--rounds='.length)) : 1;
+  if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`bench/companion.ts: ${roundsArgument} is not a number of rounds: write --rounds=3, for instance.`);
+  const only = process.argv.slice(2).filter((argument) => argument !== roundsArgument) as StoreName[];
   const unknown = only.filter((name) => !storeNames.includes(name));
-  if (unknown.length > 0) throw new Error(`bench/companion.ts: unknown store ${unknown.join(', ')}: name some of ${storeNames.join(', ')}, or none for all.`);
+  if (unknown.length > 0) throw new Error(`bench/companion.ts: unknown store ${unknown.join(', ')}: name some of ${storeNames.join(', ')}, or none for all; --rounds=N for the median of N runs.`);
   const { loadavg } = await import('node:os');
   console.log(`load average at the start: ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
-  for (const figure of await benchCompanion(only)) {
+  for (const figure of await benchCompanion(only, rounds)) {
     const value = Number.isInteger(figure.value) ? String(figure.value) : figure.value.toFixed(2);
     console.log(`${figure.name}: ${value} ${figure.unit}`);
   }
