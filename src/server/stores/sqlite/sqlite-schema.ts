@@ -127,10 +127,11 @@ export function prepareFileStoreDatabase(db: SqliteDatabase, path: string): void
     // on the webhook's hot path they were a third of the write time.
     db.pragma('wal_autocheckpoint = 10000');
     db.pragma('foreign_keys = ON');
-    // Each write of a group commit runs in a savepoint, whose undo copies of the pages it changes
-    // (the statement journal) went to a temporary file: 50 KiB written per notification, five
-    // times the WAL's own (issue 43's figures). In memory they are a copy, not a system call; a
-    // statement journal lives only while its savepoint does, so nothing durable is held there.
+    // Each write of a group commit (a statement, or a savepoint) keeps undo copies of the pages it
+    // changes, so that it alone can be undone (the statement journal); in a temporary file they were
+    // 50 KiB written per notification, five times the WAL's own (issue 43's figures). In memory they
+    // are a copy, not a system call; a statement journal lives only while its write does, so nothing
+    // durable is held there.
     db.pragma('temp_store = MEMORY');
     migrate(db, path);
   } catch (error) {

@@ -111,7 +111,7 @@ export function createFileStore(options: FileStoreOptions = {}): CheckoutStore {
     async createIfAbsent(record) {
       sweep();
       // A better-sqlite3 transaction function: in the batch, a savepoint of its own.
-      return batch.run(() => transactions.createIfAbsent(record, now()), { savepoint: false });
+      return batch.run(() => transactions.createIfAbsent(record, now()));
     },
     async getByOrderId(orderId) {
       const row = statements.liveRecord.get(orderId, now());
@@ -133,10 +133,10 @@ export function createFileStore(options: FileStoreOptions = {}): CheckoutStore {
       if (next.orderId !== orderId) throw new TypeError(`compareAndSet(${orderId}) was given the record of order ${next.orderId}`);
       sweep();
       // Durably when it registers a new attempt's or refund's service order id (sqlite-transactions.ts).
-      return batch.run((context) => transactions.compareAndSet(context, orderId, expectedRevision, next, now()), { savepoint: false });
+      return batch.run((context) => transactions.compareAndSet(context, orderId, expectedRevision, next, now()));
     },
     async claimLock(key, owner, ttlMs) {
-      return batch.run(() => transactions.claimLock(key, owner, ttlMs, now()), { savepoint: false });
+      return batch.run(() => transactions.claimLock(key, owner, ttlMs, now()));
     },
     async endConsoleSession(sessionId, expiresAt) {
       // A row of the locks table, held until the session's expiry by an owner no process is
@@ -148,7 +148,7 @@ export function createFileStore(options: FileStoreOptions = {}): CheckoutStore {
       return (statements.lock.get(`${endedSessionKey}${sessionId}`)?.until ?? 0) > now();
     },
     async releaseLock(key, owner) {
-      await batch.run(() => statements.releaseLock.run(key, owner), { savepoint: false });
+      await batch.run(() => statements.releaseLock.run(key, owner));
     },
     async renewLock(key, owner, ttlMs) {
       const at = now();
@@ -157,13 +157,13 @@ export function createFileStore(options: FileStoreOptions = {}): CheckoutStore {
     addToInbox(entry, ttlMs) {
       sweep();
       // Group-committed and fsynced before it resolves (sqlite-write-batch.ts).
-      return batch.run(() => addToInbox(entry, ttlMs), { fsynced: true, savepoint: false });
+      return batch.run(() => addToInbox(entry, ttlMs), { fsynced: true });
     },
     async pendingInbox(limit) {
       return statements.pendingInbox.all(limit).map((row) => ({ id: row.id, rawBody: row.raw_body, receivedAt: row.received_at }));
     },
     async markInboxDone(id) {
-      await batch.run(() => statements.markInboxDone.run(id), { savepoint: false });
+      await batch.run(() => statements.markInboxDone.run(id));
     },
     async dueDeliveries(at, limit) {
       return statements.dueDeliveries.all(at, now(), limit).map((row) => row.order_id);

@@ -1,11 +1,11 @@
 /**
- * The file store's writes that read, decide and write: each is one better-sqlite3 transaction, run
- * by the store inside its turn's batch (sqlite-write-batch.ts: `BEGIN IMMEDIATE`, SQLite's write
- * lock first, and each of these a savepoint within it), so another process's write cannot come
- * between the read and the write. The registry of service order ids
- * (`service_order_ids`) is checked and written here, in the same transaction as the record.
- * Apart from the store so that each atomic step reads whole; the store decides which of them are
- * also fsynced (sqlite-fsync.ts).
+ * The file store's writes that read, decide and write, run by the store inside its turn's batch
+ * (sqlite-write-batch.ts: `BEGIN IMMEDIATE`, SQLite's write lock first), so another process's write
+ * cannot come between the read and the write; a step of several writes takes a savepoint of its
+ * own, so it is undone whole if one fails. The registry of service order ids (`service_order_ids`)
+ * is checked and written here, in the same transaction as the record. Apart from the store so that
+ * each atomic step reads whole; a compare-and-set that registers a new id asks for the fsync
+ * (sqlite-fsync.ts).
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import { serviceOrderIdsOf, type CheckoutRecord } from '../../model/records.js';
@@ -33,28 +33,26 @@ export function prepareTransactions(db: SqliteDatabase, statements: FileStoreSta
    * Throws unless `serviceOrderId` is free for `orderId`: no other live order's attempt id, nor
    * another live checkout's id. Returns whether it is already `orderId`'s (registered: nothing to write).
    */
-  const checkServiceOrderId = (orderId: string, serviceOrderId: string | undefined, at: number): boolean => {
+  const checkServiceOrderId = (orderId: string, serviceOrderId: string | undefined, at: number, ownRowIsLive = false): boolean => {
     if (serviceOrderId === undefined) return true;
     const registered = statements.registeredOwner.get(serviceOrderId)?.order_id;
-    // An expired owner's row still on disk until the sweep frees its ids.
+    // A compare-and-set's own row is live: an id the registry gives to it is its own without
+    // reading that row again (the usual case, a transition of an attempt already registered).
+    if (ownRowIsLive && registered === orderId) return true;
+    // An expired owner's row stays on disk until the sweep frees its ids.
     const owner = registered !== undefined && statements.liveOrder.get(registered, at) ? registered : undefined;
     if (owner === orderId) return true;
     if (owner !== undefined) throw serviceOrderIdTaken(serviceOrderId, owner);
     if (serviceOrderId !== orderId && statements.liveOrder.get(serviceOrderId, at)) throw serviceOrderIdTaken(serviceOrderId, serviceOrderId);
     return false;
   };
-  /** Checks each of the record's service order ids (throws on a taken one); returns those not yet registered to it. */
-  const unregisteredServiceOrderIds = (record: CheckoutRecord, at: number) =>
-    serviceOrderIdsOf(record).filter((serviceOrderId) => !checkServiceOrderId(record.orderId, serviceOrderId, at));
   /**
-   * The same for a record whose row is live (a compare-and-set's): an id the registry gives to this
-   * very order is its own without the join that checks the owner's expiry (the usual case, a
-   * transition of an attempt already registered). Not for a creation: an expired row's ids go with it.
+   * Checks each of the record's service order ids (throws on a taken one); returns those not yet
+   * registered to it. `ownRowIsLive` for a compare-and-set's record; not for a creation, where an
+   * expired row's ids go with it.
    */
-  const unregisteredOfLiveRow = (record: CheckoutRecord, at: number) =>
-    serviceOrderIdsOf(record).filter(
-      (serviceOrderId) => statements.registeredOwner.get(serviceOrderId)?.order_id !== record.orderId && !checkServiceOrderId(record.orderId, serviceOrderId, at),
-    );
+  const unregisteredServiceOrderIds = (record: CheckoutRecord, at: number, ownRowIsLive = false) =>
+    serviceOrderIdsOf(record).filter((serviceOrderId) => !checkServiceOrderId(record.orderId, serviceOrderId, at, ownRowIsLive));
   const updateFor = updateStatements(db);
   const register = (orderId: string, serviceOrderIds: readonly string[]) => {
     for (const serviceOrderId of serviceOrderIds) statements.indexServiceOrderId.run(serviceOrderId, orderId);
@@ -79,7 +77,7 @@ export function prepareTransactions(db: SqliteDatabase, statements: FileStoreSta
       const current = statements.head.get(orderId);
       if (!current || current.retain_until <= at || current.revision !== expectedRevision) return false;
       // Checked before the write (a taken id refuses it whole); an id already this order's is not written again.
-      const unregistered = unregisteredOfLiveRow(next, at);
+      const unregistered = unregisteredServiceOrderIds(next, at, true);
       const columns = recordColumns(next);
       const update = updateFor(current, columns);
       if (unregistered.length === 0) {

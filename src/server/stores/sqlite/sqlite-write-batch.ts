@@ -11,8 +11,9 @@
  *
  * A write that throws (a taken service order id, a full disk on its statement) is undone alone and
  * rejects alone; the others commit. A write of one statement gets that from SQLite itself (a failed
- * statement changes nothing); a write of several runs in a savepoint of its own (`inSavepoint`),
- * which costs two statements more, so only such writes take one. A failed commit rejects every write
+ * statement changes nothing); a write of several takes a savepoint of its own (`inSavepoint`, or a
+ * better-sqlite3 transaction function, which nested is one), which costs two statements more, so
+ * the batch gives none by itself. A failed commit rejects every write
  * of the batch: none of them is kept, and each caller says so (an inbox entry not kept is answered
  * `503`).
  *
@@ -37,11 +38,10 @@ export interface WriteBatch {
   /**
    * Queues `write` (synchronous SQL, run inside the batch's transaction) for this turn's commit;
    * resolves with what it returned once committed, or rejects with what it threw or the commit's error.
-   * `fsynced`: the commit must reach the disk before this write resolves. `savepoint: false`: the
-   * write changes the file with one statement at most (or takes its own savepoint for more), so the
-   * batch gives it none.
+   * `fsynced`: the commit must reach the disk before this write resolves. A write of more than one
+   * statement takes its own savepoint (`context.inSavepoint`).
    */
-  run<T>(write: (context: BatchedWriteContext) => T, options?: { fsynced?: boolean; savepoint?: boolean }): Promise<T>;
+  run<T>(write: (context: BatchedWriteContext) => T, options?: { fsynced?: boolean }): Promise<T>;
   /** Commits what is queued now (at close: writes still waiting go in first). */
   flush(): void;
   /** Resolves once every commit so far is on the disk itself (at close, before the file is). */
@@ -53,7 +53,6 @@ export interface WriteBatch {
 interface QueuedWrite {
   write: (context: BatchedWriteContext) => unknown;
   fsynced: boolean;
-  savepoint: boolean;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -75,7 +74,7 @@ export function createWriteBatch(db: SqliteDatabase): WriteBatch {
         inSavepoint,
       };
       try {
-        return { ok: true, value: item.savepoint ? inSavepoint(() => item.write(context)) : item.write(context) };
+        return { ok: true, value: item.write(context) };
       } catch (error) {
         return { ok: false, error };
       }
@@ -103,9 +102,9 @@ export function createWriteBatch(db: SqliteDatabase): WriteBatch {
     });
   };
   return {
-    run<T>(write: (context: BatchedWriteContext) => T, options: { fsynced?: boolean; savepoint?: boolean } = {}) {
+    run<T>(write: (context: BatchedWriteContext) => T, options: { fsynced?: boolean } = {}) {
       return new Promise<T>((resolve, reject) => {
-        queue.push({ write, fsynced: options.fsynced === true, savepoint: options.savepoint !== false, resolve: resolve as (value: unknown) => void, reject });
+        queue.push({ write, fsynced: options.fsynced === true, resolve: resolve as (value: unknown) => void, reject });
         // The first write of a turn schedules the commit; the rest of the turn joins it.
         if (queue.length === 1) setImmediate(flush);
       });
