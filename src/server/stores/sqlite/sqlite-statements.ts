@@ -19,7 +19,7 @@ interface RecordRow {
   revision: number;
 }
 
-/** A row's columns beside its record: what a compare-and-set checks and compares (`changedColumns`). */
+/** A row's columns beside its record: what a compare-and-set checks, and compares to choose its update (`updateStatements`). */
 export interface RowHead {
   revision: number;
   retain_until: number;
@@ -44,7 +44,7 @@ export interface FileStoreStatements {
   insert: Statement;
   /** The row's columns without its record, for a compare-and-set. */
   head: Statement<[string], RowHead>;
-  /** The registry alone, live or not: when it names the order itself, the join is not needed. */
+  /** The registry alone, the owner live or not (`liveOrder` says whether it is). */
   registeredOwner: Statement<[string], { order_id: string }>;
   indexServiceOrderId: Statement<[string, string]>;
   lock: Statement<[string], { owner: string; until: number }>;
