@@ -79,6 +79,7 @@ export const consoleEn = {
     confirmYes: 'Yes, refund',
     cancel: 'Cancel',
     refunded: (state: string) => `Refund recorded: ${state}.`,
+    refundSending: (amount: string, number: string) => `Sending the refund of ${amount} to ${number}…`,
     refundAnswerLost: (amount: string, number: string) =>
       `The refund of ${amount} to ${number} was sent, but its answer was lost. It may have been made: try again sends the same refund (reference kept), so it is never paid twice.`,
     refundRetry: 'Try the same refund again',

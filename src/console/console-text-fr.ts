@@ -79,6 +79,7 @@ export const consoleFr: ConsoleText = {
     confirmYes: 'Oui, rembourser',
     cancel: 'Annuler',
     refunded: (state) => `Remboursement enregistré${nbsp}: ${state}.`,
+    refundSending: (amount, number) => `Envoi du remboursement de ${amount} au ${number}…`,
     refundAnswerLost: (amount, number) =>
       `Le remboursement de ${amount} au ${number} a été envoyé, mais sa réponse s’est perdue. Il a peut-être été fait${nbsp}: réessayer renvoie le même remboursement (la référence est gardée), il n’est donc jamais payé deux fois.`,
     refundRetry: 'Réessayer le même remboursement',

@@ -32,6 +32,12 @@ export class ConsolePaymentSection extends LitElement {
    * the server pays it once. A new refundId only for a new confirmation after a definite answer.
    */
   @state() private pendingRefund: PendingRefund | null = null;
+  /**
+   * The pending refund is on the wire now: its answer is not lost yet, so the page says it is
+   * being sent rather than that its answer was lost (it is kept pending from before the send, so
+   * that a reload mid-flight still repeats the same refundId).
+   */
+  @state() private refundSending = false;
   // null until the first load: an empty query ('') is a query too.
   private loaded: string | null = null;
 
@@ -90,6 +96,7 @@ export class ConsolePaymentSection extends LitElement {
     this.pendingRefund = refund;
     writePendingRefund(this.orderId, refund);
     return this.act(async () => {
+      this.refundSending = true;
       try {
         const answer = await this.client.post<{ refund: { state: string } }>(`/api/payments/${encodeURIComponent(this.orderId)}/refunds`, refund);
         this.settleRefund();
@@ -99,6 +106,8 @@ export class ConsolePaymentSection extends LitElement {
         // A lost answer or a 5xx may have paid: the same refundId goes again.
         if (error instanceof ConsoleRequestError && error.status < 500) this.settleRefund();
         throw error;
+      } finally {
+        this.refundSending = false;
       }
     });
   }
@@ -153,7 +162,9 @@ export class ConsolePaymentSection extends LitElement {
     const pending = this.pendingRefund;
     return html`
       <h4>${text.refundHeading}</h4>
-      ${pending
+      ${pending && this.refundSending
+        ? html`<p role="status">${text.refundSending(amountText(pending.amount, payment.currencyCode, this.text.locale), payment.phoneNumberMasked)}</p>`
+        : pending
         ? html`
             <p class="bad">${text.refundAnswerLost(amountText(pending.amount, payment.currencyCode, this.text.locale), payment.phoneNumberMasked)}</p>
             <button type="button" ?disabled=${this.busy} @click=${() => this.sendRefund(pending)}>${text.refundRetry}</button>

@@ -174,11 +174,15 @@ describe('operations console in Chromium', () => {
   it('keeps the refund after a lost answer: trying again sends the same refund and pays once', async () => {
     const payouts = () => harness.sandbox.control.transactions().filter((entry) => entry.kind === 'payout' && entry.orderId.startsWith(paidOrder)).length;
     const before = payouts();
-    // The first answer is dropped after the server has handled the refund ("Failed to fetch").
+    // The first request is held until the page has been seen saying it is in flight, then its
+    // answer is dropped after the server has handled the refund ("Failed to fetch").
     let dropped = 0;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
     await page.route('**/console/api/payments/*/refunds', async (route) => {
       if (dropped > 0) return route.continue();
       dropped++;
+      await released;
       await route.fetch();
       await route.abort('failed');
     });
@@ -186,6 +190,10 @@ describe('operations console in Chromium', () => {
       await page.getByLabel(/Amount to refund/).fill('1500');
       await page.getByRole('button', { name: 'Refund…' }).press('Enter');
       await page.getByRole('dialog', { name: 'Confirm the refund' }).getByRole('button', { name: 'Yes, refund' }).press('Enter');
+      // In flight, its answer is not lost yet: the page says so, not that it was lost.
+      await page.getByRole('status').filter({ hasText: /Sending the refund of/ }).waitFor();
+      assert.equal(await page.getByText(/answer was lost/).count(), 0, 'a refund in flight is shown as lost');
+      release();
       await page.getByText(/answer was lost/).waitFor();
       assert.equal(payouts(), before + 1, 'the first call paid out');
       assert.equal(describeViolations(await axeViolations(page)), '');
