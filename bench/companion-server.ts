@@ -163,13 +163,22 @@ async function inParallel<T>(count: number, concurrency: number, work: (index: n
 /**
  * The reference: a bare @hono/node-server route that reads the body and answers 200, under the
  * same load. On a shared or small machine it shows what the machine itself allows.
+ *
+ * With MOMO_BENCH_BARE_WORK_US set, the route also keeps the event loop busy that many µs before
+ * each answer (bench/route-budget.ts): what a route doing that much more work per request answers
+ * under the same load, so a ratio to the bare route reads as a budget of work per notification.
  */
 async function runBareServer(): Promise<void> {
   const { createServer } = await import('node:http');
   const { getRequestListener } = await import('@hono/node-server');
+  const workMs = Number(process.env.MOMO_BENCH_BARE_WORK_US ?? 0) / 1_000;
   const server = createServer(
     getRequestListener(async (request) => {
       await request.arrayBuffer();
+      if (workMs > 0) {
+        const start = performance.now();
+        while (performance.now() - start < workMs);
+      }
       return new Response('{"received":true}', { headers: { 'content-type': 'application/json' } });
     }),
   );

@@ -249,14 +249,16 @@ async function measureStreamMemory(server: ServerHandle): Promise<Figure[]> {
   ];
 }
 
-async function measureReference(): Promise<Figure[]> {
-  const bare = await startServerProcess('bare-server');
+/** The bare route's requests/s under the webhook route's load; with `workUs`, a route that also works that many µs per request. */
+export async function measureReference(workUs = 0): Promise<Figure[]> {
+  const bare = await startServerProcess('bare-server', { MOMO_BENCH_BARE_WORK_US: String(workUs) });
   try {
     const body = await signedCompleted('reference', 0);
     const bodies = Array.from({ length: THROUGHPUT_COUNT }, () => body);
     await hammer(bare.port, bodies.splice(0, 1_000), THROUGHPUT_MAX_MS);
     const { latencies, elapsed } = await hammer(bare.port, bodies, THROUGHPUT_MAX_MS);
-    return [{ name: 'reference: bare @hono/node-server route, same load', value: Math.round((latencies.length / elapsed) * 1000), unit: 'requests/s' }];
+    const name = workUs > 0 ? `bare route + ${workUs} µs of work per request, same load` : 'reference: bare @hono/node-server route, same load';
+    return [{ name, value: Math.round((latencies.length / elapsed) * 1000), unit: 'requests/s' }];
   } finally {
     bare.stop();
   }

@@ -13,6 +13,7 @@ type Bench = () => Promise<Figure[]>;
 const benches: Array<[string, () => Promise<Bench>]> = [
   ['webhook verification', async () => (await import('./webhook-verify.js')).benchWebhookVerify],
   ['companion', async () => (await import('./companion.js')).benchCompanion],
+  ['what a ratio to the bare route allows (bare route + µs of work)', async () => (await import('./route-budget.js')).benchRouteBudget],
   ['webhook route with metrics on and off', async () => (await import('./metrics-cost.js')).benchMetricsCost],
   ['service (momo-checkout serve)', async () => (await import('./service.js')).benchService],
   ['script-tag and React sizes', async () => (await import('./ship-size.js')).benchShipSize],
