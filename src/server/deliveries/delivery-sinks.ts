@@ -36,7 +36,7 @@ export function createDeliverySinks(options: DeliverySinkOptions, now: () => num
             const callback = options[callbackOf(kind)] as ((payload: unknown) => void | Promise<void>) | undefined;
             // A copy: the merchant's code may change what it is given, and the memory store keeps
             // the queued payload frozen (stores/memory/frozen-data.ts), where the others parse a new one.
-            if (payload !== undefined) await callback?.(structuredClone(payload));
+            if (payload !== undefined) await callback?.(copyJsonData(payload));
             return { ok: true };
           },
         }
@@ -45,6 +45,25 @@ export function createDeliverySinks(options: DeliverySinkOptions, now: () => num
       ? { [endpointSink]: createMerchantNotificationSink({ url: options.merchantWebhookUrl ?? '', secret: options.merchantWebhookSecret ?? '', now, timeoutMs: options.deliveryTimeoutMs ?? companionDefaults.deliveryTimeoutMs }) }
       : {}),
   };
+}
+
+/**
+ * A deep copy of plain JSON data (what a queued payload is: every store keeps it as JSON). By hand
+ * rather than `structuredClone`, which handles every cloneable type through a serializer and cost
+ * 2.6 µs for a payment update where this walk costs 0.35 µs (issue 43: 5 % of a notification's CPU
+ * on the memory store, in process).
+ */
+function copyJsonData(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map(copyJsonData);
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const item = copyJsonData((value as Record<string, unknown>)[key]);
+    // A key named __proto__ (JSON.parse makes it an own key) stays a key, as it would in a clone.
+    if (key === '__proto__') Object.defineProperty(copy, key, { value: item, enumerable: true, writable: true, configurable: true });
+    else copy[key] = item;
+  }
+  return copy;
 }
 
 /** Which sinks each kind of change is queued for (model/notification-kinds.ts). */
