@@ -15,6 +15,7 @@ import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
 import { freePort } from './free-port.js';
 
 export interface PostgresServer {
@@ -202,4 +203,38 @@ export function createDatabase(server: PostgresServer, prefix = 'momo_test'): st
   const name = `${prefix}_${process.pid}_${++databases}`;
   server.psql(`CREATE DATABASE ${name}`);
   return name;
+}
+
+/** What {@link usePostgresDatabase} gives a test file: its server and its database's URL. */
+export interface TestDatabase {
+  readonly server: PostgresServer;
+  readonly url: string;
+}
+
+/**
+ * A PostgreSQL server started before the calling file's tests and stopped after them, with one
+ * database of its own: call it at the file's top level. Read `server` and `url` inside the tests
+ * (they exist once the file's `before` has run).
+ */
+export function usePostgresDatabase(): TestDatabase {
+  let started: TestDatabase | undefined;
+  before(async () => {
+    const server = await startPostgresServer();
+    started = { server, url: server.urlOf(createDatabase(server)) };
+  });
+  after(async () => {
+    await started?.server.stop();
+  });
+  const current = (): TestDatabase => {
+    if (!started) throw new Error('usePostgresDatabase: the server starts in the file\'s before hook: read it inside a test');
+    return started;
+  };
+  return {
+    get server() {
+      return current().server;
+    },
+    get url() {
+      return current().url;
+    },
+  };
 }

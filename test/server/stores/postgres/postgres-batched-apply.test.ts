@@ -16,7 +16,7 @@
  * - a schema-5 database (0.4.x's last) is migrated to 6 at start and its rows written by batches.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import pg from 'pg';
 import { createLogger } from '../../../../src/server/log.js';
 import { signWebhook, transitionCheckout, type CheckoutStore, type PaymentUpdate } from '../../../../src/server/index.js';
@@ -25,28 +25,19 @@ import { insertRecordSql, recordValues } from '../../../../src/server/stores/pos
 import { migrations } from '../../../../src/server/stores/postgres/postgres-schema.js';
 import { samplePayment, sampleRecord, withPayment } from '../../../../src/server/stores/store-contract.js';
 import { StoreConflictError } from '../../../../src/server/stores/store.js';
-import { createDatabase, startPostgresServer, type PostgresServer } from '../../../support/postgres-server.js';
+import { usePostgresDatabase } from '../../../support/postgres-server.js';
 import { newOrderId, startHarness, type Harness } from '../../harness.js';
 
-let server: PostgresServer;
-let url: string;
+const postgres = usePostgresDatabase();
+
 let schemas = 0;
 const quiet = createLogger({ sink: () => {} });
 const phone = '+2290196000001';
 
-before(async () => {
-  server = await startPostgresServer();
-  url = server.urlOf(createDatabase(server));
-});
-
-after(async () => {
-  await server?.stop();
-});
-
 /** A pool that counts the writes each call of `compare_and_set_many` carried (one entry per round trip). */
 function countingPool() {
   const batches: number[] = [];
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const pool = new pg.Pool({ connectionString: postgres.url, max: 10 });
   pool.on('connect', (client) => {
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;
     (client as { query: unknown }).query = (...args: unknown[]) => {
@@ -262,7 +253,7 @@ describe('Postgres store: batched apply (migration 6)', () => {
 
   it('a schema-5 database is migrated to the current schema at start, and its rows are written and its leases released in batches', async () => {
     const schema = `batch_${++schemas}`;
-    const admin = new pg.Client({ connectionString: url });
+    const admin = new pg.Client({ connectionString: postgres.url });
     await admin.connect();
     try {
       // The schema as 0.4.x's last release (schema 5) left it, with an order paying and a lease held.
@@ -276,7 +267,7 @@ describe('Postgres store: batched apply (migration 6)', () => {
       await admin.query(`INSERT INTO ${schema}.service_order_ids (service_order_id, order_id) VALUES ('from-5', 'from-5')`);
       await admin.query(`INSERT INTO ${schema}.locks (key, owner, until) VALUES ('deliver:from-5', 'before', $1)`, [Date.now() + 60_000]);
 
-      const store = await createPostgresStore({ url, schema, log: quiet });
+      const store = await createPostgresStore({ url: postgres.url, schema, log: quiet });
       try {
         const versions = await admin.query<{ version: number }>(`SELECT version FROM ${schema}.schema_version ORDER BY version`);
         assert.deepEqual(versions.rows.map((row) => row.version), [1, 2, 3, 4, 5, 6, 7]);

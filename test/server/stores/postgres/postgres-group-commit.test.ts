@@ -9,33 +9,25 @@
  * - One id twice among entries committed together: the first is kept, the second is its duplicate.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import pg from 'pg';
 import { createLogger } from '../../../../src/server/log.js';
 import { createPostgresStore } from '../../../../src/server/stores/postgres/postgres-store.js';
 import { sampleRecord } from '../../../../src/server/stores/store-contract.js';
-import { createDatabase, startPostgresServer, type PostgresServer } from '../../../support/postgres-server.js';
+import { usePostgresDatabase } from '../../../support/postgres-server.js';
 
-let server: PostgresServer;
-let url: string;
+const postgres = usePostgresDatabase();
+
 let schemas = 0;
 const quiet = createLogger({ sink: () => {} });
 const entry = (id: string) => ({ id, rawBody: `{"_nonce":"${id}"}`, receivedAt: Date.now() });
 
-before(async () => {
-  server = await startPostgresServer();
-  url = server.urlOf(createDatabase(server));
-});
-
-after(async () => {
-  await server?.stop();
-});
 
 describe('Postgres store: the inbox group commit', () => {
   it('50 notifications kept at once share a few commits, each durable before it resolves', async () => {
     const schema = `group_${++schemas}`;
-    const store = await createPostgresStore({ url, schema, log: quiet });
-    const outside = new pg.Client({ connectionString: url });
+    const store = await createPostgresStore({ url: postgres.url, schema, log: quiet });
+    const outside = new pg.Client({ connectionString: postgres.url });
     await outside.connect();
     try {
       const added = await Promise.all(Array.from({ length: 50 }, (_, index) => store.addToInbox(entry(`n-${index}`), 60_000)));
@@ -52,7 +44,7 @@ describe('Postgres store: the inbox group commit', () => {
   });
 
   it('one id twice among entries committed together: kept once, the second is a duplicate', async () => {
-    const store = await createPostgresStore({ url, schema: `group_${++schemas}`, log: quiet });
+    const store = await createPostgresStore({ url: postgres.url, schema: `group_${++schemas}`, log: quiet });
     try {
       const [, first, second] = await Promise.all([store.addToInbox(entry('before'), 60_000), store.addToInbox(entry('twice'), 60_000), store.addToInbox(entry('twice'), 60_000)]);
       assert.deepEqual([first, second], [true, false]);
@@ -64,10 +56,10 @@ describe('Postgres store: the inbox group commit', () => {
 
   it('a notification is kept at once while every other connection waits on a lock', async () => {
     const schema = `group_${++schemas}`;
-    const store = await createPostgresStore({ url, schema, log: quiet, maxConnections: 2 });
+    const store = await createPostgresStore({ url: postgres.url, schema, log: quiet, maxConnections: 2 });
     const record = sampleRecord();
     await store.createIfAbsent(record);
-    const holder = new pg.Client({ connectionString: url });
+    const holder = new pg.Client({ connectionString: postgres.url });
     await holder.connect();
     try {
       // The lock a write of this order takes first (postgres-write-functions.ts `lock_ids`), held outside.

@@ -11,33 +11,24 @@
  *   `compare_and_set_many` on a schema-7 database, under the same revision check.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import pg from 'pg';
 import { createLogger } from '../../../../src/server/log.js';
 import { createPostgresStore } from '../../../../src/server/stores/postgres/postgres-store.js';
 import { recordRow } from '../../../../src/server/stores/postgres/postgres-records.js';
 import { sampleRecord, withPayment } from '../../../../src/server/stores/store-contract.js';
 import type { CheckoutRecord } from '../../../../src/server/model/records.js';
-import { createDatabase, startPostgresServer, type PostgresServer } from '../../../support/postgres-server.js';
+import { usePostgresDatabase } from '../../../support/postgres-server.js';
 
-let server: PostgresServer;
-let url: string;
+const postgres = usePostgresDatabase();
+
 let schemas = 0;
 const quiet = createLogger({ sink: () => {} });
-
-before(async () => {
-  server = await startPostgresServer();
-  url = server.urlOf(createDatabase(server));
-});
-
-after(async () => {
-  await server?.stop();
-});
 
 /** A pool that records each statement's text and parameters. */
 function recordingPool() {
   const sent: Array<{ text: string; values: unknown[] }> = [];
-  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  const pool = new pg.Pool({ connectionString: postgres.url, max: 4 });
   pool.on('connect', (client) => {
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;
     (client as { query: unknown }).query = (...args: unknown[]) => {
@@ -95,7 +86,7 @@ describe('Postgres store: migration 7, rows written from one json document', () 
 
   it('leaves the registry rows of service order ids an order already owns as they were when it writes again', async () => {
     const schema = `rows_${++schemas}`;
-    const pool = new pg.Pool({ connectionString: url, max: 4 });
+    const pool = new pg.Pool({ connectionString: postgres.url, max: 4 });
     const store = await createPostgresStore({ pool, schema, log: quiet });
     try {
       const record = sampleRecord({ orderId: 'registry-1' });
@@ -115,7 +106,7 @@ describe('Postgres store: migration 7, rows written from one json document', () 
 
   it('keeps half of each new page of checkouts free for the next versions of its rows', async () => {
     const schema = `rows_${++schemas}`;
-    const pool = new pg.Pool({ connectionString: url, max: 2 });
+    const pool = new pg.Pool({ connectionString: postgres.url, max: 2 });
     const store = await createPostgresStore({ pool, schema, log: quiet });
     try {
       const options = await pool.query<{ reloptions: string[] | null }>(`SELECT reloptions FROM pg_class WHERE oid = '${schema}.checkouts'::regclass`);
@@ -128,7 +119,7 @@ describe('Postgres store: migration 7, rows written from one json document', () 
 
   it("lets a 0.5.0 process beside it write through migration 6's compare_and_set_many, under the same revision check", async () => {
     const schema = `rows_${++schemas}`;
-    const pool = new pg.Pool({ connectionString: url, max: 4 });
+    const pool = new pg.Pool({ connectionString: postgres.url, max: 4 });
     const store = await createPostgresStore({ pool, schema, log: quiet });
     try {
       const versions = await pool.query<{ version: number }>(`SELECT max(version) AS version FROM ${schema}.schema_version`);

@@ -4,22 +4,14 @@
  * schema's; after PostgreSQL restarts, the listening connection comes back by itself and says so.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { PaymentView } from '../../../../src/contract/companion.js';
 import { createPostgresStatusHub } from '../../../../src/server/stores/postgres/postgres-status-hub.js';
 import { silentLogger } from '../../../../src/server/log.js';
 import { samplePaymentView } from '../../../../src/server/stores/store-contract.js';
-import { createDatabase, startPostgresServer, type PostgresServer } from '../../../support/postgres-server.js';
+import { usePostgresDatabase } from '../../../support/postgres-server.js';
 
-let server: PostgresServer;
-let url: string;
-before(async () => {
-  server = await startPostgresServer();
-  url = server.urlOf(createDatabase(server));
-});
-after(async () => {
-  await server?.stop();
-});
+const postgres = usePostgresDatabase();
 
 /** The next view `hub` hands to a listener of `orderId`, or a timeout. */
 const nextView = (hub: Awaited<ReturnType<typeof createPostgresStatusHub>>, orderId: string, ms = 5_000) =>
@@ -34,8 +26,8 @@ const nextView = (hub: Awaited<ReturnType<typeof createPostgresStatusHub>>, orde
 
 describe('postgres status hub', () => {
   it('a view published by one process reaches the stream another holds, and only that order’s', async () => {
-    const [a, b] = await Promise.all([createPostgresStatusHub({ url, log: silentLogger }), createPostgresStatusHub({ url, log: silentLogger })]);
-    const other = await createPostgresStatusHub({ url, schema: 'another_shop', log: silentLogger });
+    const [a, b] = await Promise.all([createPostgresStatusHub({ url: postgres.url, log: silentLogger }), createPostgresStatusHub({ url: postgres.url, log: silentLogger })]);
+    const other = await createPostgresStatusHub({ url: postgres.url, schema: 'another_shop', log: silentLogger });
     try {
       const heard: string[] = [];
       const unsubscribe = b.subscribe('order-elsewhere', () => heard.push('elsewhere'));
@@ -54,13 +46,13 @@ describe('postgres status hub', () => {
   });
 
   it('listens again by itself once PostgreSQL is back after a restart', async () => {
-    const [a, b] = await Promise.all([createPostgresStatusHub({ url, log: silentLogger }), createPostgresStatusHub({ url, log: silentLogger })]);
+    const [a, b] = await Promise.all([createPostgresStatusHub({ url: postgres.url, log: silentLogger }), createPostgresStatusHub({ url: postgres.url, log: silentLogger })]);
     try {
       // The streams read their payment again when the hub says it listens again (issue 40 §3).
       assert.equal(typeof b.onRestored, 'function', 'the hub says when it listens again');
       const restored = new Promise<void>((resolve) => b.onRestored?.(resolve));
-      await server.halt('fast');
-      await server.restart();
+      await postgres.server.halt('fast');
+      await postgres.server.restart();
       await Promise.race([restored, new Promise((_, reject) => setTimeout(() => reject(new Error('no restore within 15 s')), 15_000))]);
       const deadline = Date.now() + 15_000;
       let version = 10;

@@ -3,28 +3,18 @@
  * contract, with the injected clock (the store keeps time on the companion's clock, as the file
  * store does), each case in a schema of its own on one database.
  */
-import { after, before } from 'node:test';
 import { createPostgresStore } from '../../../../src/server/stores/postgres/postgres-store.js';
 import { createLogger } from '../../../../src/server/log.js';
 import { runStoreContract } from '../../../../src/server/stores/store-contract.js';
 import { seedPostgresStore } from '../../../support/seed-records.js';
-import { createDatabase, startPostgresServer, type PostgresServer } from '../../../support/postgres-server.js';
+import { usePostgresDatabase } from '../../../support/postgres-server.js';
 
-let server: PostgresServer;
-let url: string;
+const postgres = usePostgresDatabase();
+
 let schemas = 0;
 const quiet = createLogger({ sink: () => {} });
 
-before(async () => {
-  server = await startPostgresServer();
-  url = server.urlOf(createDatabase(server));
-});
-
-after(async () => {
-  await server?.stop();
-});
-
 // The volume cases' 20,100 payments go in as one transaction of the store's own rows (seed-records.ts).
-runStoreContract('postgres store', ({ now }) => createPostgresStore({ url, schema: `contract_${++schemas}`, now, log: quiet }), {
-  seed: (_store, records) => seedPostgresStore(url, `contract_${schemas}`, records),
+runStoreContract('postgres store', ({ now }) => createPostgresStore({ url: postgres.url, schema: `contract_${++schemas}`, now, log: quiet }), {
+  seed: (_store, records) => seedPostgresStore(postgres.url, `contract_${schemas}`, records),
 });
