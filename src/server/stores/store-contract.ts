@@ -12,15 +12,17 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { PaymentState, PaymentView } from '../../contract/companion.js';
-import type { CheckoutRecord, DeliveryRecord, PaymentRecord } from '../model/records.js';
-import { newRefundRecord, type RefundRecord } from '../model/refund.js';
-import { StoreConflictError, updateCheckoutRecord, type CheckoutStore } from './store.js';
+import type { CheckoutRecord } from '../model/records.js';
+import { updateCheckoutRecord, type CheckoutStore } from './store.js';
 import { runVolumeContract } from './store-contract-volume.js';
 import { runCreatedPagesContract } from './store-contract-created.js';
 import { runDeliveryKindsContract } from './store-contract-kinds.js';
-
 import { runLinksContract } from './store-contract-links.js';
+import { runServiceOrderIdsContract } from './store-contract-ids.js';
+import { runExpiryContract } from './store-contract-expiry.js';
+import { nextSampleNumber, sampleDelivery, samplePayment, sampleRecord, sampleRefund, withPayment } from './store-contract-samples.js';
+
+export { sampleDelivery, samplePayment, samplePaymentView, sampleRecord, sampleRefund, withPayment, withRefund } from './store-contract-samples.js';
 
 export interface StoreContractOptions {
   /** The store keeps time by itself (cannot follow an injected clock): skip the expiry cases. */
@@ -39,73 +41,6 @@ export interface StoreContractOptions {
 
 export type MakeStore = (deps: { now: () => number }) => CheckoutStore | Promise<CheckoutStore>;
 
-let sequence = 0;
-
-/** A checkout record as the companion writes it, with unique ids. */
-export function sampleRecord(overrides: Partial<CheckoutRecord> = {}): CheckoutRecord {
-  const n = ++sequence;
-  return {
-    orderId: `contract-order-${n}`,
-    amount: '5000',
-    currencyCode: 'XOF',
-    decimalPlaces: null,
-    token: `token-${n}`,
-    tokenHash: `token-hash-${n}`,
-    returnId: `return-${n}`,
-    returnUrl: null,
-    maxAttempts: 3,
-    createdAt: 0,
-    expiresAt: 30 * 60_000,
-    revision: 0,
-    version: 0,
-    // Ahead of both clocks a store may keep: the contract's injected one (1_000_000) and, for a
-    // `realClock` store whose backend expires keys by itself, the real one (a retainUntil in 1970
-    // would be gone the moment it is written).
-    retainUntil: Date.now() + 24 * 60 * 60_000,
-    payment: null,
-    deliveries: [],
-    deliveryLog: [],
-    ...overrides,
-  };
-}
-
-/** A payment as the pay flow writes it before its pay-in, for store tests. */
-export function samplePayment(serviceOrderId: string, overrides: Partial<PaymentRecord> = {}): PaymentRecord {
-  return {
-    state: 'pending',
-    attempt: 1,
-    serviceOrderId,
-    phoneNumber: '+2290196000001',
-    useWallet: false,
-    operator: null,
-    workflow: 'provider_auth',
-    authorizationUrl: null,
-    returned: false,
-    amountMismatch: false,
-    lastServiceStatus: null,
-    transactionId: null,
-    updatedAt: 0,
-    ...overrides,
-  };
-}
-
-/** `record` with a payment attempt and the next revision, as a compare-and-set would write it. */
-export function withPayment(record: CheckoutRecord, serviceOrderId: string, attempt = 1, state: PaymentState = 'pending', updatedAt = 0): CheckoutRecord {
-  // A completed payment was completed by a notification, which reported the number that paid.
-  const reported = state === 'completed' ? { reportedPhoneNumber: '+2290196000001' } : {};
-  return { ...record, revision: record.revision + 1, payment: samplePayment(serviceOrderId, { attempt, state, updatedAt, ...reported }) };
-}
-
-/** A refund as the refund flow writes it before its pay-out, for store tests. */
-export function sampleRefund(refundId: string, payoutOrderId: string, amount = '1000'): RefundRecord {
-  return newRefundRecord({ refundId, payoutOrderId, amount, reason: null, phoneNumber: '+2290196000001' }, 0);
-}
-
-/** `record` with `refund` added and the next revision, as the refund flow's compare-and-set writes it. */
-export function withRefund(record: CheckoutRecord, refund: RefundRecord): CheckoutRecord {
-  return { ...record, revision: record.revision + 1, refunds: [...(record.refunds ?? []), refund] };
-}
-
 /** Runs a change to a record read from (or given to) a store: a frozen record refuses it with a TypeError. */
 function changeOrRefuse(change: () => void): void {
   try {
@@ -113,44 +48,6 @@ function changeOrRefuse(change: () => void): void {
   } catch (error) {
     if (!(error instanceof TypeError)) throw error;
   }
-}
-
-/** A payment as the page sees it, for store and status-hub tests. */
-export function samplePaymentView(orderId: string, version: number): PaymentView {
-  return {
-    state: 'pending',
-    version,
-    orderId,
-    phoneNumberMasked: '+229 •• •• •• •• 01',
-    operator: null,
-    workflow: null,
-    instructions: null,
-    authorizationUrl: null,
-    returned: false,
-    canRetry: false,
-    updatedAt: new Date(0).toISOString(),
-  };
-}
-
-/** A queued delivery of an order's transition `version` to `sink`, for store tests. */
-export function sampleDelivery(orderId: string, version: number, sink: DeliveryRecord['sink'], nextAttemptAt: number): DeliveryRecord {
-  return {
-    id: `${orderId}.${version}`,
-    sink,
-    createdAt: 0,
-    attempts: 0,
-    nextAttemptAt,
-    update: {
-      orderId,
-      idempotencyKey: `${orderId}.${version}`,
-      amount: '5000',
-      currencyCode: 'XOF',
-      previousState: null,
-      amountMismatch: false,
-      phoneMismatch: false,
-      payment: samplePaymentView(orderId, version),
-    },
-  };
 }
 
 export function runStoreContract(name: string, makeStore: MakeStore, options: StoreContractOptions = {}): void {
@@ -279,119 +176,7 @@ export function runStoreContract(name: string, makeStore: MakeStore, options: St
       });
     });
 
-    describe('service order ids', () => {
-      it('never gives a service order id that belongs to one order to another', async () => {
-        const { store } = await setup();
-        const owner = sampleRecord();
-        const other = sampleRecord();
-        await store.createIfAbsent(owner);
-        await store.createIfAbsent(other);
-        assert.equal(await store.compareAndSet(owner.orderId, 0, withPayment(owner, 'shared-service-id')), true);
-        await assert.rejects(store.compareAndSet(other.orderId, 0, withPayment(other, 'shared-service-id')), StoreConflictError);
-        assert.equal((await store.getByServiceOrderId('shared-service-id'))?.orderId, owner.orderId);
-        assert.equal((await store.getByOrderId(other.orderId))?.payment, null, 'the refused write changed nothing');
-        await store.close?.();
-      });
-
-      it('refuses a new checkout whose order id is already another order\'s attempt id, naming that order', async () => {
-        const { store } = await setup();
-        const x = sampleRecord();
-        await store.createIfAbsent(x);
-        assert.equal(await store.compareAndSet(x.orderId, 0, withPayment(x, `${x.orderId}-a2`, 2)), true);
-        const late = sampleRecord({ orderId: `${x.orderId}-a2` });
-        await assert.rejects(store.createIfAbsent(late), (error: unknown) => {
-          assert.ok(error instanceof StoreConflictError);
-          assert.deepEqual(error.taken, { serviceOrderId: late.orderId, owner: x.orderId });
-          return true;
-        });
-        assert.equal(await store.getByOrderId(late.orderId), undefined, 'nothing stored');
-        assert.equal(await store.getByTokenHash(late.tokenHash), undefined);
-        assert.equal((await store.getByServiceOrderId(late.orderId))?.orderId, x.orderId);
-        await store.close?.();
-      });
-
-      it('refuses an attempt id that is another checkout\'s order id, and gives the next free one', async () => {
-        const { store } = await setup();
-        const x = sampleRecord();
-        // The merchant's own order "X-a2", created before X needs a second attempt.
-        const merchants = sampleRecord({ orderId: `${x.orderId}-a2` });
-        await store.createIfAbsent(x);
-        await store.createIfAbsent(merchants);
-        await assert.rejects(store.compareAndSet(x.orderId, 0, withPayment(x, merchants.orderId, 2)), (error: unknown) => {
-          assert.ok(error instanceof StoreConflictError);
-          assert.deepEqual(error.taken, { serviceOrderId: merchants.orderId, owner: merchants.orderId });
-          return true;
-        });
-        assert.equal((await store.getByOrderId(x.orderId))?.payment, null, 'the refused write changed nothing');
-        assert.equal(await store.getByServiceOrderId(merchants.orderId), undefined);
-        assert.equal(await store.compareAndSet(x.orderId, 0, withPayment(x, `${x.orderId}-a3`, 2)), true);
-        assert.equal((await store.getByServiceOrderId(`${x.orderId}-a3`))?.orderId, x.orderId);
-        // The merchant's order still pays under its own id.
-        assert.equal(await store.compareAndSet(merchants.orderId, 0, withPayment(merchants, merchants.orderId)), true);
-        assert.equal((await store.getByServiceOrderId(merchants.orderId))?.orderId, merchants.orderId);
-        await store.close?.();
-      });
-
-      it('gives one id to one order when a new checkout and another order\'s attempt race for it', async () => {
-        const { store } = await setup();
-        for (let round = 0; round < 10; round++) {
-          const x = sampleRecord();
-          await store.createIfAbsent(x);
-          const contested = sampleRecord({ orderId: `${x.orderId}-a2` });
-          const create = () => store.createIfAbsent(contested).then((result) => result.created);
-          const claim = () => store.compareAndSet(x.orderId, 0, withPayment(x, contested.orderId, 2));
-          // Each side goes first in half the rounds.
-          const outcomes = await Promise.allSettled(round % 2 === 0 ? [create(), claim()] : [claim(), create()]);
-          const won = outcomes.filter((outcome) => outcome.status === 'fulfilled' && outcome.value).length;
-          const refused = outcomes.filter((outcome) => outcome.status === 'rejected' && outcome.reason instanceof StoreConflictError).length;
-          assert.deepEqual({ won, refused }, { won: 1, refused: 1 }, `round ${round}: one holds ${contested.orderId}, the other is refused`);
-          const checkout = await store.getByOrderId(contested.orderId);
-          const owner = (await store.getByServiceOrderId(contested.orderId))?.orderId;
-          assert.ok(checkout === undefined ? owner === x.orderId : owner === undefined, `round ${round}: the store agrees with the winner`);
-        }
-        await store.close?.();
-      });
-    });
-
-    describe('refund pay-out ids', () => {
-      it('indexes a refund by its pay-out order id, and keeps it from any other order or new checkout', async () => {
-        const { store } = await setup();
-        const x = sampleRecord();
-        const other = sampleRecord();
-        await store.createIfAbsent(x);
-        await store.createIfAbsent(other);
-        const paid = withPayment(x, x.orderId, 1, 'completed');
-        assert.equal(await store.compareAndSet(x.orderId, 0, paid), true);
-        assert.equal(await store.compareAndSet(x.orderId, 1, withRefund(paid, sampleRefund('rf-1', `${x.orderId}-r1`))), true);
-        assert.equal((await store.getByServiceOrderId(`${x.orderId}-r1`))?.orderId, x.orderId);
-        assert.equal((await store.getByServiceOrderId(x.orderId))?.orderId, x.orderId, 'the attempt id stays indexed');
-        // Neither another order's attempt, nor its refund, nor a new checkout may take it.
-        await assert.rejects(store.compareAndSet(other.orderId, 0, withPayment(other, `${x.orderId}-r1`)), StoreConflictError);
-        await assert.rejects(store.compareAndSet(other.orderId, 0, withRefund(withPayment(other, other.orderId), sampleRefund('rf-1', `${x.orderId}-r1`))), StoreConflictError);
-        await assert.rejects(store.createIfAbsent(sampleRecord({ orderId: `${x.orderId}-r1` })), StoreConflictError);
-        assert.equal((await store.getByOrderId(other.orderId))?.payment, null, 'the refused writes changed nothing');
-        await store.close?.();
-      });
-
-      it('refuses a pay-out id that is another checkout\'s order id', async () => {
-        const { store } = await setup();
-        const x = sampleRecord();
-        const merchants = sampleRecord({ orderId: `${x.orderId}-r1` });
-        await store.createIfAbsent(x);
-        await store.createIfAbsent(merchants);
-        const paid = withPayment(x, x.orderId, 1, 'completed');
-        assert.equal(await store.compareAndSet(x.orderId, 0, paid), true);
-        await assert.rejects(store.compareAndSet(x.orderId, 1, withRefund(paid, sampleRefund('rf-1', merchants.orderId))), (error: unknown) => {
-          assert.ok(error instanceof StoreConflictError);
-          assert.deepEqual(error.taken, { serviceOrderId: merchants.orderId, owner: merchants.orderId });
-          return true;
-        });
-        assert.equal((await store.getByOrderId(x.orderId))?.refunds, undefined, 'the refused write changed nothing');
-        assert.equal(await store.compareAndSet(x.orderId, 1, withRefund(paid, sampleRefund('rf-1', `${x.orderId}-r2`))), true);
-        assert.equal((await store.getByServiceOrderId(`${x.orderId}-r2`))?.orderId, x.orderId);
-        await store.close?.();
-      });
-    });
+    runServiceOrderIdsContract(makeStore);
 
     describe('locks', () => {
       it('gives a lock to one owner until that owner releases it', async () => {
@@ -430,7 +215,7 @@ export function runStoreContract(name: string, makeStore: MakeStore, options: St
           assert.equal(store.endConsoleSession, store.isConsoleSessionEnded, 'a store has both session methods or neither');
           return;
         }
-        const [signedOut, stillIn] = [`session-${++sequence}`, `session-${++sequence}`];
+        const [signedOut, stillIn] = [`session-${nextSampleNumber()}`, `session-${nextSampleNumber()}`];
         assert.equal(await store.isConsoleSessionEnded(signedOut), false);
         // Ahead of both clocks, as sampleRecord's retainUntil: a realClock store's backend expires it.
         await store.endConsoleSession(signedOut, Math.max(clock.at, Date.now()) + 3_600_000);
@@ -444,10 +229,10 @@ export function runStoreContract(name: string, makeStore: MakeStore, options: St
     describe('inbox', () => {
       it('keeps a notification once, lists it until it is done, and still knows it as seen after', async () => {
         const { store } = await setup();
-        const entry = { id: `nonce-${++sequence}`, rawBody: '{"orderId":"o-1","amount":100}', receivedAt: 5 };
+        const entry = { id: `nonce-${nextSampleNumber()}`, rawBody: '{"orderId":"o-1","amount":100}', receivedAt: 5 };
         const results = await Promise.all(Array.from({ length: 10 }, () => store.addToInbox(entry, 60_000)));
         assert.equal(results.filter(Boolean).length, 1, 'one of concurrent adds wins');
-        const later = { id: `nonce-${++sequence}`, rawBody: '{"orderId":"o-2","amount":7.5}', receivedAt: 9 };
+        const later = { id: `nonce-${nextSampleNumber()}`, rawBody: '{"orderId":"o-2","amount":7.5}', receivedAt: 9 };
         assert.equal(await store.addToInbox(later, 60_000), true);
         assert.deepEqual(await store.pendingInbox(10), [entry, later], 'oldest first, the raw body unchanged');
         assert.deepEqual(await store.pendingInbox(1), [entry]);
@@ -486,7 +271,7 @@ export function runStoreContract(name: string, makeStore: MakeStore, options: St
     describe('listPayments', () => {
       it('lists checkouts with a payment by state and age, oldest change first', async () => {
         const { store } = await setup();
-        const tag = `list-${++sequence}`;
+        const tag = `list-${nextSampleNumber()}`;
         const records = [sampleRecord(), sampleRecord(), sampleRecord(), sampleRecord()];
         for (const record of records) await store.createIfAbsent(record);
         await store.compareAndSet(records[0]!.orderId, 0, withPayment(records[0]!, `${tag}-0`, 1, 'pending', 300));
@@ -502,7 +287,7 @@ export function runStoreContract(name: string, makeStore: MakeStore, options: St
 
       it('lists the newest change first and from a time on (the console)', async () => {
         const { store } = await setup();
-        const tag = `recent-${++sequence}`;
+        const tag = `recent-${nextSampleNumber()}`;
         const records = [sampleRecord(), sampleRecord(), sampleRecord()];
         for (const record of records) await store.createIfAbsent(record);
         await store.compareAndSet(records[0]!.orderId, 0, withPayment(records[0]!, `${tag}-0`, 1, 'pending', 310));
@@ -533,73 +318,6 @@ export function runStoreContract(name: string, makeStore: MakeStore, options: St
 
     runVolumeContract(makeStore, { sampleRecord, samplePayment }, options.volume ?? 20_100, options.seed);
 
-    if (!options.realClock) {
-      describe('expiry (injected clock)', () => {
-        it('forgets a checkout at its retainUntil, and a write moves it', async () => {
-          const { store, clock } = await setup();
-          const record = sampleRecord({ retainUntil: clock.at + 60_000 });
-          await store.createIfAbsent(record);
-          clock.at += 59_999;
-          assert.ok(await store.getByOrderId(record.orderId));
-          assert.equal(await store.compareAndSet(record.orderId, 0, { ...record, revision: 1, retainUntil: clock.at + 120_000 }), true);
-          clock.at += 100_000;
-          assert.ok(await store.getByOrderId(record.orderId), 'kept to the retainUntil of the last write');
-          clock.at += 20_002;
-          assert.equal(await store.getByOrderId(record.orderId), undefined);
-          assert.equal(await store.getByTokenHash(record.tokenHash), undefined);
-          const again = await store.createIfAbsent(sampleRecord({ orderId: record.orderId, retainUntil: clock.at + 60_000 }));
-          assert.equal(again.created, true);
-          await store.close?.();
-        });
-
-        it('frees a lock whose holder never released it once its ttl is over', async () => {
-          const { store, clock } = await setup();
-          assert.equal(await store.claimLock('pay:crashed', 'first', 1_000), true);
-          assert.equal(await store.claimLock('pay:crashed', 'second', 1_000), false);
-          clock.at += 1_001;
-          assert.equal(await store.claimLock('pay:crashed', 'second', 1_000), true);
-          await store.close?.();
-        });
-
-        it('keeps a renewed lock past its first ttl, and never renews a lapsed one (renewLock, optional)', async () => {
-          const { store, clock } = await setup();
-          if (!store.renewLock) return;
-          assert.equal(await store.claimLock('pay:leased', 'holder', 1_000), true);
-          clock.at += 800;
-          assert.equal(await store.renewLock('pay:leased', 'holder', 1_000), true);
-          clock.at += 800;
-          assert.equal(await store.claimLock('pay:leased', 'other', 1_000), false, 'the renewal holds it 1 s from the renewal');
-          clock.at += 201;
-          assert.equal(await store.renewLock('pay:leased', 'holder', 1_000), false, 'a holder whose lease lapsed learns it');
-          assert.equal(await store.claimLock('pay:leased', 'other', 1_000), true, 'and another takes it at once');
-          assert.equal(await store.renewLock('pay:leased', 'holder', 1_000), false, 'the old holder cannot take it back by renewing');
-          await store.close?.();
-        });
-
-        it('forgets a signed-out session at its expiry', async () => {
-          const { store, clock } = await setup();
-          if (!store.endConsoleSession || !store.isConsoleSessionEnded) return;
-          const session = `session-ttl-${++sequence}`;
-          await store.endConsoleSession(session, clock.at + 1_000);
-          clock.at += 999;
-          assert.equal(await store.isConsoleSessionEnded(session), true);
-          clock.at += 2;
-          assert.equal(await store.isConsoleSessionEnded(session), false);
-          await store.close?.();
-        });
-
-        it('accepts an inbox id again only after its ttl', async () => {
-          const { store, clock } = await setup();
-          const entry = { id: `nonce-ttl-${++sequence}`, rawBody: '{}', receivedAt: clock.at };
-          assert.equal(await store.addToInbox(entry, 1_000), true);
-          await store.markInboxDone(entry.id);
-          clock.at += 999;
-          assert.equal(await store.addToInbox(entry, 1_000), false);
-          clock.at += 2;
-          assert.equal(await store.addToInbox(entry, 1_000), true);
-          await store.close?.();
-        });
-      });
-    }
+    if (!options.realClock) runExpiryContract(makeStore);
   });
 }
