@@ -112,12 +112,13 @@ describe('redis store: expiry', () => {
   it('forgets a record when Redis drops it, and cleans the sorted-set entries that pointed at it', async () => {
     const keyPrefix = newPrefix();
     const store = await createRedisStore({ client: shared, keyPrefix, log: quiet });
-    const record = sampleRecord({ retainUntil: Date.now() + 150 });
+    // Long enough that the writes and reads below come before it even on a loaded machine.
+    const record = sampleRecord({ retainUntil: Date.now() + 1_000 });
     await store.createIfAbsent(record);
     const withDelivery = { ...withPayment(record, `${record.orderId}-svc`), deliveries: [sampleDelivery(record.orderId, 1, 'callback', 10)] };
     assert.equal(await store.compareAndSet(record.orderId, 0, withDelivery), true);
     assert.deepEqual(await store.dueDeliveries(Date.now(), 10), [record.orderId]);
-    await sleep(300);
+    await sleep(1_300);
     assert.equal(await shared.exists(`${keyPrefix}checkout:${record.orderId}`), 0, 'Redis dropped the record');
     assert.equal(await store.getByOrderId(record.orderId), undefined);
     assert.equal(await store.getByServiceOrderId(`${record.orderId}-svc`), undefined);
@@ -157,26 +158,29 @@ describe('redis store: expiry', () => {
 
   it('frees a lock whose holder never released it when its Redis TTL is over', async () => {
     const store = await createRedisStore({ client: shared, keyPrefix: newPrefix(), log: quiet });
-    assert.equal(await store.claimLock('pay:crashed', 'first', 100), true);
-    assert.equal(await store.claimLock('pay:crashed', 'second', 100), false);
-    await sleep(250);
-    assert.equal(await store.claimLock('pay:crashed', 'second', 100), true);
+    // A TTL the next call cannot outlast even on a loaded machine, then a wait well past it.
+    assert.equal(await store.claimLock('pay:crashed', 'first', 1_000), true);
+    assert.equal(await store.claimLock('pay:crashed', 'second', 1_000), false);
+    await sleep(1_200);
+    assert.equal(await store.claimLock('pay:crashed', 'second', 1_000), true);
     await store.releaseLock('pay:crashed', 'first');
-    assert.equal(await store.claimLock('pay:crashed', 'third', 100), false, 'the first owner cannot release a lock taken over');
+    assert.equal(await store.claimLock('pay:crashed', 'third', 1_000), false, 'the first owner cannot release a lock taken over');
     await store.close?.();
   });
 
   it('keeps a renewed lock past its first TTL, and never renews one whose TTL is over (issue 45)', async () => {
     const store = await createRedisStore({ client: shared, keyPrefix: newPrefix(), log: quiet });
-    assert.equal(await store.claimLock('pay:leased', 'holder', 300), true);
-    await sleep(200);
-    assert.equal(await store.renewLock!('pay:leased', 'holder', 300), true);
-    await sleep(200);
-    assert.equal(await store.claimLock('pay:leased', 'other', 300), false, 'the renewal holds it 300 ms from the renewal');
-    await sleep(250);
-    assert.equal(await store.renewLock!('pay:leased', 'holder', 300), false, 'a holder whose lease lapsed learns it');
-    assert.equal(await store.claimLock('pay:leased', 'other', 300), true);
-    assert.equal(await store.renewLock!('pay:leased', 'holder', 300), false, 'the old holder cannot take it back by renewing');
+    // Real Redis TTLs: each step is 800 ms from the TTL it tests, so a loaded machine's late timer
+    // (300 ms TTLs with 100 ms to spare failed beside a CI run) does not decide the outcome.
+    assert.equal(await store.claimLock('pay:leased', 'holder', 2_000), true);
+    await sleep(1_200);
+    assert.equal(await store.renewLock!('pay:leased', 'holder', 2_000), true);
+    await sleep(1_200);
+    assert.equal(await store.claimLock('pay:leased', 'other', 2_000), false, 'the renewal holds it 2 s from the renewal');
+    await sleep(1_400);
+    assert.equal(await store.renewLock!('pay:leased', 'holder', 2_000), false, 'a holder whose lease lapsed learns it');
+    assert.equal(await store.claimLock('pay:leased', 'other', 2_000), true);
+    assert.equal(await store.renewLock!('pay:leased', 'holder', 2_000), false, 'the old holder cannot take it back by renewing');
     await store.close?.();
   });
 
@@ -284,10 +288,11 @@ describe('redis store: the limits kept beside the records', () => {
   it('forget what has expired: a checkout’s numbers after its expiry, a dead process’s stream slot after its lease', async () => {
     const limits = await limitsOn(newPrefix());
     const guard = limits.numberGuard(1);
-    assert.equal(await guard.admit('order-2', '+22901960001', clock + 50), true);
-    assert.equal(await guard.admit('order-2', '+22901960002', clock + 50), false);
-    // The set's TTL is Redis's own time: wait it out for real.
-    await sleep(120);
+    assert.equal(await guard.admit('order-2', '+22901960001', clock + 500), true);
+    assert.equal(await guard.admit('order-2', '+22901960002', clock + 500), false);
+    // The set's TTL is Redis's own time: wait it out for real (500 ms, so that the second call
+    // comes before it even on a loaded machine).
+    await sleep(700);
     assert.equal(await guard.admit('order-2', '+22901960002', clock + 60_000), true);
 
     const slots = limits.streamSlots(1, 5_000);
