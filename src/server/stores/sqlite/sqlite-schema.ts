@@ -124,7 +124,8 @@ export function prepareFileStoreDatabase(db: SqliteDatabase, path: string): void
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     // Checkpoints (copying the WAL into the database, with an fsync) every ~40 MB rather than 4 MB:
-    // on the webhook's hot path they were a third of the write time.
+    // on the webhook's hot path they were a third of the write time. A busy store checkpoints on a
+    // thread of its own long before (sqlite-checkpointer.ts): this is what is left to its commits.
     db.pragma('wal_autocheckpoint = 10000');
     db.pragma('foreign_keys = ON');
     // Each write of a group commit (a statement, or a savepoint) keeps undo copies of the pages it

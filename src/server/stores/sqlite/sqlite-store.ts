@@ -29,7 +29,8 @@
  * This file assembles the store from its pieces: the schema, pragmas and migration
  * (sqlite-schema.ts), the SQL (sqlite-statements.ts), the atomic read-decide-write steps
  * (sqlite-transactions.ts), the fsynced write (sqlite-fsync.ts), the group commit
- * (sqlite-write-batch.ts) and the shared limits (sqlite-limits.ts).
+ * (sqlite-write-batch.ts), the checkpoints on a thread of their own (sqlite-checkpointer.ts) and
+ * the shared limits (sqlite-limits.ts).
  */
 import { join } from 'node:path';
 import type { InboxEntry } from '../../model/records.js';
@@ -42,6 +43,7 @@ import { prepareTransactions } from './sqlite-transactions.js';
 import { defaultPaymentListLimit } from '../../model/option-defaults.js';
 import { createWriteBatch } from './sqlite-write-batch.js';
 import { createSqliteLinks } from './sqlite-links.js';
+import { startCheckpointer, startCheckpointerAfterWrites, type Checkpointer } from './sqlite-checkpointer.js';
 
 export { FileStoreUnavailableError } from './file-store-error.js';
 
@@ -70,11 +72,25 @@ export function createFileStore(options: FileStoreOptions = {}): CheckoutStore {
   const path = options.path ?? join(options.dataDir ?? process.env.MOMO_DATA_DIR ?? './.momo-checkout', 'momo-checkout.sqlite');
   const db = openSqlite(path, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   prepareFileStoreDatabase(db, path);
+  // Checkpoints on a thread of their own (sqlite-checkpointer.ts), once the file is busy: a store
+  // that writes little (a test's, a quiet shop's first minutes) never crosses `wal_autocheckpoint`
+  // and needs no thread. A file kept out of WAL mode, or a runtime without worker threads,
+  // checkpoints in its commits as SQLite does by itself; so does a store whose worker stopped (its
+  // connection refused): nothing to tell, the store works as it did before it.
+  const walMode = String(db.pragma('journal_mode', { simple: true })).toLowerCase() === 'wal';
+  let checkpointer: Checkpointer | null = null;
+  let checkpointsDecided = !walMode;
+  let writesCommitted = 0;
+  const afterCommit = (writes: number) => {
+    if (checkpointsDecided || (writesCommitted += writes) < startCheckpointerAfterWrites) return;
+    checkpointsDecided = true;
+    checkpointer = startCheckpointer(path, { nativeBinding: options.nativeBinding, onStopped: () => undefined });
+  };
 
   const statements = prepareStatements(db);
   const listStatement = createListStatements(db);
   const transactions = prepareTransactions(db, statements);
-  const batch = createWriteBatch(db);
+  const batch = createWriteBatch(db, { afterCommit });
   /** One inbox entry, in its turn's batch: false for a duplicate (see `CheckoutStore.addToInbox`). */
   const addToInbox = (entry: InboxEntry, ttlMs: number) => {
     const at = now();
@@ -197,6 +213,10 @@ export function createFileStore(options: FileStoreOptions = {}): CheckoutStore {
       transactions.probeWrite.immediate();
     },
     async close() {
+      // The checkpoint worker first (and none started by the last commits): the main connection,
+      // closed last, is the one whose close checkpoints the rest and removes the WAL.
+      checkpointsDecided = true;
+      await (checkpointer as Checkpointer | null)?.close();
       // Writes still waiting for their group commit (inbox entries among them) go in first.
       if (db.open && batch.waiting > 0) batch.flush();
       // And what waits for its fsync is answered before the file closes.

@@ -59,7 +59,12 @@ interface QueuedWrite {
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
-export function createWriteBatch(db: SqliteDatabase): WriteBatch {
+export interface WriteBatchOptions {
+  /** Told after each commit how many writes it held (the store starts its checkpoint worker on a busy file). */
+  afterCommit?: (writes: number) => void;
+}
+
+export function createWriteBatch(db: SqliteDatabase, options: WriteBatchOptions = {}): WriteBatch {
   // Nested in the batch's transaction, a better-sqlite3 transaction function is a savepoint.
   const inSavepoint = db.transaction((writes: () => unknown) => writes()) as <T>(writes: () => T) => T;
   const walFlusher = createWalFlusher(db);
@@ -93,6 +98,7 @@ export function createWriteBatch(db: SqliteDatabase): WriteBatch {
       for (const item of batch) item.reject(error);
       return;
     }
+    options.afterCommit?.(batch.length);
     const onDisk = batchNeedsDisk && walFlusher ? walFlusher() : null;
     outcomes.forEach((outcome, index) => {
       const item = batch[index]!;
