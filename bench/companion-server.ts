@@ -56,6 +56,11 @@ export type Ask =
   | { type: 'settled' }
   /** The server's CPU time so far (user + system, µs), for the CPU time per notification. */
   | { type: 'cpu' }
+  /**
+   * The event loop's pauses over the measured window: `start` begins a fresh histogram, `stop`
+   * answers its p99 and longest pause in ms (a stall holds every request in flight: the p99's cause).
+   */
+  | { type: 'loop'; action: 'start' | 'stop' }
   /** With MOMO_BENCH_PROFILE_DIR set: a CPU profile of the measured window alone (the seeding left out). */
   | { type: 'profile'; action: 'start' | 'stop'; label: string };
 type ToChild = Ask & { id: number };
@@ -90,6 +95,8 @@ async function runServer(): Promise<void> {
   });
   server.on('request', toNodeHandler(companion));
 
+  const { monitorEventLoopDelay } = await import('node:perf_hooks');
+  let loopDelay: ReturnType<typeof monitorEventLoopDelay> | undefined;
   process.on('message', async (message: ToChild) => {
     if (message.type === 'seed') {
       // Twenty at a time: setup, not measured (a durable store's seeding would otherwise take minutes).
@@ -109,6 +116,16 @@ async function runServer(): Promise<void> {
       process.send!({ id: message.id, result: { heapUsed: usage.heapUsed, rss: usage.rss, streams: companion.openStreams() } });
     } else if (message.type === 'settled') {
       process.send!({ id: message.id, result: applied });
+    } else if (message.type === 'loop') {
+      if (message.action === 'start') {
+        loopDelay?.disable();
+        loopDelay = monitorEventLoopDelay({ resolution: 1 });
+        loopDelay.enable();
+        process.send!({ id: message.id, result: null });
+      } else {
+        loopDelay?.disable();
+        process.send!({ id: message.id, result: { p99: (loopDelay?.percentile(99) ?? 0) / 1e6, max: (loopDelay?.max ?? 0) / 1e6 } });
+      }
     } else if (message.type === 'cpu') {
       const { user, system } = process.cpuUsage();
       process.send!({ id: message.id, result: user + system });

@@ -135,6 +135,7 @@ export async function measureThroughput(server: ServerHandle, label = 'memory st
   await waitUntilApplied(servers, warmUp.latencies.length, 30_000);
   await Promise.all(servers.map((each) => each.ask({ type: 'profile', action: 'start', label })));
   await window?.start();
+  await Promise.all(servers.map((each) => each.ask({ type: 'loop', action: 'start' })));
   const cpuBefore = await Promise.all(servers.map((each) => each.ask<number>({ type: 'cpu' })));
   const { latencies, failures, elapsed } = await hammer(server.port, bodies, THROUGHPUT_MAX_MS);
   if (failures + warmUp.failures > 0) throw new Error(`${failures} notifications were not answered 200: the bench is measuring errors`);
@@ -145,6 +146,9 @@ export async function measureThroughput(server: ServerHandle, label = 'memory st
   const applied = await waitUntilApplied(servers, expected, 30_000);
   const allAppliedAfter = performance.now() - stoppedAt;
   const cpuAfter = await Promise.all(servers.map((each) => each.ask<number>({ type: 'cpu' })));
+  // The process that took the load: its pauses are the ones its answers waited out.
+  const loop = await server.ask<{ p99: number; max: number }>({ type: 'loop', action: 'stop' });
+  await Promise.all(others.map((each) => each.ask({ type: 'loop', action: 'stop' })));
   await window?.stop(latencies.length);
   await Promise.all(servers.map((each) => each.ask({ type: 'profile', action: 'stop', label })));
   const cpuPerNotification = cpuAfter.reduce((sum, each, index) => sum + each - cpuBefore[index]!, 0) / latencies.length;
@@ -156,6 +160,8 @@ export async function measureThroughput(server: ServerHandle, label = 'memory st
     { name: `webhook route, ${label}: transitions applied of ${expected}`, value: applied, unit: 'transitions' },
     { name: `webhook route, ${label}: all applied this long after the load stopped`, value: Math.round(allAppliedAfter), unit: 'ms' },
     { name: `webhook route, ${label}: server CPU per notification (kept, applied, delivered)`, value: Math.round(cpuPerNotification), unit: 'µs' },
+    { name: `webhook route, ${label}: the server's event loop, p99 pause`, value: loop.p99, unit: 'ms' },
+    { name: `webhook route, ${label}: the server's event loop, longest pause`, value: loop.max, unit: 'ms' },
   ];
 }
 
