@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { createCheckoutRecord } from '../../src/server/payments/checkouts.js';
 import { openStoreFromEnv, type OpenedStore } from '../../src/server/stores/store-from-env.js';
-import { sampleLink } from '../../src/server/stores/store-contract-links.js';
+import { sampleLink } from '../../src/server/stores/store-contract/links.js';
 import { sharedStores, type SharedStoreServer } from '../support/shared-stores.js';
 import { freePort, startChild, until, type Child } from './support.js';
 

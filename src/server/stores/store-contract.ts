@@ -14,21 +14,21 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { CheckoutRecord } from '../model/records.js';
 import { updateCheckoutRecord, type CheckoutStore } from './store.js';
-import { runVolumeContract } from './store-contract-volume.js';
-import { runCreatedPagesContract } from './store-contract-created.js';
-import { runDeliveryKindsContract } from './store-contract-kinds.js';
-import { runLinksContract } from './store-contract-links.js';
-import { runServiceOrderIdsContract } from './store-contract-ids.js';
-import { runExpiryContract } from './store-contract-expiry.js';
-import { nextSampleNumber, sampleDelivery, samplePayment, sampleRecord, sampleRefund, withPayment } from './store-contract-samples.js';
+import { runVolumeContract } from './store-contract/volume.js';
+import { runCreatedPagesContract } from './store-contract/created.js';
+import { runDeliveryKindsContract } from './store-contract/kinds.js';
+import { runLinksContract } from './store-contract/links.js';
+import { runServiceOrderIdsContract } from './store-contract/ids.js';
+import { runExpiryContract } from './store-contract/expiry.js';
+import { nextSampleNumber, sampleDelivery, samplePayment, sampleRecord, sampleRefund, withPayment } from './store-contract/samples.js';
 
-export { sampleDelivery, samplePayment, samplePaymentView, sampleRecord, sampleRefund, withPayment, withRefund } from './store-contract-samples.js';
+export { sampleDelivery, samplePayment, samplePaymentView, sampleRecord, sampleRefund, withPayment, withRefund } from './store-contract/samples.js';
 
 export interface StoreContractOptions {
   /** The store keeps time by itself (cannot follow an injected clock): skip the expiry cases. */
   realClock?: boolean;
   /**
-   * How many finished payments the volume cases (store-contract-volume.ts) surround a stuck refund
+   * How many finished payments the volume cases (store-contract/volume.ts) surround a stuck refund
    * with. Default 20,100: more than a week of a busy shop's payments (about 1,430 a day).
    */
   volume?: number;

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { claimPayment, closeLink, linkStanding, nextCheckoutOf, settlePayment, type LinkRecord } from '../../../src/server/model/link.js';
-import { sampleLink } from '../../../src/server/stores/store-contract-links.js';
+import { sampleLink } from '../../../src/server/stores/store-contract/links.js';
 
 const at = 2_000;
 function claimed(link: LinkRecord, orderId: string): LinkRecord {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createMemoryStore, transitionCheckout } from '../../../../src/server/index.js';
 import { sampleDelivery, samplePayment, sampleRecord } from '../../../../src/server/stores/store-contract.js';
-import { sampleLink } from '../../../../src/server/stores/store-contract-links.js';
+import { sampleLink } from '../../../../src/server/stores/store-contract/links.js';
 import type { CheckoutRecord } from '../../../../src/server/model/records.js';
 
 const now = () => 1_000;

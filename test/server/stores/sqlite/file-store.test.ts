@@ -17,7 +17,7 @@ import { createFileStore, FileStoreUnavailableError } from '../../../../src/serv
 import type { CheckoutRecord } from '../../../../src/server/model/records.js';
 import { StoreConflictError } from '../../../../src/server/stores/store.js';
 import { runStoreContract, sampleRecord, withPayment as withPaymentAt } from '../../../../src/server/stores/store-contract.js';
-import { sampleLink } from '../../../../src/server/stores/store-contract-links.js';
+import { sampleLink } from '../../../../src/server/stores/store-contract/links.js';
 import { SCHEMA_VERSION } from '../../../../src/server/stores/sqlite/sqlite-schema.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'momo-file-store-'));

@@ -3,9 +3,9 @@
  * store's own tests): a checkout, a payment, a refund, a page's view of a payment and a queued
  * delivery, shaped as the companion writes them, with ids unique in the process.
  */
-import type { PaymentState, PaymentView } from '../../contract/companion.js';
-import type { CheckoutRecord, DeliveryRecord, PaymentRecord } from '../model/records.js';
-import { newRefundRecord, type RefundRecord } from '../model/refund.js';
+import type { PaymentState, PaymentView } from '../../../contract/companion.js';
+import type { CheckoutRecord, DeliveryRecord, PaymentRecord } from '../../model/records.js';
+import { newRefundRecord, type RefundRecord } from '../../model/refund.js';
 
 let sequence = 0;
 

@@ -6,8 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { StoreConflictError, type CheckoutStore } from './store.js';
-import { sampleRecord, sampleRefund, withPayment, withRefund } from './store-contract-samples.js';
+import { StoreConflictError, type CheckoutStore } from '../store.js';
+import { sampleRecord, sampleRefund, withPayment, withRefund } from './samples.js';
 
 type MakeStore = (deps: { now: () => number }) => CheckoutStore | Promise<CheckoutStore>;
 

@@ -8,9 +8,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { notificationOf, queuedDeliveries, type CheckoutRecord, type DeliveryRecord, type SettledDelivery } from '../model/records.js';
-import { refundView, type RefundRecord, type RefundUpdate } from '../model/refund.js';
-import type { CheckoutStore } from './store.js';
+import { notificationOf, queuedDeliveries, type CheckoutRecord, type DeliveryRecord, type SettledDelivery } from '../../model/records.js';
+import { refundView, type RefundRecord, type RefundUpdate } from '../../model/refund.js';
+import type { CheckoutStore } from '../store.js';
 
 /** The contract's record builders (store-contract.ts), handed in: this file is imported by it. */
 export interface KindSamples {

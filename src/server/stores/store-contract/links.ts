@@ -6,10 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { claimPayment, settlePayment, type LinkRecord } from '../model/link.js';
-import { randomId } from '../tokens.js';
-import { updateLink, type LinkStore } from './link-store.js';
-import type { CheckoutStore } from './store.js';
+import { claimPayment, settlePayment, type LinkRecord } from '../../model/link.js';
+import { randomId } from '../../tokens.js';
+import { updateLink, type LinkStore } from '../link-store.js';
+import type { CheckoutStore } from '../store.js';
 
 type MakeStore = (deps: { now: () => number }) => CheckoutStore | Promise<CheckoutStore>;
 

@@ -6,8 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { CheckoutStore } from './store.js';
-import { nextSampleNumber, sampleRecord } from './store-contract-samples.js';
+import type { CheckoutStore } from '../store.js';
+import { nextSampleNumber, sampleRecord } from './samples.js';
 
 type MakeStore = (deps: { now: () => number }) => CheckoutStore | Promise<CheckoutStore>;
 

@@ -6,10 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { CheckoutRecord } from '../model/records.js';
-import { paymentsCreatedPage } from './created-pages.js';
-import { updateCheckoutRecord, type CheckoutStore, type CreatedPaymentsPage } from './store.js';
-import type { VolumeSamples } from './store-contract-volume.js';
+import type { CheckoutRecord } from '../../model/records.js';
+import { paymentsCreatedPage } from '../created-pages.js';
+import { updateCheckoutRecord, type CheckoutStore, type CreatedPaymentsPage } from '../store.js';
+import type { VolumeSamples } from './volume.js';
 
 type MakeStore = (deps: { now: () => number }) => CheckoutStore | Promise<CheckoutStore>;
 

@@ -7,11 +7,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { PaymentState } from '../../contract/companion.js';
-import type { CheckoutRecord, PaymentRecord } from '../model/records.js';
-import { newRefundRecord } from '../model/refund.js';
-import { updateCheckoutRecord, type CheckoutStore } from './store.js';
-import { countPaymentsBetween, recordsNeedingSupport } from './support-views.js';
+import type { PaymentState } from '../../../contract/companion.js';
+import type { CheckoutRecord, PaymentRecord } from '../../model/records.js';
+import { newRefundRecord } from '../../model/refund.js';
+import { updateCheckoutRecord, type CheckoutStore } from '../store.js';
+import { countPaymentsBetween, recordsNeedingSupport } from '../support-views.js';
 
 const hourMs = 3_600_000;
 const weekMs = 7 * 24 * hourMs;
