@@ -9,6 +9,15 @@ import { createFetchClient } from '../../src/client/fetch-client.js';
 import { createSseParser } from '../../src/client/sse-parser.js';
 import type { ServerSentEvent } from '../../src/client/sse-parser.js';
 
+/** Resolves once `check()` holds; fails the test after 5 s. */
+async function until(check: () => boolean, ms = 5_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${check.toString()}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
 function view(version: number, state: PaymentView['state'] = 'pending'): PaymentView {
   return {
     state, version, orderId: 'order-1', phoneNumberMasked: '+229••••00', operator: null, workflow: 'provider_auth',
@@ -212,7 +221,10 @@ describe('createFetchClient, the status stream', () => {
     const stop = new AbortController();
     const client = createFetchClient({ endpoint: base, token: 't', sleep: noWait, onPageVisible: null });
     client.subscribe(() => assert.fail('no payment expected'), stop.signal);
-    await new Promise((r) => setTimeout(r, 50));
+    // Until the first attempt has been refused (a loaded machine takes more than a fixed 50 ms),
+    // then long enough for a retry to show (no wait between attempts here: noWait).
+    await until(() => streams >= 1);
+    await new Promise((r) => setTimeout(r, 100));
     stop.abort();
     assert.equal(streams, 1);
   });
@@ -248,6 +260,8 @@ describe('createFetchClient, the status stream', () => {
     assert.notEqual(outcome, 'stuck', 'the stream did not reconnect when the browser came back online');
     assert.equal((outcome as PaymentView).version, 4);
     assert.equal(streams, 2);
+    // The re-read and the new stream go out together: the stream's event may come first.
+    await until(() => statusReads >= 1);
     assert.equal(statusReads, 1, 'the status was re-read once on coming back');
   });
 

@@ -69,7 +69,9 @@ function race(storeName: string, storeEnv: () => Record<string, string>) {
       for (let round = 0; round < rounds; round++) {
         const x = `race-${storeName.replace(/\W/g, '-')}-${Date.now()}-${round}`;
         const token = await createCheckoutIn(merchant.store, x);
-        assert.equal(await pay(child, token, decline), 'pending');
+        // Declined 10 ms after the sandbox accepts it: on a loaded machine the decline can be
+        // applied before the pay route answers, which then answers the state it has reached.
+        assert.match(await pay(child, token, decline), /^(pending|failed)$/);
         await until('the first attempt to fail', async () => (await merchant.store.getByOrderId(x))?.payment?.state === 'failed');
 
         // The merchant's side starts a little later each round, so each side wins some.
