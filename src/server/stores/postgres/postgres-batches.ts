@@ -28,6 +28,24 @@ interface Waiting<Item, Result> {
   reject: (error: unknown) => void;
 }
 
+/**
+ * How many of a batch's callers go on in one turn of the event loop. Each goes on with its own
+ * work as its promise settles (a notification its next step), all in one run of microtasks if
+ * settled at once: a batch of 500 held the event loop tens of milliseconds, and every request that
+ * came meanwhile (the webhook's answers among them) waited it out (issue 43: the PostgreSQL
+ * store's p99). Each group after the first waits for a turn of the loop (setImmediate), so the
+ * loop reads its sockets at least every second group.
+ */
+export const settledPerTurn = 64;
+
+async function settleInTurns<Result>(batch: ReadonlyArray<{ resolve: (result: Result) => void }>, results: readonly Result[]): Promise<void> {
+  for (let from = 0; from < batch.length; from += settledPerTurn) {
+    if (from > 0) await new Promise((resolve) => setImmediate(resolve));
+    const to = Math.min(batch.length, from + settledPerTurn);
+    for (let index = from; index < to; index++) batch[index]!.resolve(results[index]!);
+  }
+}
+
 export function createBatchedWrites<Item, Result>(
   write: (batch: Item[]) => Promise<Result[]>,
   most: number,
@@ -61,12 +79,14 @@ export function createBatchedWrites<Item, Result>(
   const writeWhileQueued = async () => {
     while (queue.length > 0) {
       const batch = nextBatch();
+      let results: Result[];
       try {
-        const results = await write(batch.map((waiting) => waiting.item));
-        batch.forEach((waiting, index) => waiting.resolve(results[index]!));
+        results = await write(batch.map((waiting) => waiting.item));
       } catch (error) {
         for (const waiting of batch) waiting.reject(error);
+        continue;
       }
+      await settleInTurns(batch, results);
     }
     // In the same step as the empty queue was seen: an item added from now on starts a writer.
     writersOn -= 1;
