@@ -20,9 +20,9 @@ import { runDeliveryKindsContract } from './store-contract/kinds.js';
 import { runLinksContract } from './store-contract/links.js';
 import { runServiceOrderIdsContract } from './store-contract/ids.js';
 import { runExpiryContract } from './store-contract/expiry.js';
-import { nextSampleNumber, sampleDelivery, samplePayment, sampleRecord, sampleRefund, withPayment } from './store-contract/samples.js';
+import { nextSampleNumber, sampleDelivery, samplePayment, sampleRecord, sampleRefund, withPayment, type MakeStore } from './store-contract/samples.js';
 
-export { sampleDelivery, samplePayment, samplePaymentView, sampleRecord, sampleRefund, withPayment, withRefund } from './store-contract/samples.js';
+export { sampleDelivery, samplePayment, samplePaymentView, sampleRecord, sampleRefund, withPayment, withRefund, type MakeStore } from './store-contract/samples.js';
 
 export interface StoreContractOptions {
   /** The store keeps time by itself (cannot follow an injected clock): skip the expiry cases. */
@@ -38,8 +38,6 @@ export interface StoreContractOptions {
    */
   seed?: (store: CheckoutStore, records: readonly CheckoutRecord[]) => Promise<void>;
 }
-
-export type MakeStore = (deps: { now: () => number }) => CheckoutStore | Promise<CheckoutStore>;
 
 /** Runs a change to a record read from (or given to) a store: a frozen record refuses it with a TypeError. */
 function changeOrRefuse(change: () => void): void {

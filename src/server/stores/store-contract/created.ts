@@ -10,8 +10,7 @@ import type { CheckoutRecord } from '../../model/records.js';
 import { paymentsCreatedPage } from '../created-pages.js';
 import { updateCheckoutRecord, type CheckoutStore, type CreatedPaymentsPage } from '../store.js';
 import type { VolumeSamples } from './volume.js';
-
-type MakeStore = (deps: { now: () => number }) => CheckoutStore | Promise<CheckoutStore>;
+import type { MakeStore } from './samples.js';
 
 /** Every record of the window, read `limit` at a time after the last one read. */
 async function readAllPages(store: CheckoutStore, window: Omit<CreatedPaymentsPage, 'after'>): Promise<CheckoutRecord[]> {

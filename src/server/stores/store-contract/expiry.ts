@@ -6,10 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { CheckoutStore } from '../store.js';
 import { nextSampleNumber, sampleRecord } from './samples.js';
-
-type MakeStore = (deps: { now: () => number }) => CheckoutStore | Promise<CheckoutStore>;
+import type { MakeStore } from './samples.js';
 
 export function runExpiryContract(makeStore: MakeStore): void {
   const setup = async () => {

@@ -6,10 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { StoreConflictError, type CheckoutStore } from '../store.js';
+import { StoreConflictError } from '../store.js';
 import { sampleRecord, sampleRefund, withPayment, withRefund } from './samples.js';
-
-type MakeStore = (deps: { now: () => number }) => CheckoutStore | Promise<CheckoutStore>;
+import type { MakeStore } from './samples.js';
 
 export function runServiceOrderIdsContract(makeStore: MakeStore): void {
   const setup = async () => ({ store: await makeStore({ now: () => 1_000_000 }) });

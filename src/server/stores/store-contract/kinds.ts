@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { notificationOf, queuedDeliveries, type CheckoutRecord, type DeliveryRecord, type SettledDelivery } from '../../model/records.js';
 import { refundView, type RefundRecord, type RefundUpdate } from '../../model/refund.js';
-import type { CheckoutStore } from '../store.js';
+import type { MakeStore } from './samples.js';
 
 /** The contract's record builders (store-contract.ts), handed in: this file is imported by it. */
 export interface KindSamples {
@@ -18,8 +18,6 @@ export interface KindSamples {
   sampleDelivery(orderId: string, version: number, sink: DeliveryRecord['sink'], nextAttemptAt: number): DeliveryRecord;
   sampleRefund(refundId: string, payoutOrderId: string): RefundRecord;
 }
-
-type MakeStore = (deps: { now: () => number }) => CheckoutStore | Promise<CheckoutStore>;
 
 export function runDeliveryKindsContract(makeStore: MakeStore, { sampleRecord, sampleDelivery, sampleRefund }: KindSamples): void {
   describe('deliveries of each kind', () => {

@@ -10,8 +10,7 @@ import { claimPayment, settlePayment, type LinkRecord } from '../../model/link.j
 import { randomId } from '../../tokens.js';
 import { updateLink, type LinkStore } from '../link-store.js';
 import type { CheckoutStore } from '../store.js';
-
-type MakeStore = (deps: { now: () => number }) => CheckoutStore | Promise<CheckoutStore>;
+import type { MakeStore } from './samples.js';
 
 /** A link as the companion writes it, with a fresh id. */
 export function sampleLink(overrides: Partial<LinkRecord> = {}): LinkRecord {

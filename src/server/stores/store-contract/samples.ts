@@ -1,11 +1,16 @@
 /**
- * The records the store contract writes (`momo-checkout/store-contract` exports them too, for a
- * store's own tests): a checkout, a payment, a refund, a page's view of a payment and a queued
- * delivery, shaped as the companion writes them, with ids unique in the process.
+ * What the store contract's parts share: the store factory they are given, and the records they
+ * write (`momo-checkout/store-contract` exports them too, for a store's own tests): a checkout, a
+ * payment, a refund, a page's view of a payment and a queued delivery, shaped as the companion
+ * writes them, with ids unique in the process.
  */
 import type { PaymentState, PaymentView } from '../../../contract/companion.js';
 import type { CheckoutRecord, DeliveryRecord, PaymentRecord } from '../../model/records.js';
 import { newRefundRecord, type RefundRecord } from '../../model/refund.js';
+import type { CheckoutStore } from '../store.js';
+
+/** Makes the store under test, on the contract's injected clock. */
+export type MakeStore = (deps: { now: () => number }) => CheckoutStore | Promise<CheckoutStore>;
 
 let sequence = 0;
 

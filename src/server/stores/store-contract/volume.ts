@@ -12,6 +12,7 @@ import type { CheckoutRecord, PaymentRecord } from '../../model/records.js';
 import { newRefundRecord } from '../../model/refund.js';
 import { updateCheckoutRecord, type CheckoutStore } from '../store.js';
 import { countPaymentsBetween, recordsNeedingSupport } from '../support-views.js';
+import type { MakeStore } from './samples.js';
 
 const hourMs = 3_600_000;
 const weekMs = 7 * 24 * hourMs;
@@ -22,8 +23,6 @@ export interface VolumeSamples {
   sampleRecord(overrides: Partial<CheckoutRecord>): CheckoutRecord;
   samplePayment(serviceOrderId: string, overrides: Partial<PaymentRecord>): PaymentRecord;
 }
-
-type MakeStore = (deps: { now: () => number }) => CheckoutStore | Promise<CheckoutStore>;
 
 /** A finished payment changed at `updatedAt`, kept a week after (as the companion keeps one). */
 function finished({ sampleRecord, samplePayment }: VolumeSamples, tag: string, index: number, state: PaymentState, updatedAt: number): CheckoutRecord {
