@@ -20,7 +20,7 @@
  *   commit, on the event loop.
  */
 import { open } from 'node:fs/promises';
-import type { SqliteDatabase } from './sqlite-open.js';
+import { inWalMode, type SqliteDatabase } from './sqlite-open.js';
 
 /**
  * Runs one write with an fsync of the WAL at its commit: `synchronous = FULL` for that commit
@@ -46,7 +46,7 @@ export type WalFlusher = () => Promise<void>;
  * to flush: its writes are fsynced on the event loop, as `durably` does.
  */
 export function createWalFlusher(db: SqliteDatabase): WalFlusher | null {
-  if (String(db.pragma('journal_mode', { simple: true })).toLowerCase() !== 'wal') return null;
+  if (!inWalMode(db)) return null;
   const walPath = `${db.name}-wal`;
   let running: Promise<void> | null = null;
   let following: Promise<void> | null = null;

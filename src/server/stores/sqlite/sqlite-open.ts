@@ -24,6 +24,11 @@ export { FileStoreUnavailableError };
 
 export type SqliteDatabase = BetterSqlite3.Database;
 
+/** Whether the database runs in WAL mode (sqlite-schema.ts asks for it; a file system may refuse it). */
+export function inWalMode(db: SqliteDatabase): boolean {
+  return String(db.pragma('journal_mode', { simple: true })).toLowerCase() === 'wal';
+}
+
 const nativeAdvice =
   'Its binary ships inside the package for Node 22 or newer on Linux, macOS and Windows (x64 and arm64): check `node --version`, ' +
   'then reinstall (delete node_modules and run `npm ci`); if a bundler moved the binary, pass the file store its `nativeBinding`. ' +

@@ -36,7 +36,7 @@ import { join } from 'node:path';
 import type { InboxEntry } from '../../model/records.js';
 import type { CheckoutStore, PaymentQuery } from '../store.js';
 import { createSqliteLimits } from './sqlite-limits.js';
-import { openSqlite } from './sqlite-open.js';
+import { inWalMode, openSqlite } from './sqlite-open.js';
 import { prepareFileStoreDatabase } from './sqlite-schema.js';
 import { createListStatements, parseRecord, prepareStatements } from './sqlite-statements.js';
 import { prepareTransactions } from './sqlite-transactions.js';
@@ -77,9 +77,8 @@ export function createFileStore(options: FileStoreOptions = {}): CheckoutStore {
   // and needs no thread. A file kept out of WAL mode, or a runtime without worker threads,
   // checkpoints in its commits as SQLite does by itself; so does a store whose worker stopped (its
   // connection refused): nothing to tell, the store works as it did before it.
-  const walMode = String(db.pragma('journal_mode', { simple: true })).toLowerCase() === 'wal';
   let checkpointer: Checkpointer | null = null;
-  let checkpointsDecided = !walMode;
+  let checkpointsDecided = !inWalMode(db);
   let writesCommitted = 0;
   const afterCommit = (writes: number) => {
     if (checkpointsDecided || (writesCommitted += writes) < startCheckpointerAfterWrites) return;
