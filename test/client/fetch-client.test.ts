@@ -8,15 +8,8 @@ import { CompanionRequestError, NetworkError } from '../../src/client/errors.js'
 import { createFetchClient } from '../../src/client/fetch-client.js';
 import { createSseParser } from '../../src/client/sse-parser.js';
 import type { ServerSentEvent } from '../../src/client/sse-parser.js';
+import { until } from '../support/until.js';
 
-/** Resolves once `check()` holds; fails the test after 5 s. */
-async function until(check: () => boolean, ms = 5_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${check.toString()}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 function view(version: number, state: PaymentView['state'] = 'pending'): PaymentView {
   return {
@@ -223,7 +216,7 @@ describe('createFetchClient, the status stream', () => {
     client.subscribe(() => assert.fail('no payment expected'), stop.signal);
     // Until the first attempt has been refused (a loaded machine takes more than a fixed 50 ms),
     // then long enough for a retry to show (no wait between attempts here: noWait).
-    await until(() => streams >= 1);
+    await until('the first stream attempt', () => streams >= 1, 5_000);
     await new Promise((r) => setTimeout(r, 100));
     stop.abort();
     assert.equal(streams, 1);
@@ -261,7 +254,7 @@ describe('createFetchClient, the status stream', () => {
     assert.equal((outcome as PaymentView).version, 4);
     assert.equal(streams, 2);
     // The re-read and the new stream go out together: the stream's event may come first.
-    await until(() => statusReads >= 1);
+    await until('the status re-read', () => statusReads >= 1, 5_000);
     assert.equal(statusReads, 1, 'the status was re-read once on coming back');
   });
 

@@ -71,13 +71,7 @@ export async function createCheckoutIn(store: CheckoutStore, orderId: string): P
   return created.token;
 }
 
-export async function until(what: string, predicate: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await predicate())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+export { until } from '../support/until.js';
 
 /** Reads the page's status stream until a payment event satisfies `predicate`. */
 export async function streamUntil(base: string, token: string, predicate: (view: { state: string }) => boolean, ms = 10_000): Promise<{ state: string }> {

@@ -11,10 +11,10 @@ import { createBatchedWrites, settledPerTurn } from '../../../../src/server/stor
 describe('postgres batched writes', () => {
   it('settles a large batch a group at a time, and the event loop runs between two groups', async () => {
     const seen: string[] = [];
+    // gatherTurn: every call of this turn in one batch, as the notifications' next steps are.
     const batches = createBatchedWrites<number, number>(async (items) => {
       await new Promise((resolve) => setImmediate(resolve));
       return items.map((item) => item * 2);
-      // Every call of this turn in one batch, as the notifications' next steps are.
     }, 1_000, { gatherTurn: true });
     const count = settledPerTurn * 3 + 5;
     const results = Array.from({ length: count }, (_, index) =>

@@ -16,6 +16,7 @@ import { startCheckpointer, startCheckpointerAfterWrites } from '../../../../src
 import { createFileStore } from '../../../../src/server/stores/sqlite/sqlite-store.js';
 import type { CheckoutStore } from '../../../../src/server/stores/store.js';
 import { sampleRecord } from '../../../../src/server/stores/store-contract.js';
+import { until } from '../../../support/until.js';
 
 let dir: string;
 let path: string;
@@ -36,14 +37,6 @@ afterEach(async () => {
 async function writeCheckouts(target: CheckoutStore, count: number): Promise<void> {
   for (let written = 0; written < count; written += 100) {
     await Promise.all(Array.from({ length: Math.min(100, count - written) }, () => target.createIfAbsent(sampleRecord({ retainUntil: Date.now() + 3_600_000 }))));
-  }
-}
-
-async function until(what: string, check: () => boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
