@@ -79,7 +79,7 @@ describe('support views on a store written by 0.4.0', () => {
       writePostgresAs040(server, database, leftBy040('pg'));
       await assertViews(await createPostgresStore({ url: server.urlOf(database), log: silentLogger }), 'pg');
       // Migrated to this companion's version (the newest migration), migration 2 among them.
-      assert.equal(server.psql('SELECT max(version) FROM momo_checkout.schema_version', database).trim(), String(migrations.at(-1)!.version));
+      assert.equal(server.psql('SELECT max(version) FROM momo_checkout.schema_migrations', database).trim(), String(migrations.at(-1)!.version));
     } finally {
       await server.stop();
     }

@@ -6,7 +6,7 @@
  */
 import type { Pool } from 'pg';
 import { openPool, unavailable, type PostgresConnectionOptions } from './postgres-connection.js';
-import { schemaVersion } from './postgres-migrate.js';
+import { readSchemaState } from './postgres-migrate.js';
 import { checkSchemaName, currentSchemaVersion, defaultSchema, storeTables } from './postgres-schema.js';
 
 export interface PostgresCheck {
@@ -29,7 +29,10 @@ async function rightsProblems(pool: Pool, schema: string, version: number): Prom
   const missing: string[] = [];
   const usage = await pool.query<{ usage: boolean }>("SELECT has_schema_privilege($1, 'USAGE') AS usage", [schema]);
   if (!usage.rows[0]!.usage) return [`role ${who.role} may not use schema ${schema}: run GRANT USAGE ON SCHEMA ${schema} TO ${who.role};`];
-  for (const table of storeTables) {
+  // The tables there: a schema an older release made lacks the newer ones (the companion creates them at start).
+  const present = await pool.query<{ tablename: string }>('SELECT tablename FROM pg_catalog.pg_tables WHERE schemaname = $1', [schema]);
+  const tables = new Set(present.rows.map((row) => row.tablename));
+  for (const table of storeTables.filter((name) => tables.has(name))) {
     // (has_table_privilege with a list of rights is true when any one is held: each is asked alone.)
     const all = await pool.query<{ ok: boolean }>(
       "SELECT has_table_privilege($1, 'SELECT') AND has_table_privilege($1, 'INSERT') AND has_table_privilege($1, 'UPDATE') AND has_table_privilege($1, 'DELETE') AS ok",
@@ -57,15 +60,25 @@ export async function checkPostgres(options: PostgresConnectionOptions & { schem
     if (server.readOnly === 'on') {
       return { ok: false, messages: [...messages, 'it is read-only (a standby?): point MOMO_POSTGRES_URL at the primary.'] };
     }
-    const version = await schemaVersion(pool, schema);
-    if (version > currentSchemaVersion) {
-      return { ok: false, messages: [...messages, `schema ${schema} is at version ${version}, newer than this momo-checkout knows (${currentSchemaVersion}): upgrade momo-checkout, or set MOMO_POSTGRES_SCHEMA to another schema.`] };
+    const { version, readersFrom } = await readSchemaState(pool, schema);
+    if (readersFrom > currentSchemaVersion) {
+      return {
+        ok: false,
+        messages: [
+          ...messages,
+          `schema ${schema} is at version ${version} and needs a momo-checkout that knows version ${readersFrom}, newer than this one (${currentSchemaVersion}): upgrade momo-checkout, or set MOMO_POSTGRES_SCHEMA to another schema.`,
+        ],
+      };
     }
     const problems = await rightsProblems(pool, schema, version);
     if (problems.length > 0) return { ok: false, messages: [...messages, ...problems] };
     if (version === 0) messages.push(`schema ${schema} does not exist yet: the companion creates it (version ${currentSchemaVersion}) at start`);
     else if (version < currentSchemaVersion) messages.push(`schema ${schema} is at version ${version}: the companion migrates it to ${currentSchemaVersion} at start`);
-    else messages.push(`schema ${schema} is at version ${version}, with the rights the store needs`);
+    else if (version > currentSchemaVersion) {
+      messages.push(
+        `schema ${schema} is at version ${version}, newer than this momo-checkout knows (${currentSchemaVersion}), and its newer migrations keep this one working (a rolling upgrade): upgrade this process too`,
+      );
+    } else messages.push(`schema ${schema} is at version ${version}, with the rights the store needs`);
     return { ok: true, messages };
   } catch (error) {
     return { ok: false, messages: [...messages, unavailable(where, error).message] };

@@ -7,6 +7,11 @@
  * at N-1. Adding a column to a record's row is a new migration (`ALTER TABLE … ADD COLUMN`) plus its
  * entry in postgres-records.ts.
  *
+ * Expand, then contract (docs/releasing.md, "Migrations"): during a rolling upgrade the previous
+ * release's processes run on the schema this one migrated, so a migration only adds (tables,
+ * columns, functions, types) and keeps what is there, unless it says `readersFrom`. Where each is
+ * recorded, and what a process of each release checks, is postgres-migrate.ts.
+ *
  * Times are epoch milliseconds from the companion's clock (bigint), as in the other stores: a
  * database server whose clock is off does not shorten a record's life, and tests inject a clock.
  */
@@ -35,11 +40,34 @@ export interface Migration {
   sql: (schema: string) => string;
   /** Run after `sql`, in its transaction: rows filled from their records by the companion's own rules. */
   fill?: (client: PoolClient, schema: string) => Promise<void>;
+  /**
+   * Absent: an expand migration. It only adds, so every process that worked on the schema before
+   * still does, the previous release's among them, and it is recorded where they do not look.
+   *
+   * Set: a contract migration. Once it is applied, a process must know schema `readersFrom` or newer
+   * (it drops or changes what older ones use); that number is recorded in `schema_version`, which
+   * every release reads and refuses when it is above what it knows. During a rolling upgrade it must
+   * not be above the previous release's schema version: a contract waits for the release after
+   * the one that stopped using what it drops (test/server/stores/postgres/postgres-expand-contract.test.ts).
+   */
+  readersFrom?: number;
+  /**
+   * What a contract migration drops or changes of what earlier migrations made, as the expand rule's
+   * test names catalog entries (`function release_locks(p_keys text[], p_owners text[]) void, body <md5>`):
+   * the entries that test forgives. Empty for an expand migration.
+   */
+  changes?: readonly string[];
 }
 
+/**
+ * Migrations 1 to 6 came before expand and contract were told apart: each was recorded in
+ * `schema_version` as it is applied (0.5.0 and older read only that table), so each still says
+ * `readersFrom` its own version, and a schema at 6 refuses a 0.4.x process as it always did.
+ */
 export const migrations: readonly Migration[] = [
   {
     version: 1,
+    readersFrom: 1,
     summary: 'checkouts, service order ids, locks, inbox, ended console sessions, limits',
     sql: (s) => `
 CREATE TABLE ${s}.checkouts (
@@ -117,6 +145,7 @@ CREATE TABLE ${s}.limit_streams (
   },
   {
     version: 2,
+    readersFrom: 2,
     summary: 'support views: support_at (what needs a person), payment_operator (operator rates), their indexes',
     sql: (s) => `
 ALTER TABLE ${s}.checkouts ADD COLUMN payment_operator text, ADD COLUMN support_at bigint;
@@ -128,6 +157,7 @@ CREATE INDEX checkouts_payment_counts ON ${s}.checkouts (payment_updated_at, pay
   },
   {
     version: 3,
+    readersFrom: 3,
     summary: "the export's index: payments by creation time, then order id (listPaymentsCreated)",
     // Read from the record's json itself: no column to fill, the index covers the rows already there.
     sql: (s) => `
@@ -136,16 +166,19 @@ CREATE INDEX checkouts_payment_created ON ${s}.checkouts (((record->>'createdAt'
   },
   {
     version: 4,
+    readersFrom: 4,
     summary: 'racing writes as functions, one round trip each: create_if_absent, compare_and_set, release_lock, mark_inbox_done',
     sql: writeFunctionsSql,
   },
   {
     version: 5,
+    readersFrom: 5,
     summary: 'payment links: the links table and its newest-first index (postgres-links.ts)',
     sql: linksTableSql,
   },
   {
     version: 6,
+    readersFrom: 6,
     summary: "batched writes, one round trip for many callers: compare_and_set_many, release_locks (postgres-write-functions.ts)",
     sql: batchFunctionsSql,
   },
@@ -159,5 +192,5 @@ CREATE INDEX checkouts_payment_created ON ${s}.checkouts (((record->>'createdAt'
 /** The newest schema version this companion knows. */
 export const currentSchemaVersion = migrations[migrations.length - 1]!.version;
 
-/** The tables the store needs rights on (the doctor checks each). */
-export const storeTables = ['checkouts', 'service_order_ids', 'locks', 'inbox', 'ended_console_sessions', 'limit_buckets', 'limit_numbers', 'limit_streams', 'links', 'schema_version'] as const;
+/** The tables the store needs rights on (the doctor checks each that exists). */
+export const storeTables = ['checkouts', 'service_order_ids', 'locks', 'inbox', 'ended_console_sessions', 'limit_buckets', 'limit_numbers', 'limit_streams', 'links', 'schema_version', 'schema_migrations'] as const;

@@ -269,7 +269,7 @@ describe('Postgres store: batched apply (migration 6)', () => {
 
       const store = await createPostgresStore({ url: postgres.url, schema, log: quiet });
       try {
-        const versions = await admin.query<{ version: number }>(`SELECT version FROM ${schema}.schema_version ORDER BY version`);
+        const versions = await admin.query<{ version: number }>(`SELECT version FROM ${schema}.schema_version UNION SELECT version FROM ${schema}.schema_migrations ORDER BY version`);
         assert.deepEqual(versions.rows.map((row) => row.version), [1, 2, 3, 4, 5, 6, 7]);
         const read = (await store.getByOrderId('from-5'))!;
         const [written, stale] = await Promise.all([

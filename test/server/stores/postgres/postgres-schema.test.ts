@@ -55,7 +55,7 @@ describe('postgres store: a schema of its own', () => {
 
     assert.equal(publicState(database), before, 'public: the same tables, columns and rows');
     const tables = server.psql("SELECT string_agg(table_name, ',' ORDER BY table_name) FROM information_schema.tables WHERE table_schema = 'momo_checkout'", database).trim();
-    assert.equal(tables, 'checkouts,ended_console_sessions,inbox,limit_buckets,limit_numbers,limit_streams,links,locks,schema_version,service_order_ids');
+    assert.equal(tables, 'checkouts,ended_console_sessions,inbox,limit_buckets,limit_numbers,limit_streams,links,locks,schema_migrations,schema_version,service_order_ids');
     // The shop can read a payment with plain SQL, beside its own order.
     assert.equal(
       server.psql("SELECT o.reference || ' ' || (c.record->'payment'->>'state') FROM shop_order o JOIN momo_checkout.checkouts c ON c.order_id = o.reference", database).trim(),
@@ -69,10 +69,13 @@ describe('postgres store: a schema of its own', () => {
     const stores = await Promise.all(Array.from({ length: 4 }, () => createPostgresStore({ url, schema: 'shared_start', log: silentLogger })));
     for (const store of stores) await store.close?.();
     const database = new URL(url).pathname.slice(1);
-    // Each migration once (1, then 2: the support views), however many companions started together.
-    const applied = server.psql('SELECT string_agg(version::text || applied_by, \',\' ORDER BY version) FROM shared_start.schema_version', database).trim();
+    // Each migration once, however many companions started together; schema_version holds what a
+    // process must know (1 to 6, recorded there before expand migrations had their own table).
+    const applied = server.psql('SELECT string_agg(version::text || applied_by, \',\' ORDER BY version) FROM shared_start.schema_migrations', database).trim();
     assert.equal(applied, migrations.map((migration) => `${migration.version}momo-checkout`).join(','));
     assert.equal(migrations[migrations.length - 1]!.version, currentSchemaVersion);
+    const required = server.psql('SELECT string_agg(version::text, \',\' ORDER BY version) FROM shared_start.schema_version', database).trim();
+    assert.equal(required, migrations.filter((migration) => migration.readersFrom !== undefined).map((migration) => migration.readersFrom).join(','));
   });
 
   it('refuses a schema a newer companion migrated, saying what to do, and writes nothing', async () => {
@@ -82,13 +85,13 @@ describe('postgres store: a schema of its own', () => {
     server.psql(`INSERT INTO momo_checkout.schema_version (version, summary, applied_by) VALUES (${currentSchemaVersion + 1}, 'from the future', 'momo-checkout 9.0.0')`, database);
     await assert.rejects(createPostgresStore({ url, log: silentLogger }), (error: Error) => {
       assert.equal(error.name, 'PostgresStoreUnavailableError');
-      assert.match(error.message, new RegExp(`migrated by a newer momo-checkout \\(schema version ${currentSchemaVersion + 1}; this one knows ${currentSchemaVersion}\\): upgrade momo-checkout on every process`));
+      assert.match(error.message, new RegExp(`migrated by a newer momo-checkout that needs its processes to know schema version ${currentSchemaVersion + 1} \\(the schema is at ${currentSchemaVersion + 1}; this momo-checkout knows ${currentSchemaVersion}\\): upgrade this process`));
       assert.match(error.message, /MOMO_POSTGRES_SCHEMA/);
       return true;
     });
     const check = await checkPostgres({ url });
     assert.equal(check.ok, false);
-    assert.match(check.messages.join(' '), /newer than this momo-checkout knows/);
+    assert.match(check.messages.join(' '), new RegExp(`needs a momo-checkout that knows version ${currentSchemaVersion + 1}, newer than this one \\(${currentSchemaVersion}\\): upgrade momo-checkout`));
   });
 
   it('refuses a schema name that is not a plain identifier', async () => {
