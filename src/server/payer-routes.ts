@@ -91,6 +91,7 @@ export function payerRoutes(deps: PayerRouteDeps) {
       perAddress,
       clientAddress,
       elementAssetsDir: options.elementAssetsDir,
+      log,
     },
     markReturned: async (checkout) => {
       await transitions.update(checkout.orderId, (payment) => (payment && !payment.returned ? { ...payment, returned: true } : null));

@@ -77,7 +77,7 @@ describe('e2e: a payment link in Chromium', () => {
     await page.getByRole('heading', { name: 'Payment received' }).waitFor();
     assert.deepEqual(problems, [], 'no CSP violation, console error or uncaught exception');
     const read = await api(`/links/${link.linkId}`);
-    assert.deepEqual(read.payments.map((payment: any) => [payment.orderId, payment.state]), [[`${link.linkId}-1`, 'completed']]);
+    assert.deepEqual(read.payments.map((payment: any) => [payment.orderId, payment.state]), [[`${link.linkId}-${Date.parse(link.createdAt).toString(36)}-1`, 'completed']]);
     await page.context().close();
   });
 

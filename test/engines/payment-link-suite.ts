@@ -84,7 +84,7 @@ export function paymentLinkSuite(suite: Pick<EngineSuite, 'engine' | 'open'>): v
       await payInPage(link.url);
       await page.waitForRole('heading', 'Payment received');
       const read = await api(`/links/${link.linkId}`);
-      assert.deepEqual(read.payments.map((payment: any) => [payment.orderId, payment.amount, payment.state]), [[`${link.linkId}-1`, '5000', 'completed']]);
+      assert.deepEqual(read.payments.map((payment: any) => [payment.orderId, payment.amount, payment.state]), [[`${link.linkId}-${Date.parse(link.createdAt).toString(36)}-1`, '5000', 'completed']]);
       assert.deepEqual(driver.problems(), [], 'no console error, no uncaught exception');
     });
 

@@ -92,7 +92,8 @@ export class ConsoleLinksSection extends LitElement {
         <div class="row">
           <div class="field">
             <label for="link-description">${text.description}</label>
-            <input id="link-description" name="description" required maxlength="200" autocomplete="off" />
+            <!-- maxlength counts UTF-16 units: 400 lets 200 emoji through; the server counts code points (at most 200). -->
+            <input id="link-description" name="description" required maxlength="400" autocomplete="off" />
           </div>
           <div class="field">
             <label for="link-amount">${text.amount(this.currency)}</label>

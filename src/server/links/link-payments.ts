@@ -1,6 +1,6 @@
 /**
  * Paying through a link: each payment is an ordinary checkout the companion creates from the link
- * (order id `<linkId>-<n>`, within the service's orderId rules, §2.3), and the link is claimed for
+ * (order id `<linkId>-<t>-<n>`, model/link.ts `linkOrderId`, within the service's orderId rules, §2.3), and the link is claimed for
  * it right before its pay-in is posted (payments/pay-flow.ts `beforePayIn`), in one compare-and-set
  * of the link (stores/link-store.ts): a second payer on a single-use link is refused with
  * `LINK_USED` before any prompt is sent to their phone.
@@ -9,7 +9,7 @@
  * payment's write and the link's, payments/transitions.ts) is settled here from the checkout's own
  * record before a claim is refused, so a stop never keeps a link held or lets it be paid twice.
  */
-import { blockingClaims, claimPayment, nextCheckoutOf, settlePayment, type LinkRecord } from '../model/link.js';
+import { blockingClaims, claimPayment, linkOrderId, nextCheckoutOf, settlePayment, type LinkRecord } from '../model/link.js';
 import { PayerRefusal } from '../model/payer-refusal.js';
 import { heldForSupport } from '../model/payment-view.js';
 import type { CheckoutRecord } from '../model/records.js';
@@ -32,7 +32,8 @@ export async function startLinkCheckout(
 ): Promise<CreatedCheckout> {
   const { link: numbered } = await updateLink(linksOf(deps.store), link.linkId, (current) => nextCheckoutOf(current).link);
   if (!numbered) throw new PayerRefusal('TOKEN_INVALID', 'This payment link does not exist any more. Ask the shop for a new link.');
-  const orderId = `${link.linkId}-${numbered.checkoutsCreated}`;
+  // From the link as numbered, not as the page read it: the id may since name a link made again.
+  const orderId = linkOrderId(numbered, numbered.checkoutsCreated);
   return deps.createCheckout({ orderId, amount, currencyCode: link.currencyCode, linkId: link.linkId, ...(link.returnUrl !== null ? { returnUrl: link.returnUrl } : {}) });
 }
 
@@ -71,12 +72,18 @@ export async function claimLinkForPayIn(store: CheckoutStore, checkout: Checkout
   const links = linksOf(store);
   for (let round = 0; round < 2; round++) {
     let refusal: string | null = null;
+    let held = false;
     const { link } = await updateLink(links, linkId, (current) => {
       const outcome = claimPayment(current, checkout.orderId, checkout.amount, now());
       refusal = 'refusal' in outcome ? outcome.refusal : null;
-      return 'link' in outcome && outcome.link !== current ? outcome.link : null;
+      held = 'link' in outcome && outcome.link === current;
+      return 'link' in outcome && !held ? outcome.link : null;
     });
     if (!link) throw new PayerRefusal('TOKEN_EXPIRED', 'This payment link does not exist any more. Ask the shop for a new link.');
+    // A claim this order already held was kept by an earlier post whose payment may exist (its
+    // answer lost): a refusal of this re-post does not prove otherwise, so only the payment's own
+    // end frees it (settleLinkPayment). Only a claim made now is released with its refused post.
+    if (refusal === null && held) return undefined;
     if (refusal === null) return async () => void (await updateLink(links, linkId, (current) => settlePayment(current, checkout.orderId, 'failed', now())));
     if (refusal === 'in-use' && round === 0 && (await settleEndedClaims(store, links, link, checkout.orderId, now()))) continue;
     if (refusal === 'in-use' || refusal === 'used-up') {

@@ -9,6 +9,7 @@
  * at most a year away, a return URL that is one.
  */
 import { compareAmounts, parseAmount, type AmountErrorCode } from '../../contract/money.js';
+import { parseIsoInstant } from '../model/iso-time.js';
 import { linkRetentionAfterExpiryMs, type LinkRecord } from '../model/link.js';
 import { parseReturnUrl } from '../model/urls.js';
 import type { CurrencyFacts } from '../payments/currency-facts.js';
@@ -52,18 +53,27 @@ export class LinkError extends Error {
 
 const invalid = (message: string) => new LinkError('INVALID_LINK', message);
 
+/** A link's decimals in a currency neither the service (so far) nor ISO 4217 has given a figure for. */
+const unknownCurrencyDecimals = 2;
+
 /**
  * The decimals an amount of `currencyCode` may have on a link (its bounds, the payer's choice): the
- * service's figure, else ISO 4217's, else 8 (nothing known; the payer's checkout is checked again).
+ * service's figure, else ISO 4217's, else 2, the figure §2.1 gives the one such currency it names
+ * (USDC), until the service says its own. A link is paid later, by a payer who cannot correct it: on
+ * a process that had not yet seen a number in USDC, 8 let a link (or a payer's amount) of 1.234
+ * through, which the payer's lookup then refused with "contact the shop".
  */
 export function linkAmountDecimals(currencyCode: string, facts: Pick<CurrencyFacts, 'decimalPlaces'> | null): number {
-  return facts?.decimalPlaces ?? isoMinorUnits(currencyCode) ?? 8;
+  return facts?.decimalPlaces ?? isoMinorUnits(currencyCode) ?? unknownCurrencyDecimals;
 }
 
-function amountField(name: string, text: unknown, currencyCode: string, decimals: number): string {
+function amountField(name: string, text: unknown, currencyCode: string, decimals: number, known: boolean): string {
   if (typeof text !== 'string') throw invalid(`${name} must be a decimal string such as "5000" or "12.50", never a JSON number (floats lose digits).`);
   const parsed = parseAmount(text, decimals);
-  if (!parsed.ok) throw invalid(`${name} ${JSON.stringify(text)} for ${currencyCode}: ${parsed.message}`);
+  if (!parsed.ok) {
+    const standIn = !known && parsed.code === 'TOO_PRECISE' ? ` (${decimals} stand in until the payment service tells this companion ${currencyCode}'s own figure, at its first payer's number in ${currencyCode})` : '';
+    throw invalid(`${name} ${JSON.stringify(text)} for ${currencyCode}: ${parsed.message}${standIn}`);
+  }
   return parsed.amount;
 }
 
@@ -79,11 +89,13 @@ export function linkFromRequest(request: LinkRequest, context: { linkId: string;
     throw invalid(`The payment service serves no country in ${currencyCode} (it serves ${facts.servedCurrencies?.join(', ') || 'none right now'}): a payer would find no operator. Use a served currency.`);
   }
   const description = typeof request.description === 'string' ? request.description.trim() : '';
-  if (description === '' || description.length > maxDescriptionLength) {
+  // Characters as a person counts them, one per code point: `.length` counts UTF-16 units, and
+  // refused 150 emoji (two units each) as over 200.
+  if (description === '' || [...description].length > maxDescriptionLength) {
     throw invalid(`description must say what the payer pays for, in 1 to ${maxDescriptionLength} characters (it is shown on the link's page and in the card a chat app shows).`);
   }
   const decimals = linkAmountDecimals(currencyCode, facts);
-  const bounds = boundsOf(request, currencyCode, decimals);
+  const bounds = boundsOf(request, currencyCode, decimals, facts.decimalPlaces !== null || isoMinorUnits(currencyCode) !== null);
   const reusable = request.reusable ?? false;
   if (typeof reusable !== 'boolean') throw invalid('reusable must be true or false.');
   const maxPayments = request.maxPayments ?? null;
@@ -113,25 +125,29 @@ export function linkFromRequest(request: LinkRequest, context: { linkId: string;
   };
 }
 
-function boundsOf(request: LinkRequest, currencyCode: string, decimals: number): Pick<LinkRecord, 'amount' | 'minAmount' | 'maxAmount'> {
+function boundsOf(request: LinkRequest, currencyCode: string, decimals: number, known: boolean): Pick<LinkRecord, 'amount' | 'minAmount' | 'maxAmount'> {
   const hasBounds = request.minAmount !== undefined || request.maxAmount !== undefined;
   if (request.amount !== undefined) {
     if (hasBounds) throw invalid('Give either amount (a fixed price) or minAmount and maxAmount (the payer chooses within them), not both.');
-    return { amount: amountField('amount', request.amount, currencyCode, decimals), minAmount: null, maxAmount: null };
+    return { amount: amountField('amount', request.amount, currencyCode, decimals, known), minAmount: null, maxAmount: null };
   }
   if (request.minAmount === undefined || request.maxAmount === undefined) {
     throw invalid('Give amount (a fixed price, e.g. "5000"), or both minAmount and maxAmount (the payer chooses an amount within them).');
   }
-  const minAmount = amountField('minAmount', request.minAmount, currencyCode, decimals);
-  const maxAmount = amountField('maxAmount', request.maxAmount, currencyCode, decimals);
+  const minAmount = amountField('minAmount', request.minAmount, currencyCode, decimals, known);
+  const maxAmount = amountField('maxAmount', request.maxAmount, currencyCode, decimals, known);
   if (compareAmounts(minAmount, maxAmount) > 0) throw invalid(`minAmount ${minAmount} is above maxAmount ${maxAmount}: swap them.`);
   return { amount: null, minAmount, maxAmount };
 }
 
 function expiryOf(text: unknown, now: number): number {
   if (text === undefined) return now + defaultLinkLifeMs;
-  const at = typeof text === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(text) ? Date.parse(text) : Number.NaN;
-  if (Number.isNaN(at)) throw invalid(`expiresAt must be an ISO 8601 time such as "2026-12-31T23:59:00Z", not ${JSON.stringify(text)}.`);
+  // A real day and time with its zone: Date.parse would move 2027-02-30 to 2 March, and read a
+  // time without a zone in the server's own.
+  const at = typeof text === 'string' ? parseIsoInstant(text, { dateAlone: false }) : Number.NaN;
+  if (Number.isNaN(at)) {
+    throw invalid(`expiresAt must be an ISO 8601 time on a real day, with its zone (Z or an offset), such as "2026-12-31T23:59:00Z", not ${JSON.stringify(text)}.`);
+  }
   if (at <= now) throw invalid(`expiresAt ${text} has already passed: give a time in the future (default: ${defaultLinkLifeMs / 86_400_000} days from now).`);
   if (at - now > maxLinkLifeMs) throw invalid('expiresAt is more than a year away: give a nearer time (create a new link when it expires).');
   return at;

@@ -10,7 +10,7 @@
 
 /** One payment through the link: its checkout's order id and where its claim stands. */
 export interface LinkPayment {
-  /** The checkout's order id, `<linkId>-<n>` (its own attempts add `-aN`, payments/attempt-ids.ts). */
+  /** The checkout's order id, `<linkId>-<t>-<n>` ({@link linkOrderId}; its own attempts add `-aN`, payments/attempt-ids.ts). */
   orderId: string;
   /** The amount the payer pays (the link's fixed amount, or the one chosen within its bounds). */
   amount: string;
@@ -47,7 +47,7 @@ export interface LinkRecord {
   closedAt: number | null;
   /** Completed payments through it. */
   completedPayments: number;
-  /** Checkouts created from it so far: the next one's order id is `<linkId>-<checkoutsCreated + 1>`. */
+  /** Checkouts created from it so far: the next one's order id ends `-<checkoutsCreated + 1>` ({@link linkOrderId}). */
   checkoutsCreated: number;
   /** Payments claimed through it, oldest first. */
   payments: LinkPayment[];
@@ -92,12 +92,15 @@ export function blockingClaims(link: LinkRecord, orderId: string): LinkPayment[]
  * compare-and-set: two payers racing on a single-use link cannot both win.
  */
 export function claimPayment(link: LinkRecord, orderId: string, amount: string, now: number): { link: LinkRecord } | { refusal: ClaimRefusal } {
+  const own = link.payments.find((payment) => payment.orderId === orderId);
+  // This order's own claim first, before the link's standing: its pay-in may have been sent (an
+  // answer lost, a code asked for), and a payment already started goes on whatever became of the
+  // link since (closed, expired): its re-post reads or finishes that payment, it starts no other.
+  if (own?.state === 'claimed') return { link };
   const standing = linkStanding(link, now);
   if (standing !== 'open') return { refusal: standing };
-  const own = link.payments.find((payment) => payment.orderId === orderId);
   if (own?.state === 'completed') return { refusal: 'used-up' };
   if (blockingClaims(link, orderId).length > 0) return { refusal: 'in-use' };
-  if (own?.state === 'claimed') return { link };
   const claim: LinkPayment = { orderId, amount, state: 'claimed', at: now };
   const payments = own ? link.payments.map((payment) => (payment.orderId === orderId ? claim : payment)) : [...link.payments, claim];
   return { link: { ...link, payments } };
@@ -121,8 +124,19 @@ export function closeLink(link: LinkRecord, now: number): LinkRecord | null {
   return link.closedAt === null ? { ...link, closedAt: now } : null;
 }
 
+/**
+ * The order id of the link's `n`th checkout: `<linkId>-<t>-<n>`, `t` the link's creation time in
+ * base 36. The service keeps an order id for ever (§2.3: a second post of it is a 409), while a
+ * link is forgotten 35 days after its expiry and a link created again under the same
+ * Idempotency-Key then gets the same id (links/link-actions.ts): its creation time is what keeps
+ * its orders apart from the earlier link's, in the store and at the service.
+ */
+export function linkOrderId(link: Pick<LinkRecord, 'linkId' | 'createdAt'>, n: number): string {
+  return `${link.linkId}-${link.createdAt.toString(36)}-${n}`;
+}
+
 /** The link with the next checkout's number taken, and that checkout's order id. */
 export function nextCheckoutOf(link: LinkRecord): { link: LinkRecord; orderId: string } {
   const n = link.checkoutsCreated + 1;
-  return { link: { ...link, checkoutsCreated: n }, orderId: `${link.linkId}-${n}` };
+  return { link: { ...link, checkoutsCreated: n }, orderId: linkOrderId(link, n) };
 }

@@ -24,6 +24,6 @@ export interface PaymentUpdate {
    * never treat the order as paid; it is held for support (the stuck payments list says what to send).
    */
   phoneMismatch: boolean;
-  /** The payment link it was paid through (its order id is `<linkId>-<n>`); absent for the shop's own checkouts. */
+  /** The payment link it was paid through (its order id is `<linkId>-<t>-<n>`, model/link.ts `linkOrderId`); absent for the shop's own checkouts. */
   linkId?: string;
 }

@@ -114,7 +114,8 @@ export interface CheckoutRecord {
   expiresAt: number;
   /**
    * The payment link this checkout was created from (model/link.ts): its order id is then
-   * `<linkId>-<n>`, its pay-in waits for the link's claim, and the merchant's notifications carry it.
+   * `<linkId>-<t>-<n>` (`linkOrderId`), its pay-in waits for the link's claim, and the merchant's
+   * notifications carry it.
    * Absent for a checkout the merchant created.
    */
   linkId?: string;

@@ -55,4 +55,6 @@ export interface LinkPageDeps {
   clientAddress: (request: Request, context: RequestContext | undefined) => string | undefined;
   /** The folder of the element's built files (`elementAssetsDir`). */
   elementAssetsDir?: string | undefined;
+  /** Where a page that cannot be made says why (missing element files, a failure). */
+  log: Logger;
 }

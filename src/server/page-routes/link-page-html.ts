@@ -122,6 +122,13 @@ export function linkGonePage(parts: LinkPageParts, standing: Exclude<LinkStandin
   return layout(parts, title, title, body);
 }
 
+/** The page saying this link's page cannot be made now (503): the store does not answer, or the element's files are missing. */
+export function linkUnavailablePage(parts: LinkPageParts): string {
+  const text = linkPageText[parts.language];
+  const body = `<h2>${escapeHtml(text.unavailable)}</h2>\n<p>${escapeHtml(text.unavailableHint)}</p>`;
+  return layout(parts, text.unavailable, text.unavailable, body);
+}
+
 /**
  * The tab's icon when the shop configured no logo: without one a browser asks the origin's
  * `/favicon.ico`, which the merchant's server may answer 404 (an error in the payer's console).

@@ -16,12 +16,16 @@ import { linkStanding, type LinkRecord } from '../model/link.js';
 import { linkAmountDecimals, payerAmountOf } from '../links/link-rules.js';
 import { startLinkCheckout } from '../links/link-payments.js';
 import type { Env, LinkPageDeps } from './app-deps.js';
-import { amountProblemText, linkCheckoutPage, linkFormPage, linkGonePage, linkPageIcon, linkPageStylesheet, type LinkPageParts } from './link-page-html.js';
+import { amountProblemText, linkCheckoutPage, linkFormPage, linkGonePage, linkPageIcon, linkPageStylesheet, linkUnavailablePage, type LinkPageParts } from './link-page-html.js';
+import { storeRetryAfterSeconds, StoreUnavailableError } from '../stores/store-guard.js';
 import { linkPageLanguageOf, linkPageText } from './link-page-text.js';
 import { CheckoutError } from '../payments/checkouts.js';
+import { PayerRefusal } from '../model/payer-refusal.js';
 import { readElementFiles, type EncodedFile } from './link-page-assets.js';
 import { accepts } from 'hono/accepts';
 
+// img-src https: for the operator's logo the element shows (a URL of the service's choosing,
+// element/urls.ts) and the shop's logo (`shopLogoUrl`, https): docs/merchant-guide.md says so.
 const contentSecurityPolicy =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' https:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
@@ -50,16 +54,33 @@ export function registerLinkPages(app: Hono<Env>, deps: LinkPageDeps): void {
     // A language the link was opened in (`?lang=fr`, as a shop may send it) stays for the payer's checkout.
     formAction: `${deps.base}/l/${linkId}${new URL(c.req.url).searchParams.has('lang') ? `?lang=${linkPageLanguageOf(c.req.raw)}` : ''}`,
   });
-  const page = (c: Context<Env>, html: string, status: 200 | 404 | 410 | 422 | 429 | 503) =>
+  const page = (c: Context<Env>, html: string, status: 200 | 404 | 410 | 422 | 429 | 500 | 503) =>
     c.html(html, status, {
       'content-security-policy': contentSecurityPolicy,
       'cache-control': 'no-store',
+      // Not no-referrer: under it a browser sends a form's POST with Origin: null, which the POST's origin check refuses.
       'referrer-policy': 'same-origin',
     });
+  /**
+   * A payer's browser is answered a page in their language, never the payer routes' JSON: the
+   * store not answering is a 503 to retry (its deadline logged the outage once), anything else
+   * is logged and a 500. A link's page never posts a pay-in, so "nothing was charged" holds.
+   */
+  const unavailable = (c: Context<Env>, error: unknown) => {
+    const outage = error instanceof StoreUnavailableError;
+    if (!outage) deps.log.error('payment link page failed', { path: new URL(c.req.url).pathname, error });
+    c.header('retry-after', String(storeRetryAfterSeconds));
+    return page(c, linkUnavailablePage(partsOf(c, c.req.param('linkId') ?? '')), outage ? 503 : 500);
+  };
 
   app.use('/l/*', async (c, next) => {
     const address = deps.clientAddress(c.req.raw, c.env);
-    const wait = address ? await deps.perAddress.take(address) : 0;
+    let wait: number;
+    try {
+      wait = address ? await deps.perAddress.take(address) : 0;
+    } catch (error) {
+      return unavailable(c, error);
+    }
     if (wait > 0) {
       c.header('retry-after', String(wait));
       return c.text('Too many requests from this address: wait a minute, then open the link again.', 429);
@@ -91,13 +112,27 @@ export function registerLinkPages(app: Hono<Env>, deps: LinkPageDeps): void {
     return { link };
   };
 
-  app.get('/l/:linkId', async (c) => {
-    const opened = await openLink(c);
-    if ('answer' in opened) return opened.answer;
-    return page(c, linkFormPage(partsOf(c, opened.link.linkId), opened.link), 200);
-  });
+  /** The handler, answering a page when it throws. */
+  const answering =
+    (handler: (c: Context<Env>) => Promise<Response>) =>
+    async (c: Context<Env>): Promise<Response> => {
+      try {
+        return await handler(c);
+      } catch (error) {
+        return unavailable(c, error);
+      }
+    };
 
-  app.post('/l/:linkId', bodyLimit({ maxSize: 2048, onError: (c) => c.text('The form is too large.', 413) }), async (c) => {
+  app.get(
+    '/l/:linkId',
+    answering(async (c) => {
+      const opened = await openLink(c);
+      if ('answer' in opened) return opened.answer;
+      return page(c, linkFormPage(partsOf(c, opened.link.linkId), opened.link), 200);
+    }),
+  );
+
+  app.post('/l/:linkId', bodyLimit({ maxSize: 2048, onError: (c) => c.text('The form is too large.', 413) }), answering(async (c) => {
     // A browser sends Origin with every form POST: one from another site is not this page's form.
     if (c.req.header('origin') !== publicOrigin) return c.text(`Payment link forms are accepted from ${publicOrigin} only.`, 403);
     const opened = await openLink(c);
@@ -111,19 +146,23 @@ export function registerLinkPages(app: Hono<Env>, deps: LinkPageDeps): void {
     if (!amount.ok) return page(c, linkFormPage(parts, link, { amount: typeof form.amount === 'string' ? form.amount : '', message: amountProblemText(parts.language, link, amount.problem, decimals) }), 422);
     const files = await elementFiles();
     if (!files.ok) {
+      // The link is open: the package's files are what is missing, which the merchant must fix.
+      deps.log.error(`payment link page cannot show the checkout: ${files.reason}`, { linkId: link.linkId });
       c.header('retry-after', '60');
-      return page(c, linkGonePage(parts, 'closed'), 503);
+      return page(c, linkUnavailablePage(parts), 503);
     }
     let checkout;
     try {
       checkout = await startLinkCheckout(deps, link, amount.amount);
     } catch (error) {
+      // Forgotten since the page read it: as for an unknown link.
+      if (error instanceof PayerRefusal) return page(c, linkGonePage(parts, 'unknown'), 404);
       // payments/payable.ts: an amount no operator takes in this currency; the payer is told, the merchant's log says why.
       if (!(error instanceof CheckoutError)) throw error;
       const message = linkPageText[parts.language].notPayable(deps.shop.name);
       return page(c, linkFormPage(parts, link, { amount: typeof form.amount === 'string' ? form.amount : '', message }), 422);
     }
     return page(c, linkCheckoutPage(parts, link, { token: checkout.token, endpoint: deps.mountPath || '/', amount: amount.amount }, files.script), 200);
-  });
+  }));
 }
 

@@ -14,6 +14,9 @@ export interface LinkPageText {
   continue: string;
   gone: Record<'closed' | 'expired' | 'used-up' | 'unknown', string>;
   goneHint: (shop: string) => string;
+  /** The page cannot be made now (the store does not answer, the element's files are missing): nothing about the link itself. */
+  unavailable: string;
+  unavailableHint: string;
   /** The service could take no payment of this amount (below every operator's minimum, a currency not served). */
   notPayable: (shop: string) => string;
   /** Why the amount a payer typed was refused (links/link-rules.ts `payerAmountOf`); `example` is 2500 or 12.50 by the currency's decimals. */
@@ -33,6 +36,8 @@ export const linkPageText: Record<LinkPageLanguage, LinkPageText> = {
     continue: 'Continue',
     gone: { closed: 'This payment link is closed.', expired: 'This payment link has expired.', 'used-up': 'This payment link has already been used.', unknown: 'This payment link does not exist.' },
     goneHint: (shop) => `Nothing was charged. Ask ${shop} for a new link.`,
+    unavailable: 'This payment page cannot open right now.',
+    unavailableHint: 'Nothing was charged. Try again in a few minutes.',
     notPayable: (shop) => `This amount cannot be paid by mobile money. Nothing was charged: contact ${shop}.`,
     amountProblem: {
       empty: 'Enter the amount you pay.',
@@ -48,6 +53,8 @@ export const linkPageText: Record<LinkPageLanguage, LinkPageText> = {
     continue: 'Continuer',
     gone: { closed: 'Ce lien de paiement est fermé.', expired: 'Ce lien de paiement a expiré.', 'used-up': 'Ce lien de paiement a déjà été utilisé.', unknown: "Ce lien de paiement n'existe pas." },
     goneHint: (shop) => `Rien n'a été débité. Demandez un nouveau lien à ${shop}.`,
+    unavailable: "Cette page de paiement ne peut pas s'ouvrir pour le moment.",
+    unavailableHint: "Rien n'a été débité. Réessayez dans quelques minutes.",
     notPayable: (shop) => `Ce montant ne peut pas être payé par mobile money. Rien n'a été débité : contactez ${shop}.`,
     amountProblem: {
       empty: 'Saisissez le montant que vous payez.',
@@ -63,6 +70,8 @@ export const linkPageText: Record<LinkPageLanguage, LinkPageText> = {
     continue: 'Continuar',
     gone: { closed: 'Este link de pagamento está fechado.', expired: 'Este link de pagamento expirou.', 'used-up': 'Este link de pagamento já foi usado.', unknown: 'Este link de pagamento não existe.' },
     goneHint: (shop) => `Nada foi cobrado. Peça um novo link a ${shop}.`,
+    unavailable: 'Esta página de pagamento não pode abrir neste momento.',
+    unavailableHint: 'Nada foi cobrado. Tente novamente dentro de alguns minutos.',
     notPayable: (shop) => `Este montante não pode ser pago por mobile money. Nada foi cobrado: contacte ${shop}.`,
     amountProblem: {
       empty: 'Introduza o montante que paga.',
@@ -78,6 +87,8 @@ export const linkPageText: Record<LinkPageLanguage, LinkPageText> = {
     continue: 'Endelea',
     gone: { closed: 'Kiungo hiki cha malipo kimefungwa.', expired: 'Muda wa kiungo hiki cha malipo umekwisha.', 'used-up': 'Kiungo hiki cha malipo kimeshatumika.', unknown: 'Kiungo hiki cha malipo hakipo.' },
     goneHint: (shop) => `Hakuna kilichotozwa. Omba ${shop} kiungo kipya.`,
+    unavailable: 'Ukurasa huu wa malipo hauwezi kufunguka kwa sasa.',
+    unavailableHint: 'Hakuna kilichotozwa. Jaribu tena baada ya dakika chache.',
     notPayable: (shop) => `Kiasi hiki hakiwezi kulipwa kwa pesa ya simu. Hakuna kilichotozwa: wasiliana na ${shop}.`,
     amountProblem: {
       empty: 'Weka kiasi unacholipa.',
@@ -93,6 +104,8 @@ export const linkPageText: Record<LinkPageLanguage, LinkPageText> = {
     continue: 'متابعة',
     gone: { closed: 'رابط الدفع هذا مغلق.', expired: 'انتهت صلاحية رابط الدفع هذا.', 'used-up': 'استُخدم رابط الدفع هذا من قبل.', unknown: 'رابط الدفع هذا غير موجود.' },
     goneHint: (shop) => `لم يُخصم أي مبلغ. اطلب من ${shop} رابطًا جديدًا.`,
+    unavailable: 'لا يمكن فتح صفحة الدفع هذه الآن.',
+    unavailableHint: 'لم يُخصم أي مبلغ. حاول مرة أخرى بعد بضع دقائق.',
     notPayable: (shop) => `لا يمكن دفع هذا المبلغ بالمحفظة المتنقلة. لم يُخصم أي مبلغ: تواصل مع ${shop}.`,
     amountProblem: {
       empty: 'أدخل المبلغ الذي تدفعه.',

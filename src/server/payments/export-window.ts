@@ -4,6 +4,7 @@
  * Without `from`, the current calendar month (UTC) from its first day; without `to`, now. A bad
  * value is refused with the sentence that says what to send.
  */
+import { parseIsoInstant } from '../model/iso-time.js';
 
 export interface ExportWindow {
   /** Epoch ms, included. */
@@ -18,14 +19,15 @@ export class ExportWindowError extends Error {
 }
 
 // A date (midnight UTC), or a time with its zone (Z or an offset): a time without one is ambiguous.
-const isoTime = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
-
+// A day the calendar does not have is refused, never moved (2026-02-30 is not 2 March).
 function parseTime(name: 'from' | 'to', text: string): number {
   const value = text.trim();
-  const at = isoTime.test(value) ? Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value) : Number.NaN;
+  const at = parseIsoInstant(value, { dateAlone: true });
   if (!Number.isFinite(at)) {
+    const day = /^\d{4}-\d{2}-\d{2}/.exec(value)?.[0];
+    const notInCalendar = day !== undefined && Number.isNaN(parseIsoInstant(day, { dateAlone: true })) ? `${day} is not a day of the calendar: ` : '';
     throw new ExportWindowError(
-      `${name} must be a UTC time in ISO 8601, e.g. ${name}=2026-11-01T00:00:00Z, or a date, ${name}=2026-11-01 (midnight UTC); got ${JSON.stringify(text)}.`,
+      `${notInCalendar}${name} must be a UTC time in ISO 8601, e.g. ${name}=2026-11-01T00:00:00Z, or a date, ${name}=2026-11-01 (midnight UTC); got ${JSON.stringify(text)}.`,
     );
   }
   return at;

@@ -45,7 +45,7 @@ export const LinkSchema = z
 
 const LinkPaymentSchema = z
   .object({
-    orderId: z.string().openapi({ description: "The payment's own order id, `<linkId>-<n>`: read it, refund it and find it in the export like any other.", example: 'k3Jq9sV0bT2xYw8ZrA1c4Qx-1' }),
+    orderId: z.string().openapi({ description: "The payment's own order id, `<linkId>-<t>-<n>` (`t`: the link's creation time in base 36, so that a link created again under a forgotten link's Idempotency-Key never meets its orders): read it, refund it and find it in the export like any other.", example: 'k3Jq9sV0bT2xYw8ZrA1c4Qx-mhx0q9k0-1' }),
     amount: z.string(),
     state: z.enum(paymentStates),
     updatedAt: z.string(),
@@ -73,7 +73,7 @@ export const createLinkRoute = createRoute({
   path: '/links',
   summary: 'Create a payment link',
   description:
-    'A page the payer opens from WhatsApp, SMS or a QR code, to pay a fixed amount or one they choose within bounds. Each payment through it is an ordinary payment under its own order id, `<linkId>-<n>`, notified to your endpoint with `linkId`. Send an `Idempotency-Key` header to make a retry safe: the same key gives the same link (`200`), another body with it is a `409`.',
+    'A page the payer opens from WhatsApp, SMS or a QR code, to pay a fixed amount or one they choose within bounds. Each payment through it is an ordinary payment under its own order id, `<linkId>-<t>-<n>`, notified to your endpoint with `linkId`. Send an `Idempotency-Key` header to make a retry safe: the same key gives the same link (`200`), another body with it is a `409`.',
   security,
   request: {
     headers: z.object({ 'idempotency-key': z.string().optional().openapi({ description: '1 to 255 printable ASCII characters; a UUID is a good one.' }) }),

@@ -52,10 +52,40 @@ describe('payment link rules', () => {
     assert.deepEqual(claimPayment(link, 'L-1', '5000', at + 10), { refusal: 'expired' });
   });
 
-  it("numbers the link's checkouts <linkId>-1, -2, …", () => {
-    const link = sampleLink();
+  it("numbers the link's checkouts <linkId>-<t>-1, -2, …, t its creation time in base 36", () => {
+    const link = sampleLink({ createdAt: 1_764_000_000_000 });
     const first = nextCheckoutOf(link);
-    assert.equal(first.orderId, `${link.linkId}-1`);
-    assert.equal(nextCheckoutOf(first.link).orderId, `${link.linkId}-2`);
+    assert.equal(first.orderId, `${link.linkId}-${(1_764_000_000_000).toString(36)}-1`);
+    assert.equal(nextCheckoutOf(first.link).orderId, `${link.linkId}-${(1_764_000_000_000).toString(36)}-2`);
+  });
+
+  it('never gives a link made again under a forgotten id an order id of the earlier one (the service keeps order ids for ever)', () => {
+    const earlier = sampleLink({ createdAt: at });
+    const again = sampleLink({ linkId: earlier.linkId, createdAt: at + 43 * 24 * 3600_000 });
+    const orders = (link: typeof earlier) => {
+      const ids: string[] = [];
+      let current = link;
+      for (let n = 0; n < 5; n++) {
+        const next = nextCheckoutOf(current);
+        ids.push(next.orderId);
+        current = next.link;
+      }
+      return ids;
+    };
+    const first = orders(earlier);
+    assert.deepEqual(orders(again).filter((orderId) => first.includes(orderId)), [], 'no order id of the earlier link');
+  });
+
+  it("keeps an order's own claim whatever became of the link since: closed, expired or used up by another payment", () => {
+    const link = sampleLink({ reusable: true, maxPayments: 2, expiresAt: at + 10 });
+    const own = claimed(link, 'L-1');
+    for (const [what, changed, now] of [
+      ['closed', closeLink(own, at)!, at],
+      ['expired', own, at + 10],
+      ['used up by two other payments', { ...own, completedPayments: 2 }, at],
+    ] as const) {
+      assert.deepEqual(claimPayment(changed, 'L-1', '5000', now), { link: changed }, `${what}: the re-post of L-1 goes on, the link unchanged`);
+      assert.ok('refusal' in claimPayment(changed, 'L-9', '5000', now), `${what}: a new payment is refused`);
+    }
   });
 });

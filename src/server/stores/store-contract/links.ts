@@ -1,12 +1,13 @@
 /**
  * The contract's cases of payment links (part of `momo-checkout/store-contract`, link-store.ts):
  * a link is created once, read back as written, changed only by compare-and-set (two payers racing
- * on a single-use link: one claim wins), listed newest first a page at a time from an index, and
- * forgotten at its `retainUntil`.
+ * on a single-use link: one claim wins; an order's own claim kept through the link's close), listed
+ * newest first a page at a time from an index, and forgotten at its `retainUntil` (a link made
+ * again under its id starts a new life, whose order ids are not the earlier one's).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { claimPayment, settlePayment, type LinkRecord } from '../../model/link.js';
+import { claimPayment, closeLink, linkOrderId, nextCheckoutOf, settlePayment, type LinkRecord } from '../../model/link.js';
 import { randomId } from '../../tokens.js';
 import { updateLink, type LinkStore } from '../link-store.js';
 import type { CheckoutStore } from '../store.js';
@@ -97,6 +98,56 @@ export function runLinksContract(makeStore: MakeStore, options: { realClock?: bo
       await claim(`${link.linkId}-9`);
       const after = await links.getLink(link.linkId);
       assert.deepEqual(after?.payments.map((payment) => [payment.orderId, payment.state]), [[claimed[0]!.orderId, 'failed'], [`${link.linkId}-9`, 'claimed']]);
+      await store.close?.();
+    });
+
+    it("keeps an order's claim through its link's close: the re-post of a pay-in already sent is not refused", async () => {
+      const { store, links } = await linksOf(makeStore, () => 1_000_000);
+      const link = sampleLink();
+      await links.createLinkIfAbsent(link);
+      const orderId = linkOrderId(link, 1);
+      const claim = async () => {
+        let refusal: string | null = null;
+        const { link: after } = await updateLink(links, link.linkId, (current) => {
+          const outcome = claimPayment(current, orderId, '5000', 1_000_000);
+          refusal = 'refusal' in outcome ? outcome.refusal : null;
+          return 'link' in outcome && outcome.link !== current ? outcome.link : null;
+        });
+        return { refusal, after };
+      };
+      assert.equal((await claim()).refusal, null, 'claimed before its pay-in');
+      await updateLink(links, link.linkId, (current) => closeLink(current, 1_000_000));
+      const again = await claim();
+      assert.equal(again.refusal, null, 'its own claim is kept after the close');
+      assert.deepEqual(again.after?.payments.map((payment) => [payment.orderId, payment.state]), [[orderId, 'claimed']]);
+      assert.equal(again.after?.closedAt, 1_000_000, 'the link stays closed');
+      await store.close?.();
+    });
+
+    it("gives a link made again under a forgotten link's id a new life: its checkouts' order ids are not the earlier one's", async () => {
+      const clock = { at: options.realClock ? Date.now() : 1_000_000 };
+      const now = () => (options.realClock ? Date.now() : clock.at);
+      const { store, links } = await linksOf(makeStore, now);
+      // A real-clock store (Redis) forgets by its own TTL: a short one, then a wait.
+      const earlier = sampleLink({ createdAt: now(), retainUntil: now() + 300 });
+      await links.createLinkIfAbsent(earlier);
+      const take = async () => {
+        const { link } = await updateLink(links, earlier.linkId, (current) => nextCheckoutOf(current).link);
+        return linkOrderId(link!, link!.checkoutsCreated);
+      };
+      const earlierOrders = [await take(), await take()];
+      if (options.realClock) {
+        for (let tries = 0; (await links.getLink(earlier.linkId)) !== undefined; tries++) {
+          assert.ok(tries < 100, 'forgotten at its retainUntil');
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      } else clock.at += 301;
+      const again = sampleLink({ linkId: earlier.linkId, createdAt: now(), description: 'made again' });
+      assert.equal((await links.createLinkIfAbsent(again)).created, true);
+      const stored = await links.getLink(earlier.linkId);
+      assert.deepEqual([stored?.createdAt, stored?.checkoutsCreated, stored?.payments], [again.createdAt, 0, []], 'the new life, nothing of the earlier one');
+      const orders = [await take(), await take()];
+      assert.deepEqual(orders.filter((orderId) => earlierOrders.includes(orderId)), [], `new order ids: ${orders.join(', ')} after ${earlierOrders.join(', ')}`);
       await store.close?.();
     });
 
