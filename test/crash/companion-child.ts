@@ -8,7 +8,8 @@
  * - MOMO_DATA_DIR, MOMO_REDIS_URL or MOMO_POSTGRES_URL: the durable store (store-from-env.ts);
  * - CHILD_UPDATES_FILE: each onPaymentUpdate call appended as a JSON line (what the merchant saw);
  * - CHILD_THROW_FILE: a file holding a number N: onPaymentUpdate throws while N > 0, decrementing it;
- * - CHILD_KILL_WHILE_APPLYING=1: after keeping a notification and answering 200, die before applying it.
+ * - CHILD_KILL_WHILE_APPLYING=1: after keeping a notification and answering 200, die before applying it;
+ * - MOMO_ELEMENT_ASSETS_DIR: the element's built files a payment link's page serves (none built: the page answers 503).
  *
  * Prints `ready <port>` on stdout once it listens.
  */
@@ -56,6 +57,7 @@ const companion = createCompanion({
   // A killed process's delivery lease lasts three timeouts: short here, so a restart delivers soon.
   deliveryTimeoutMs: 1_000,
   maintenanceIntervalMs: 200,
+  ...(env.MOMO_ELEMENT_ASSETS_DIR ? { elementAssetsDir: env.MOMO_ELEMENT_ASSETS_DIR } : {}),
   onPaymentUpdate: (update) => {
     const throwFile = env.CHILD_THROW_FILE;
     if (throwFile && existsSync(throwFile)) {

@@ -3,9 +3,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { createCheckoutRecord } from '../../src/server/payments/checkouts.js';
 import type { CheckoutStore } from '../../src/server/index.js';
+import { openStoreFromEnv, type OpenedStore } from '../../src/server/stores/store-from-env.js';
 import { freePort } from '../support/free-port.js';
+import type { SharedStoreServer } from '../support/shared-stores.js';
 export { freePort };
 
 const childScript = new URL('./companion-child.ts', import.meta.url).pathname;
@@ -99,4 +102,35 @@ export async function streamUntil(base: string, token: string, predicate: (view:
     clearTimeout(timer);
     controller.abort();
   }
+}
+
+/** The sandbox, a store, two companion processes on it (each reached at its own port) and the merchant's own handle on the store. */
+export interface TwoOnOneStore {
+  sandbox: RunningSandbox;
+  children: Child[];
+  merchant: OpenedStore;
+  stop(): Promise<void>;
+}
+
+/** Starts {@link TwoOnOneStore} on the store `start` brings up; `env` is given to both processes. */
+export async function startTwoOnOneStore(start: () => Promise<SharedStoreServer>, env: Record<string, string> = {}): Promise<TwoOnOneStore> {
+  const sandbox = await startSandbox({ port: 0, pushDelayMs: 30, log: () => {} });
+  const backend = await start();
+  const storeEnv = backend.freshEnv();
+  const ports = [await freePort(), await freePort()];
+  const shared = { MOMO_BASE_URL: sandbox.url, MOMO_API_KEY: sandbox.apiKey, MOMO_WEBHOOK_SECRETS: sandbox.webhookSecret, ...storeEnv, ...env };
+  const children = await Promise.all(ports.map((port) => startChild({ ...shared, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}/momo` })));
+  const merchant = await openStoreFromEnv(storeEnv);
+  return {
+    sandbox,
+    children,
+    merchant,
+    async stop() {
+      await Promise.all(children.map((child) => child.kill9()));
+      await merchant.store.close?.();
+      await merchant.hub?.close();
+      await backend.stop();
+      await sandbox.close();
+    },
+  };
 }

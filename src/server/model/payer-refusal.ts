@@ -29,3 +29,17 @@ export class TooManyRequests extends PayerRefusal {
     super(code, message);
   }
 }
+
+/**
+ * The shop's side is busy for a moment and nothing was sent for this request (many payers on one
+ * payment link at once): answered 503 with `Retry-After`; the element's "try again" code.
+ */
+export class TryAgainShortly extends PayerRefusal {
+  override name = 'TryAgainShortly';
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super('SERVICE_UNAVAILABLE', message);
+  }
+}

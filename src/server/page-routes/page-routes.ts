@@ -13,7 +13,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
 import { z } from 'zod';
 import { companionRoutes } from '../../contract/companion.js';
-import { PayerRefusal, TooManyRequests } from '../model/payer-refusal.js';
+import { PayerRefusal, TooManyRequests, TryAgainShortly } from '../model/payer-refusal.js';
 import { payCheckout } from '../payments/pay-flow.js';
 import { storeRetryAfterSeconds, StoreUnavailableError } from '../stores/store-guard.js';
 import { checkoutView, paymentView } from '../model/payment-view.js';
@@ -41,7 +41,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
   const app = new Hono<Env>().basePath(deps.mountPath || '/');
 
   app.onError((error, c) => {
-    if (error instanceof TooManyRequests && error.retryAfterSeconds !== undefined) c.header('retry-after', String(error.retryAfterSeconds));
+    if ((error instanceof TooManyRequests || error instanceof TryAgainShortly) && error.retryAfterSeconds !== undefined) c.header('retry-after', String(error.retryAfterSeconds));
     if (error instanceof BodyRefusedError) c.header('connection', 'close');
     if (error instanceof PayerRefusal) return c.json(refusalBody(error), refusalStatus(error) as 400);
     // The store's deadline (stores/store-guard.ts) logged the outage once: no line per request.

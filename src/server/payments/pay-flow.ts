@@ -41,9 +41,10 @@ import {
   type ServiceClient,
 } from '../service-client/index.js';
 import { checkAmount, type Discovery } from './discovery.js';
-import { PayerRefusal } from '../model/payer-refusal.js';
+import { PayerRefusal, TryAgainShortly } from '../model/payer-refusal.js';
 import type { CheckoutRecord, PaymentRecord } from '../model/records.js';
 import { StoreConflictError, type CheckoutStore } from '../stores/store.js';
+import { LinkBusyError } from '../stores/link-updates.js';
 import { nextAttemptOrderIds } from './attempt-ids.js';
 import { isFinal, movesForward, type Transitions } from './transitions.js';
 import { paymentView } from '../model/payment-view.js';
@@ -121,7 +122,7 @@ export async function payCheckout(deps: PayFlowDeps, checkoutAtStart: CheckoutRe
     if (!operator) throw new PayerRefusal('NO_OPERATOR', `No mobile money operator of this number takes payments in ${checkout.currencyCode}.`);
     // The lookup refuses only when no entry takes the amount: the chosen one must.
     checkAmount(checkout, operator);
-    const releaseClaim = await deps.beforePayIn?.(checkout);
+    const releaseClaim = await beforePayIn(deps, checkout);
 
     const paymentUnder = (serviceOrderId: string): PaymentRecord => ({
       state: current?.state === 'needs-otp' || current?.state === 'unknown' ? current.state : 'unknown',
@@ -173,7 +174,8 @@ export async function payCheckout(deps: PayFlowDeps, checkoutAtStart: CheckoutRe
     } catch (error) {
       // Nothing was created: put the payment back as it was, so the payer can correct and retry.
       await deps.transitions.update(orderId, (payment) => (payment?.serviceOrderId === serviceOrderId && payment.lastServiceStatus === null ? current ?? null : null), { silent: true });
-      await releaseClaim?.();
+      // The payer hears why the pay-in failed; a claim left held is settled by the payment's end.
+      await releaseClaim?.().catch((releaseError: unknown) => deps.log.warn('payment link claim not freed after a pay-in that created nothing', { orderId, error: releaseError }));
       throw error;
     }
 
@@ -203,6 +205,24 @@ export async function payCheckout(deps: PayFlowDeps, checkoutAtStart: CheckoutRe
     return paymentView(after ?? checkout)!;
   } finally {
     await lock.release();
+  }
+}
+
+/** Seconds a payer waits before pressing Pay again when their payment link was too busy to claim. */
+const linkBusyRetryAfterSeconds = 2;
+
+/**
+ * `deps.beforePayIn`, with a link that other processes kept writing (stores/link-updates.ts) told as
+ * what it is: nothing was sent, try again. Never "the payment service cannot be reached", which the
+ * service answering every call would make untrue.
+ */
+async function beforePayIn(deps: PayFlowDeps, checkout: CheckoutRecord): Promise<(() => Promise<void>) | undefined> {
+  try {
+    return await deps.beforePayIn?.(checkout);
+  } catch (error) {
+    if (!(error instanceof LinkBusyError)) throw error;
+    deps.log.warn('pay-in not sent: its payment link was written by other processes at every attempt; the payer is told to try again', { orderId: checkout.orderId });
+    throw new TryAgainShortly('Many people are paying through this link right now, and nothing was sent to your phone yet: press Pay again in a moment.', linkBusyRetryAfterSeconds);
   }
 }
 

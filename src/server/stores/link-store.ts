@@ -5,7 +5,9 @@
  *
  * A link changes only by compare-and-set on its `revision`, which is what makes a single-use link's
  * claim one atomic write across processes: two payers racing both read revision N, one write of
- * N + 1 wins, the other re-reads and finds the link held.
+ * N + 1 wins, the other re-reads and finds the link held. The changes one process asks for a link
+ * at once are written together (`updateLink`, link-updates.ts), so a burst of payers on one link is
+ * a few writes, not a race of hundreds.
  */
 import type { LinkRecord } from '../model/link.js';
 
@@ -31,25 +33,7 @@ export interface LinkStore {
   listLinks(page: LinksPage): Promise<LinkRecord[]>;
 }
 
-/**
- * Applies `change` to the link atomically: reads, computes, compare-and-sets, retries when another
- * writer came first. `change` returns null to leave the link as it is.
- */
-export async function updateLink(
-  links: LinkStore,
-  linkId: string,
-  change: (current: LinkRecord) => LinkRecord | null,
-): Promise<{ changed: boolean; link: LinkRecord | undefined }> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const current = await links.getLink(linkId);
-    if (!current) return { changed: false, link: undefined };
-    const proposed = change(current);
-    if (!proposed) return { changed: false, link: current };
-    const next = { ...proposed, revision: current.revision + 1 };
-    if (await links.compareAndSetLink(linkId, current.revision, next)) return { changed: true, link: next };
-  }
-  throw new Error(`updateLink: too much contention on link ${linkId}`);
-}
+export { LinkBusyError, updateLink, type LinkUpdate } from './link-updates.js';
 
 /** Newest first: (createdAt, linkId) descending, the order every engine's index gives. */
 export function newestLinkFirst(a: LinkRecord, b: LinkRecord): number {
