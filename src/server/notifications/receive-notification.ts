@@ -15,6 +15,7 @@ import { DEFAULT_MAX_BYTES, readVerifiedWebhook } from '../../contract/webhook-s
 import type { WebhookNotification } from '../../contract/upstream/index.js';
 import type { BackgroundWork } from '../background-work.js';
 import type { InboxEntry } from '../model/records.js';
+import { StoreDataError } from '../stores/store.js';
 import { applyNotification } from './apply-notification.js';
 import { createInbox } from './inbox.js';
 import type { NotificationDeps, ReceiveOutcome, RelayOutcome } from './notification-types.js';
@@ -60,7 +61,18 @@ export function createNotificationReceiver(deps: NotificationDeps & { background
   };
 
   const applyAndLeave = async (entry: InboxEntry, notification: WebhookNotification) => {
-    const applied = await applyNotification(deps, notification);
+    const applied = await applyNotification(deps, notification).catch((error: unknown) => {
+      if (!(error instanceof StoreDataError)) throw error;
+      // Every store keeps any text a notification carries (the store contract's odd-text cases), so
+      // this is a value no store should refuse: applied again it fails the same way, every round of
+      // maintenance, for ever (issue 55). It leaves the inbox, said once as needing support.
+      deps.log.error('service notification cannot be applied: the store refuses a value it would write; it leaves the inbox and needs support', {
+        orderId: notification.orderId,
+        status: notification.status,
+        error,
+      });
+      return { kind: 'ignored', orderId: notification.orderId } as const;
+    });
     await inbox.leave(entry);
     metrics.notificationReceived(notificationResult(applied));
     return applied;

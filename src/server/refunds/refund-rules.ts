@@ -34,7 +34,24 @@ export function checkRefundRequest(request: RefundRequest): { refundId: string; 
   if (request.reason !== undefined && (typeof request.reason !== 'string' || request.reason.length > maxReasonLength)) {
     throw new RefundRefusal('BAD_REQUEST', `reason, when given, must be a text of at most ${maxReasonLength} characters.`);
   }
-  return { refundId: request.refundId, reason: request.reason ?? null };
+  return { refundId: request.refundId, reason: request.reason === undefined ? null : keptReason(request.reason) };
+}
+
+/**
+ * The reason as kept (issue 55). Every store keeps any text now, but two kinds of character are
+ * decided here, where the merchant can still be told:
+ * - a NUL is refused, naming the field: it is never meant as text (a C string's end, a padding
+ *   byte), and the reason goes on to the merchant's own systems (`refund.updated`, the export),
+ *   where a database like PostgreSQL refuses it again, far from the request that sent it;
+ * - a lone surrogate (half of an emoji cut by `slice` before JSON.stringify) becomes U+FFFD, the
+ *   character any UTF-8 encoder writes for it: the merchant meant a character, and the rest of the
+ *   reason stands. A repeat of the request makes the same reason, so the refund stays idempotent.
+ */
+function keptReason(reason: string): string {
+  if (reason.includes('\u0000')) {
+    throw new RefundRefusal('BAD_REQUEST', 'reason holds a NUL character (\\u0000), which no refund reason can hold: send the reason as text without it.');
+  }
+  return reason.replace(/\p{Cs}/gu, '\ufffd');
 }
 
 /** The amount in canonical form, checked against the currency's decimals. */

@@ -221,7 +221,7 @@ export const RefundRequestSchema = z
       description: "Decimal string in the major unit, with at most the currency's decimals (never rounded).",
       example: '2000',
     }),
-    reason: z.string().max(500).optional().openapi({ description: 'Kept for you; never sent to the payment service.', example: 'damaged item' }),
+    reason: z.string().max(500).optional().openapi({ description: 'Kept for you; never sent to the payment service. A NUL character is refused (400); half of a character (a lone UTF-16 surrogate, as `slice` can leave of an emoji) is kept as U+FFFD.', example: 'damaged item' }),
   })
   .openapi('RefundRequest');
 

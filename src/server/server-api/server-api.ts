@@ -24,7 +24,7 @@ import { reportedBy, type CheckoutRecord } from '../model/records.js';
 import { createServerSecretCheck } from './server-secret.js';
 import { serverApiPrefix } from './server-api-schemas.js';
 import { createCheckoutRoute, getPaymentRoute, listPaymentsRoute, serverApiDocument } from './server-api-routes.js';
-import type { CheckoutStore } from '../stores/store.js';
+import { StoreDataError, type CheckoutStore } from '../stores/store.js';
 import { paymentView } from '../model/payment-view.js';
 import type { RelayOutcome } from '../notifications/notification-types.js';
 import { storeRetryAfterSeconds, StoreUnavailableError } from '../stores/store-guard.js';
@@ -73,6 +73,7 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
   app.onError((error, c) => {
     const known = asServerApiError(error);
     if (error instanceof StoreUnavailableError) deps.log.error('server API: store unavailable, answered 503', { path: new URL(c.req.url).pathname, error });
+    if (error instanceof StoreDataError) deps.log.error('server API: the store refused a value of this request, answered 500', { path: new URL(c.req.url).pathname, error });
     if (known?.refusesBody) c.header('connection', 'close');
     if (known?.code === 'STORE_UNAVAILABLE') c.header('retry-after', String(storeRetryAfterSeconds));
     if (known) return c.json({ error: { code: known.code, message: known.message } }, known.status);
@@ -238,6 +239,11 @@ function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
 
 function asServerApiError(error: unknown): ServerApiError | undefined {
   if (error instanceof ServerApiError) return error;
+  if (error instanceof StoreDataError) {
+    // Not an outage: the same request fails the same way (issue 55). The merchant's own texts are
+    // checked before the store sees them, so this is the companion's to fix: no "retry" here.
+    return new ServerApiError('INTERNAL', `The companion's store refused a value of this request (${error.message}). Repeating it unchanged fails the same way: the companion's log has the details for its maintainers.`);
+  }
   if (error instanceof StoreUnavailableError) {
     return new ServerApiError('STORE_UNAVAILABLE', `The companion's store cannot be read or written right now (${error.message}). Retry in a few seconds, unchanged (every call is safe to repeat); /readyz says when it is back.`);
   }

@@ -18,8 +18,10 @@ import { runVolumeContract } from './store-contract/volume.js';
 import { runCreatedPagesContract } from './store-contract/created.js';
 import { runDeliveryKindsContract } from './store-contract/kinds.js';
 import { runLinksContract } from './store-contract/links.js';
+import { runLinkBurstsContract } from './store-contract/link-bursts.js';
 import { runServiceOrderIdsContract } from './store-contract/ids.js';
 import { runExpiryContract } from './store-contract/expiry.js';
+import { runOddTextContract } from './store-contract/odd-text.js';
 import { nextSampleNumber, sampleDelivery, samplePayment, sampleRecord, sampleRefund, withPayment, type MakeStore } from './store-contract/samples.js';
 
 export { sampleDelivery, samplePayment, samplePaymentView, sampleRecord, sampleRefund, withPayment, withRefund, type MakeStore } from './store-contract/samples.js';
@@ -312,7 +314,10 @@ export function runStoreContract(name: string, makeStore: MakeStore, options: St
 
     runDeliveryKindsContract(makeStore, { sampleRecord, sampleDelivery, sampleRefund });
 
+    runOddTextContract(makeStore);
+
     runLinksContract(makeStore, { realClock: options.realClock ?? false });
+    runLinkBurstsContract(makeStore);
 
     runVolumeContract(makeStore, { sampleRecord, samplePayment }, options.volume ?? 20_100, options.seed);
 

@@ -9,7 +9,8 @@
  * PostgreSQL frozen they answered after 10 s, and while it was down `500 INTERNAL` with an error
  * line per request (issue 40 §6); now `503 SERVICE_UNAVAILABLE` with `Retry-After`, in time.
  *
- * A store refusing a write on purpose (StoreConflictError) is not an outage and passes unchanged.
+ * A store refusing a write on purpose (StoreConflictError), or refusing a value it cannot hold
+ * (StoreDataError: repeated unchanged, it fails the same way), is not an outage and passes unchanged.
  * A call cut by the deadline may still complete later: every server API call is safe to repeat, and
  * so is every payer route (a pay re-posts the same order id, never a second payment).
  *
@@ -19,7 +20,7 @@
 import type { Logger } from '../log.js';
 import type { LinkStore } from './link-store.js';
 import type { LimitBackend } from './limit-backend.js';
-import { StoreConflictError, type CheckoutStore } from './store.js';
+import { StoreConflictError, StoreDataError, type CheckoutStore } from './store.js';
 
 /** What a caller waits before trying again after a 503 for the store (`Retry-After`, seconds). */
 export const storeRetryAfterSeconds = 5;
@@ -58,7 +59,7 @@ export function storeDeadline(timeoutMs: number, log?: Logger): StoreDeadline {
         answered();
         return result;
       } catch (error) {
-        if (error instanceof StoreConflictError) throw error;
+        if (error instanceof StoreConflictError || error instanceof StoreDataError) throw error;
         const unavailable =
           error instanceof StoreUnavailableError ? error : new StoreUnavailableError(`the store failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
         failed(unavailable);

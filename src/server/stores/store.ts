@@ -188,6 +188,17 @@ export class StoreConflictError extends Error {
   }
 }
 
+/**
+ * A value the backend refused for what it is, not for being unreachable (PostgreSQL's data
+ * exceptions, SQLSTATE class 22: a text it cannot decode, a number out of a column's range): the
+ * same call fails the same way however often it is repeated, so it is never an outage (issue 55).
+ * The store guard passes it unchanged; the server API answers it as the companion's fault, without
+ * "retry". Every store keeps any text (the contract's odd-text cases): this is for what is left.
+ */
+export class StoreDataError extends Error {
+  override name = 'StoreDataError';
+}
+
 /** The refusal every store gives when `serviceOrderId` already belongs to another live order, `owner`. */
 export function serviceOrderIdTaken(serviceOrderId: string, owner: string): StoreConflictError {
   return new StoreConflictError(

@@ -17,7 +17,8 @@ import { serviceOrderIdsOf, type CheckoutRecord } from '../../model/records.js';
 import { serviceOrderIdTaken } from '../store.js';
 import { createBatchedWrites } from './postgres-batches.js';
 import { retryingAbortedWrite } from './postgres-connection.js';
-import { jsonArray, writeRow } from './postgres-records.js';
+import { jsonArray, parseStoredRecord, writeRow } from './postgres-records.js';
+import { hasUnusableCharacters } from '../../model/id-text.js';
 
 /** Callers per batch: a statement of a few hundred rows is still small and quick. */
 const MOST_PER_BATCH = 500;
@@ -41,19 +42,19 @@ export function createBatchedCalls(pool: Pool, s: string, now: () => number): Ba
   /** Reads by one key: each caller gets its own copy (two callers of one id never share an object). */
   const readsBy = (sql: string) =>
     createBatchedWrites<string, CheckoutRecord | undefined>(async (keys) => {
-      const result = await pool.query<{ key: string; record: CheckoutRecord }>(sql, [[...new Set(keys)], now()]);
+      // An id no record can hold (a NUL, which PostgreSQL's text refuses, a lone surrogate) finds none: not sent.
+      const asked = [...new Set(keys)].filter((key) => !hasUnusableCharacters(key));
+      const result = asked.length === 0 ? { rows: [] } : await pool.query<{ key: string; record: string }>(sql, [asked, now()]);
       const found = new Map(result.rows.map((row) => [row.key, row.record]));
-      const given = new Set<string>();
+      // Parsed once per caller: two callers of one id never share an object.
       return keys.map((key) => {
         const record = found.get(key);
-        if (record && given.has(key)) return JSON.parse(JSON.stringify(record)) as CheckoutRecord;
-        given.add(key);
-        return record;
+        return record === undefined ? undefined : parseStoredRecord(record);
       });
     }, MOST_PER_BATCH, gathered);
-  const byOrderId = readsBy(`SELECT order_id AS key, record FROM ${s}.checkouts WHERE order_id = ANY ($1::text[]) AND retain_until > $2`);
+  const byOrderId = readsBy(`SELECT order_id AS key, record::text AS record FROM ${s}.checkouts WHERE order_id = ANY ($1::text[]) AND retain_until > $2`);
   const byServiceOrderId = readsBy(
-    `SELECT i.service_order_id AS key, c.record FROM ${s}.service_order_ids i JOIN ${s}.checkouts c ON c.order_id = i.order_id
+    `SELECT i.service_order_id AS key, c.record::text AS record FROM ${s}.service_order_ids i JOIN ${s}.checkouts c ON c.order_id = i.order_id
      WHERE i.service_order_id = ANY ($1::text[]) AND c.retain_until > $2`,
   );
 

@@ -21,6 +21,7 @@ import { readFileSync } from 'node:fs';
 import type { ConnectionOptions } from 'node:tls';
 import type { Pool, PoolClient, PoolConfig } from 'pg';
 import type { Logger } from '../../log.js';
+import { StoreDataError } from '../store.js';
 
 /** PostgreSQL could not be reached, refused us, or holds a schema this companion cannot use. */
 export class PostgresStoreUnavailableError extends Error {
@@ -185,6 +186,17 @@ export function unavailable(where: string, error: unknown): PostgresStoreUnavail
     `Cannot use PostgreSQL at ${where}: ${message}. Check MOMO_POSTGRES_URL (postgres://user:password@host:5432/database), that the server is running and reachable, and its TLS settings (sslmode).`,
     { cause: error },
   );
+}
+
+/**
+ * A data exception (SQLSTATE class 22: a text the server cannot decode or hold, a number out of a
+ * column's range) as the store's {@link StoreDataError}, which no one takes for an outage; any other
+ * error as it was.
+ */
+export function dataErrorOf(error: unknown): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !code.startsWith('22')) return error;
+  return new StoreDataError(`PostgreSQL refused a value of this write (SQLSTATE ${code}: ${(error as Error).message}); repeating it unchanged fails the same way`, { cause: error });
 }
 
 /** SQLSTATEs for a transaction the server aborted so that another could go on: safe to run again. */

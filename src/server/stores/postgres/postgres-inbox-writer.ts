@@ -14,7 +14,7 @@
 import type { Pool } from 'pg';
 import type { InboxEntry } from '../../model/records.js';
 import { createBatchedWrites, type BatchedWrites } from './postgres-batches.js';
-import { jsonArray } from './postgres-records.js';
+import { jsonArray, keepableJson, keepableText } from './postgres-records.js';
 
 /** Entries per statement: a commit of a few hundred rows is still one WAL flush, and a statement stays small. */
 const MOST_PER_COMMIT = 500;
@@ -36,9 +36,10 @@ export function createPostgresInboxWriter(pool: Pool, s: string, now: () => numb
     // not touch a row twice).
     const ids = new Set<string>();
     const firsts = new Set(batch.filter((item) => !ids.has(item.entry.id) && ids.add(item.entry.id)));
-    const entries = [...firsts].map((item) => JSON.stringify({ id: item.entry.id, raw_body: item.entry.rawBody, received_at: item.entry.receivedAt, until: item.until }));
+    // Marked where PostgreSQL could not decode them (postgres-records.ts `keepableJson`): a nonce or a body holding a NUL is kept, as on the file store.
+    const entries = [...firsts].map((item) => keepableJson(JSON.stringify({ id: item.entry.id, raw_body: item.entry.rawBody, received_at: item.entry.receivedAt, until: item.until })));
     const result = await pool.query<{ id: string }>(insert, [jsonArray(entries), now()]);
     const kept = new Set(result.rows.map((row) => row.id));
-    return batch.map((item) => firsts.has(item) && kept.has(item.entry.id));
+    return batch.map((item) => firsts.has(item) && kept.has(keepableText(item.entry.id)));
   }, MOST_PER_COMMIT);
 }

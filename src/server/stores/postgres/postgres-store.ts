@@ -43,18 +43,19 @@
 import { createLogger, type Logger } from '../../log.js';
 import { serviceOrderIdsOf, type CheckoutRecord } from '../../model/records.js';
 import { serviceOrderIdTaken, type CheckoutStore, type PaymentQuery } from '../store.js';
-import { openPool, retryingAbortedWrite, unavailable, type PostgresConnectionOptions } from './postgres-connection.js';
+import { dataErrorOf, openPool, retryingAbortedWrite, unavailable, type PostgresConnectionOptions } from './postgres-connection.js';
 import { createPostgresDoneMarks } from './postgres-done-marks.js';
 import { createPostgresInboxWriter } from './postgres-inbox-writer.js';
 import { createPostgresLimits } from './postgres-limits.js';
 import { createPostgresLinks } from './postgres-links.js';
 import { migrateSchema } from './postgres-migrate.js';
-import { recordRow } from './postgres-records.js';
+import { keepableText, parseStoredRecord, recordRow, restoredText } from './postgres-records.js';
 import { checkSchemaName, defaultSchema } from './postgres-schema.js';
 import { takenServiceOrderId } from './postgres-write-functions.js';
 import { createBatchedCalls } from './postgres-batched-calls.js';
 import { supportViewReads } from './postgres-support-views.js';
 import { defaultPaymentListLimit } from '../../model/option-defaults.js';
+import { hasUnusableCharacters } from '../../model/id-text.js';
 
 export interface PostgresStoreOptions extends PostgresConnectionOptions {
   /** The Postgres schema holding the store's tables (default `momo_checkout`, `MOMO_POSTGRES_SCHEMA`). */
@@ -70,7 +71,7 @@ const SWEEP_EVERY_MS = 60_000;
  * a few hundred (one round trip per step for all of them), not 8 at a time with a round trip each.
  */
 const writersAtOnce = 1024;
-type Row = { record: CheckoutRecord };
+type Row = { record: string };
 
 /**
  * @example
@@ -91,10 +92,11 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   }
 
   const sql = {
-    byToken: `SELECT record FROM ${s}.checkouts WHERE token_hash = $1 AND retain_until > $2`,
-    byReturn: `SELECT record FROM ${s}.checkouts WHERE return_id = $1 AND retain_until > $2`,
+    // Records are read as their json text and parsed here (postgres-records.ts `parseStoredRecord`).
+    byToken: `SELECT record::text AS record FROM ${s}.checkouts WHERE token_hash = $1 AND retain_until > $2`,
+    byReturn: `SELECT record::text AS record FROM ${s}.checkouts WHERE return_id = $1 AND retain_until > $2`,
     // The racing writes, one round trip each (postgres-write-functions.ts).
-    create: `SELECT created, existing FROM ${s}.create_if_absent($1, $2::text[], $3::json, $4)`,
+    create: `SELECT created, existing::text AS existing FROM ${s}.create_if_absent($1, $2::text[], $3::json, $4)`,
   };
 
   /** One write function's call, again when the server chose it as a deadlock's victim; a taken service order id is refused in the store's words. */
@@ -104,13 +106,18 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     } catch (error) {
       const refused = error as { code?: string; detail?: string; hint?: string };
       if (refused.code === takenServiceOrderId) throw serviceOrderIdTaken(refused.detail ?? '', refused.hint ?? '');
-      throw error;
+      throw dataErrorOf(error);
     }
   };
   const inbox = createPostgresInboxWriter(inboxPool, s, now);
   const doneMarks = createPostgresDoneMarks(pool, s);
   const batched = createBatchedCalls(pool, s, now);
-  const one = async (query: string, values: unknown[]) => (await pool.query<Row>(query, values)).rows[0]?.record;
+  // An id no record can hold (a NUL, which PostgreSQL's text refuses, a lone surrogate) finds none.
+  const one = async (query: string, [id, ...values]: [string, ...unknown[]]) => {
+    if (hasUnusableCharacters(id)) return undefined;
+    const row = (await pool.query<Row>(query, [id, ...values])).rows[0];
+    return row && parseStoredRecord(row.record);
+  };
 
   // Expired rows are deleted on writes, at most once a minute per process (see the header).
   let lastSweep = 0;
@@ -142,9 +149,9 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     limits: createPostgresLimits(pool, s, now),
     links: createPostgresLinks(pool, s, now),
     async createIfAbsent(record) {
-      const result = await write<{ created: boolean; existing: CheckoutRecord | null }>(sql.create, [record.orderId, serviceOrderIdsOf(record), recordRow(record), now()]);
+      const result = await write<{ created: boolean; existing: string | null }>(sql.create, [record.orderId, serviceOrderIdsOf(record), recordRow(record), now()]);
       await sweep();
-      return result.created ? { created: true, record: JSON.parse(JSON.stringify(record)) as CheckoutRecord } : { created: false, record: result.existing! };
+      return result.created ? { created: true, record: JSON.parse(JSON.stringify(record)) as CheckoutRecord } : { created: false, record: parseStoredRecord(result.existing!) };
     },
     getByOrderId: (orderId) => batched.getByOrderId(orderId),
     getByTokenHash: (tokenHash) => one(sql.byToken, [tokenHash, now()]),
@@ -152,7 +159,9 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     getByServiceOrderId: (serviceOrderId) => batched.getByServiceOrderId(serviceOrderId),
     async compareAndSet(orderId, expectedRevision, next) {
       if (next.orderId !== orderId) throw new TypeError(`compareAndSet(${orderId}) was given the record of order ${next.orderId}`);
-      const written = await batched.compareAndSet(orderId, expectedRevision, next);
+      const written = await batched.compareAndSet(orderId, expectedRevision, next).catch((error: unknown) => {
+        throw dataErrorOf(error);
+      });
       await sweep();
       return written;
     },
@@ -178,7 +187,9 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     },
     async addToInbox(entry, ttlMs) {
       // Committed (synchronous_commit on) before it resolves, together with the entries that came meanwhile.
-      const added = await inbox.add({ entry, until: now() + ttlMs });
+      const added = await inbox.add({ entry, until: now() + ttlMs }).catch((error: unknown) => {
+        throw dataErrorOf(error);
+      });
       await sweep();
       return added;
     },
@@ -187,9 +198,10 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
         `SELECT id, raw_body, received_at FROM ${s}.inbox WHERE NOT done ORDER BY received_at, seq LIMIT $1`,
         [limit],
       );
-      return result.rows.map((row) => ({ id: row.id, rawBody: row.raw_body, receivedAt: Number(row.received_at) }));
+      return result.rows.map((row) => ({ id: restoredText(row.id), rawBody: restoredText(row.raw_body), receivedAt: Number(row.received_at) }));
     },
-    markInboxDone: (id) => doneMarks.add(id),
+    // The id as the inbox writer kept it (postgres-records.ts `keepableText`).
+    markInboxDone: (id) => doneMarks.add(keepableText(id)),
     async dueDeliveries(at, limit) {
       const result = await pool.query<{ order_id: string }>(
         `SELECT order_id FROM ${s}.checkouts WHERE next_delivery_at <= $1 AND retain_until > $2 ORDER BY next_delivery_at, order_id LIMIT $3`,
@@ -206,8 +218,8 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       if (query.updatedBefore !== undefined) where.push(`payment_updated_at <= $${values.push(query.updatedBefore)}`);
       if (query.updatedAfter !== undefined) where.push(`payment_updated_at >= $${values.push(query.updatedAfter)}`);
       const order = query.newestFirst ? 'payment_updated_at DESC, order_id DESC' : 'payment_updated_at, order_id';
-      const result = await pool.query<Row>(`SELECT record FROM ${s}.checkouts WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT $2`, values);
-      return result.rows.map((row) => row.record);
+      const result = await pool.query<Row>(`SELECT record::text AS record FROM ${s}.checkouts WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT $2`, values);
+      return result.rows.map((row) => parseStoredRecord(row.record));
     },
     // Both read the support views' indexed columns (postgres-support-views.ts).
     ...supportViewReads(pool, s, now),

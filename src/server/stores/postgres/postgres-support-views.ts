@@ -8,7 +8,7 @@ import type { PaymentState } from '../../../contract/companion.js';
 import type { CheckoutRecord } from '../../model/records.js';
 import type { PaymentCount } from '../../model/support.js';
 import type { CreatedPaymentsPage } from '../store.js';
-import { supportColumns } from './postgres-records.js';
+import { keepableText, parseStoredRecord, restoredText, supportColumns } from './postgres-records.js';
 
 const page = 1_000;
 
@@ -25,7 +25,8 @@ export async function fillSupportViews(client: PoolClient, s: string): Promise<v
     await client.query(
       `UPDATE ${s}.checkouts c SET payment_operator = v.operator, support_at = v.support_at
        FROM unnest($1::text[], $2::text[], $3::bigint[]) AS v (order_id, operator, support_at) WHERE c.order_id = v.order_id`,
-      [rows.rows.map((row) => row.order_id), columns.map((column) => column.payment_operator), columns.map((column) => column.support_at)],
+      // 0.4.0 wrote a record's json as given, so an operator's name may hold a NUL: kept as the store keeps it (postgres-records.ts).
+      [rows.rows.map((row) => row.order_id), columns.map((column) => column.payment_operator && keepableText(column.payment_operator)), columns.map((column) => column.support_at)],
     );
     after = rows.rows[rows.rows.length - 1]!.order_id;
   }
@@ -35,22 +36,22 @@ export async function fillSupportViews(client: PoolClient, s: string): Promise<v
 export function supportViewReads(pool: Pool, s: string, now: () => number) {
   return {
     async listNeedingSupport(): Promise<CheckoutRecord[]> {
-      const result = await pool.query<{ record: CheckoutRecord }>(
-        `SELECT record FROM ${s}.checkouts WHERE support_at IS NOT NULL AND retain_until > $1 ORDER BY support_at DESC, order_id DESC`,
+      const result = await pool.query<{ record: string }>(
+        `SELECT record::text AS record FROM ${s}.checkouts WHERE support_at IS NOT NULL AND retain_until > $1 ORDER BY support_at DESC, order_id DESC`,
         [now()],
       );
-      return result.rows.map((row) => row.record);
+      return result.rows.map((row) => parseStoredRecord(row.record));
     },
     async listPaymentsCreated(page: CreatedPaymentsPage): Promise<CheckoutRecord[]> {
       // Without a cursor, one just before the window: every row of it is after (from - 1, '').
       const after = page.after ?? { createdAt: page.from - 1, orderId: '' };
       const created = `((record->>'createdAt')::bigint)`; // as written in checkouts_payment_created (migration 3)
-      const result = await pool.query<{ record: CheckoutRecord }>(
-        `SELECT record FROM ${s}.checkouts WHERE payment_state IS NOT NULL AND ${created} >= $1 AND ${created} < $2
+      const result = await pool.query<{ record: string }>(
+        `SELECT record::text AS record FROM ${s}.checkouts WHERE payment_state IS NOT NULL AND ${created} >= $1 AND ${created} < $2
          AND (${created}, order_id) > ($3::bigint, $4::text) AND retain_until > $5 ORDER BY ${created}, order_id LIMIT $6`,
         [page.from, page.to, after.createdAt, after.orderId, now(), page.limit],
       );
-      return result.rows.map((row) => row.record);
+      return result.rows.map((row) => parseStoredRecord(row.record));
     },
     async countPayments(from: number, to: number): Promise<PaymentCount[]> {
       const result = await pool.query<{ operator: string; state: PaymentState; count: string }>(
@@ -58,7 +59,7 @@ export function supportViewReads(pool: Pool, s: string, now: () => number) {
          WHERE payment_state IS NOT NULL AND payment_updated_at >= $1 AND payment_updated_at < $2 AND retain_until > $3 GROUP BY 1, 2`,
         [from, to, now()],
       );
-      return result.rows.map((row) => ({ operator: row.operator, state: row.state, count: Number(row.count) }));
+      return result.rows.map((row) => ({ operator: restoredText(row.operator), state: row.state, count: Number(row.count) }));
     },
   };
 }
