@@ -1,7 +1,7 @@
 /**
  * Issue 44's export at volume: 100,000 payments (with refunds, two currencies) in each store,
- * exported through the server API (`GET /payments`, `Accept: text/csv`) over loopback HTTP, read as
- * it comes. Measured: rows per second, and the process's heap and RSS above their level before the
+ * exported through the server API (`GET /payments`, `Accept: text/csv`, then the xlsx workbook of
+ * issue 55) over loopback HTTP, read as it comes. Measured: rows per second, and the process's heap and RSS above their level before the
  * export (after a GC), at their highest while the file streams: for a tenth of the window (10,000
  * payments) and for all of it. Flat memory means the two peaks are alike: the export holds a page,
  * not the window. Server and reader share the process (the reader keeps only a byte count).
@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Figure } from './console-list.js';
 import { createLogger } from '../src/server/log.js';
+import { xlsxContentType } from '../src/server/payments/xlsx/xlsx-parts.js';
 import type { CheckoutRecord } from '../src/server/model/records.js';
 import { createMemoryStore } from '../src/server/stores/memory/memory-store.js';
 import { createPostgresStore } from '../src/server/stores/postgres/postgres-store.js';
@@ -42,15 +43,15 @@ interface ExportRun {
   rssPeak: number;
 }
 
-/** Exports [from, to) through the server API, reading the stream chunk by chunk and keeping only counts. */
-async function exportOnce(base: string, from: number, to: number): Promise<ExportRun> {
+/** Exports [from, to) through the server API, reading the stream chunk by chunk and keeping only counts (lines: the CSV's rows). */
+async function exportOnce(base: string, from: number, to: number, accept = 'text/csv'): Promise<ExportRun> {
   (globalThis as { gc?: () => void }).gc?.();
   const before = process.memoryUsage();
   let heapPeak = 0;
   let rssPeak = 0;
   const started = performance.now();
   const query = new URLSearchParams({ from: new Date(from).toISOString(), to: new Date(to).toISOString() });
-  const response = await fetch(`${base}/server/payments?${query}`, { headers: { authorization: `Bearer ${serverSecret}`, accept: 'text/csv' } });
+  const response = await fetch(`${base}/server/payments?${query}`, { headers: { authorization: `Bearer ${serverSecret}`, accept } });
   if (response.status !== 200) throw new Error(`export answered ${response.status}: ${await response.text()}`);
   let bytes = 0;
   let rows = 0;
@@ -75,11 +76,16 @@ async function measure(name: string, store: CheckoutStore, seed: (records: Check
     const tenth = await exportOnce(h.base, start, start + (payments / 10) * 1_000);
     const whole = await exportOnce(h.base, start, start + payments * 1_000);
     if (tenth.rows !== payments / 10 || whole.rows !== payments) throw new Error(`${name}: exported ${tenth.rows} and ${whole.rows} rows`);
+    const xlsxTenth = await exportOnce(h.base, start, start + (payments / 10) * 1_000, xlsxContentType);
+    const xlsxWhole = await exportOnce(h.base, start, start + payments * 1_000, xlsxContentType);
     return [
       { name: `${name}: seeding`, value: Math.round(seeded), unit: 'ms (once)' },
       { name: `${name}: 100,000 payments exported`, value: Math.round(whole.ms), unit: `ms (${Math.round(whole.rows / (whole.ms / 1000))} rows/s, ${mb(whole.bytes)} MB of CSV)` },
       { name: `${name}: heap above baseline, 10,000 / 100,000`, value: mb(tenth.heapPeak), unit: `/ ${mb(whole.heapPeak)} MB at most` },
       { name: `${name}: RSS above baseline, 10,000 / 100,000`, value: mb(tenth.rssPeak), unit: `/ ${mb(whole.rssPeak)} MB at most` },
+      { name: `${name}: 100,000 payments as xlsx`, value: Math.round(xlsxWhole.ms), unit: `ms (${Math.round(payments / (xlsxWhole.ms / 1000))} rows/s, ${mb(xlsxWhole.bytes)} MB)` },
+      { name: `${name}: xlsx heap above baseline, 10,000 / 100,000`, value: mb(xlsxTenth.heapPeak), unit: `/ ${mb(xlsxWhole.heapPeak)} MB at most` },
+      { name: `${name}: xlsx RSS above baseline, 10,000 / 100,000`, value: mb(xlsxTenth.rssPeak), unit: `/ ${mb(xlsxWhole.rssPeak)} MB at most` },
     ];
   } finally {
     await h.close();

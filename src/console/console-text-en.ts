@@ -42,12 +42,13 @@ export const consoleEn = {
     ageColumn: 'Last change',
   },
   exportPayments: {
-    heading: 'Export for the accountant (CSV)',
+    heading: 'Export for the accountant',
     from: 'From (UTC)',
     through: 'Through (UTC, included)',
+    downloadXlsx: 'Download the workbook (xlsx)',
     download: 'Download the CSV',
     badWindow: 'The first day must come before the last.',
-    hint: 'Every payment created in these days, with its refunds: UTF-8, opens in Excel and LibreOffice. Payments are kept a week after their last change: export at least once a week.',
+    hint: 'Every payment created in these days, with its refunds. The workbook opens as it is in Excel and LibreOffice, with dates, amounts and a Totals sheet (completed payments less refunds, per currency). In the CSV, add up amounts only where the state is completed. Payments are kept a week after their last change: export at least once a week.',
   },
   age: (minutes: number) => (minutes < 1 ? 'just now' : minutes < 60 ? `${minutes} min ago` : minutes < 2880 ? `${Math.floor(minutes / 60)} h ago` : `${Math.floor(minutes / 1440)} days ago`),
   payment: {

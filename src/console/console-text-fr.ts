@@ -42,12 +42,13 @@ export const consoleFr: ConsoleText = {
     ageColumn: 'Dernier changement',
   },
   exportPayments: {
-    heading: 'Export pour la comptabilité (CSV)',
+    heading: 'Export pour la comptabilité',
     from: 'Du (UTC)',
     through: 'Au (UTC, inclus)',
+    downloadXlsx: 'Télécharger le classeur (xlsx)',
     download: 'Télécharger le CSV',
     badWindow: 'Le premier jour doit précéder le dernier.',
-    hint: 'Chaque paiement créé pendant ces jours, avec ses remboursements : UTF-8, s’ouvre dans Excel et LibreOffice. Un paiement est gardé une semaine après son dernier changement : exportez au moins une fois par semaine.',
+    hint: 'Chaque paiement créé pendant ces jours, avec ses remboursements. Le classeur s’ouvre tel quel dans Excel et LibreOffice, avec des dates, des montants et une feuille Totals (paiements aboutis moins remboursements, par devise). Dans le CSV, n’additionnez les montants que des lignes dont l’état est completed. Un paiement est gardé une semaine après son dernier changement : exportez au moins une fois par semaine.',
   },
   age: (minutes) => (minutes < 1 ? 'à l’instant' : minutes < 60 ? `il y a ${minutes}${nbsp}min` : minutes < 2880 ? `il y a ${Math.floor(minutes / 60)}${nbsp}h` : `il y a ${Math.floor(minutes / 1440)}${nbsp}jours`),
   payment: {

@@ -1,8 +1,8 @@
 /**
  * `<momo-console-export>`: the accountant's export on the payments page: two days (UTC, both
- * included) and a download link to the console's `api/export`, the server API's CSV answer behind
- * the console's session. A plain link, so the browser downloads the stream as it comes, with the
- * file name the server gives it.
+ * included) and two download links to the console's `api/export`, the server API's answer behind
+ * the console's session: the xlsx workbook (with its totals) and the CSV. Plain links, so the
+ * browser downloads the stream as it comes, with the file name the server gives it.
  */
 import { LitElement, html, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
@@ -24,17 +24,17 @@ export class ConsoleExportSection extends LitElement {
   @state() private through = day(Date.now());
 
   /** The download's URL, or null when the days do not make a window. */
-  private href(): string | null {
+  private href(format: 'csv' | 'xlsx'): string | null {
     const from = Date.parse(`${this.from}T00:00:00Z`);
     const through = Date.parse(`${this.through}T00:00:00Z`);
     if (!Number.isFinite(from) || !Number.isFinite(through) || through < from) return null;
     // The last day is included: the window ends at the next midnight (UTC), excluded.
-    return `${this.client.base}/api/export?${new URLSearchParams({ from: this.from, to: day(through + dayMs) })}`;
+    return `${this.client.base}/api/export?${new URLSearchParams({ from: this.from, to: day(through + dayMs), format })}`;
   }
 
   override render(): TemplateResult {
     const text = this.text.exportPayments;
-    const href = this.href();
+    const [xlsx, csv] = [this.href('xlsx'), this.href('csv')];
     return html`
       <section class="card" aria-labelledby="export-heading">
         <h3 id="export-heading">${text.heading}</h3>
@@ -47,7 +47,9 @@ export class ConsoleExportSection extends LitElement {
             <label for="export-through">${text.through}</label>
             <input id="export-through" type="date" .value=${this.through} min=${this.from} @input=${(event: Event) => (this.through = (event.target as HTMLInputElement).value)} />
           </div>
-          ${href ? html`<a class="download" href=${href} download>${text.download}</a>` : html`<p class="bad" role="alert">${text.badWindow}</p>`}
+          ${xlsx && csv
+            ? html`<a class="download" href=${xlsx} download>${text.downloadXlsx}</a> <a class="download" href=${csv} download>${text.download}</a>`
+            : html`<p class="bad" role="alert">${text.badWindow}</p>`}
         </div>
         <p class="muted">${text.hint}</p>
       </section>

@@ -7,7 +7,7 @@
  *   store, and says what to fix (commands/doctor.ts). Exit code 1 when a check fails.
  * - `npx momo-checkout payments [--stale] [--state S] [--older-than MIN] [--json]`: the payments in
  *   the store (or, with MOMO_SERVER_URL or --url, the running companion's), with what to tell the
- *   service's support about the stuck ones; with `--csv [--from] [--to] [--output FILE]`, the accountant's export.
+ *   service's support about the stuck ones; with `--csv` or `--xlsx` `[--from] [--to] [--output FILE]`, the accountant's export.
  * - `npx momo-checkout refund ORDER AMOUNT --id REFUND_ID`: refunds a completed payment through the
  *   running companion's server API (commands/refund.ts).
  * - Every command that asks the running companion reaches its server API the same way:
@@ -40,9 +40,9 @@ const usage = `Usage:
                           list payments in the store, with what to do for the stuck ones (--stale: open
                           with no news for 15 minutes or more, or --older-than MINUTES; or a refused notification);
                           with MOMO_SERVER_URL or --url, asks the running companion instead of opening the store
-  momo-checkout payments --csv [--from 2026-11-01] [--to 2026-12-01] [--output FILE] [--url SERVER_API_URL]
+  momo-checkout payments --csv|--xlsx [--from 2026-11-01] [--to 2026-12-01] [--output FILE] [--url SERVER_API_URL]
                           the accountant's export: every payment created in [from, to) (UTC; default this
-                          month so far) as CSV, to FILE or standard output
+                          month so far) as CSV, or as an xlsx workbook with its totals, to FILE or standard output
   momo-checkout link create --currency XOF --description TEXT (--amount A | --min A --max B)
                           [--reusable] [--max-payments N] [--expires ISO] [--key K] [--json] [--url SERVER_API_URL]
                           create a payment link through the running companion; prints its URL and a QR code

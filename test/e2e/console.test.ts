@@ -2,7 +2,7 @@
  * The operations console in Chromium, against the sandbox: an order created through the server API
  * and paid, its notification to the merchant's endpoint refused (HTTP 500); the operator signs in
  * (after a wrong secret is refused), finds the order, sees the failed delivery, re-sends it once the
- * endpoint is fixed, sees it delivered, downloads the payments export (CSV), and refunds part of it after a confirmation. The overview's pictures and stuck payments are
+ * endpoint is fixed, sees it delivered, downloads the payments export (xlsx and CSV), and refunds part of it after a confirmation. The overview's pictures and stuck payments are
  * photographed; every step is taken with the keyboard; axe finds no violation on each page; the page holds at 320 px; a POST without the
  * CSRF token is refused; signing out ends the session, a copy of its cookie included.
  */
@@ -124,9 +124,14 @@ describe('operations console in Chromium', () => {
     assert.equal(describeViolations(await axeViolations(page)), '');
   });
 
-  it('downloads the payments export (CSV) from the payments page, through the console session', async () => {
+  it('downloads the payments export (xlsx and CSV) from the payments page, through the console session', async () => {
     const exportSection = page.locator('momo-console-export');
-    await exportSection.getByRole('heading', { name: 'Export for the accountant (CSV)' }).waitFor();
+    await exportSection.getByRole('heading', { name: 'Export for the accountant' }).waitFor();
+    const [workbook] = await Promise.all([page.waitForEvent('download'), exportSection.getByRole('link', { name: 'Download the workbook (xlsx)' }).click()]);
+    assert.match(workbook.suggestedFilename(), /^payments-\d{4}-\d{2}-01-\d{4}-\d{2}-\d{2}\.xlsx$/);
+    const { strFromU8, unzipSync } = await import('fflate');
+    const sheet = strFromU8(unzipSync((await import('node:fs')).readFileSync(await workbook.path()))['xl/worksheets/payments1.xml']!);
+    assert.ok(sheet.includes(`<t>${paidOrder}</t>`), `the paid order is in this month's workbook`);
     const [download] = await Promise.all([page.waitForEvent('download'), exportSection.getByRole('link', { name: 'Download the CSV' }).click()]);
     assert.match(download.suggestedFilename(), /^payments-\d{4}-\d{2}-01-\d{4}-\d{2}-\d{2}\.csv$/);
     const file = await download.path();
@@ -139,6 +144,7 @@ describe('operations console in Chromium', () => {
     await exportSection.getByLabel('Through (UTC, included)').fill('2020-01-01');
     await exportSection.getByRole('alert').filter({ hasText: 'The first day must come before the last.' }).waitFor();
     assert.equal(await exportSection.getByRole('link', { name: 'Download the CSV' }).count(), 0);
+    assert.equal(await exportSection.getByRole('link', { name: 'Download the workbook (xlsx)' }).count(), 0);
   });
 
   it('shows the failed delivery, re-sends it and shows it delivered', async () => {

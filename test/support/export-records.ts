@@ -5,7 +5,7 @@
  * and several created in the same millisecond. Written as the companion writes them (a timeline
  * with the final state), through the contract's builders.
  */
-import { addAmounts, fromMinorUnits } from '../../src/contract/money.js';
+import { addAmounts, fromMinorUnits, toMinorUnits } from '../../src/contract/money.js';
 import type { PaymentState } from '../../src/contract/companion.js';
 import type { CheckoutRecord } from '../../src/server/model/records.js';
 import { newRefundRecord, type RefundRecord, type RefundState } from '../../src/server/model/refund.js';
@@ -68,6 +68,23 @@ export function exportTotals(records: readonly CheckoutRecord[]): Map<string, { 
     const total = totals.get(record.currencyCode) ?? { amount: '0', refunded: '0', rows: 0 };
     const refunded = (record.refunds ?? []).filter((item) => item.state === 'completed').map((item) => item.amount);
     totals.set(record.currencyCode, { amount: addAmounts([total.amount, record.amount]), refunded: addAmounts([total.refunded, ...refunded]), rows: total.rows + 1 });
+  }
+  return totals;
+}
+
+/**
+ * What the money was per currency (issue 55): the completed payments only (not held for support),
+ * their completed refunds, and the net, each in minor units of the currency's decimals, added in
+ * bigint apart from the code under test.
+ */
+export function receivedTotals(records: readonly CheckoutRecord[]): Map<string, { received: bigint; refunded: bigint; completed: number }> {
+  const totals = new Map<string, { received: bigint; refunded: bigint; completed: number }>();
+  for (const record of records) {
+    if (record.payment?.state !== 'completed' || record.payment.amountMismatch || record.payment.phoneMismatch) continue;
+    const places = record.decimalPlaces ?? 0;
+    const total = totals.get(record.currencyCode) ?? { received: 0n, refunded: 0n, completed: 0 };
+    const refunded = (record.refunds ?? []).filter((item) => item.state === 'completed').reduce((sum, item) => sum + toMinorUnits(item.amount, places), 0n);
+    totals.set(record.currencyCode, { received: total.received + toMinorUnits(record.amount, places), refunded: total.refunded + refunded, completed: total.completed + 1 });
   }
   return totals;
 }

@@ -4,7 +4,7 @@
  * what to do for each stuck one: the service re-emits a lost notification only through its support.
  * With MOMO_SERVER_URL set (or `--url`), it asks the running companion's server API instead, as
  * `refund`, `ping` and `redeliver` do (server-api-call.ts): from a machine that does not hold the store.
- * `--csv [--from DAY] [--to DAY] [--output FILE]` is the accountant's export instead (payments-csv.ts).
+ * `--csv` or `--xlsx` `[--from DAY] [--to DAY] [--output FILE]` is the accountant's export instead (payments-csv.ts).
  */
 import { parseArgs } from 'node:util';
 import type { PaymentState } from '../../contract/companion.js';
@@ -25,12 +25,14 @@ export async function paymentsCommand(args: string[], env: Record<string, string
       limit: { type: 'string', default: '100' },
       url: { type: 'string' },
       csv: { type: 'boolean', default: false },
+      xlsx: { type: 'boolean', default: false },
       from: { type: 'string' },
       to: { type: 'string' },
       output: { type: 'string' },
     },
   });
-  if (values.csv) return paymentsCsvCommand({ from: values.from, to: values.to, output: values.output, url: values.url }, env, out);
+  if (values.csv && values.xlsx) throw new UsageError('--csv or --xlsx: the export is one file; run the command twice for both.');
+  if (values.csv || values.xlsx) return paymentsCsvCommand({ from: values.from, to: values.to, output: values.output, url: values.url, xlsx: values.xlsx }, env, out);
   const olderThan = values['older-than'] === undefined ? undefined : Number(values['older-than']);
   if (olderThan !== undefined && !(olderThan >= 0)) throw new UsageError('--older-than takes a number of minutes, e.g. --older-than 30.');
   const state: PaymentState | 'stale' | undefined = values.stale ? 'stale' : (values.state as PaymentState | undefined);

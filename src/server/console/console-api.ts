@@ -82,10 +82,13 @@ export function registerConsoleApi(app: Hono<{ Variables: { session: SignedSessi
   });
 
   // The accountant's export, the server API's own answer (http-answers/export-answer.ts) behind the
-  // console's session: a plain GET, so the page's download link needs no script to fetch it.
+  // console's session: a plain GET, so the page's download link needs no script to fetch it
+  // (`format=xlsx` for the workbook, a link cannot set Accept).
   app.get('/api/export', async (c) => {
+    const format = c.req.query('format') ?? 'csv';
+    if (format !== 'csv' && format !== 'xlsx') return c.json(...consoleRefusal('BAD_REQUEST', `format must be csv or xlsx; got ${JSON.stringify(format)}.`));
     try {
-      return await exportAnswer(deps.store, { from: c.req.query('from'), to: c.req.query('to') }, deps.now(), deps.log);
+      return await exportAnswer(deps.store, { from: c.req.query('from'), to: c.req.query('to') }, deps.now(), deps.log, format);
     } catch (error) {
       if (error instanceof ExportWindowError) return c.json(...consoleRefusal('BAD_REQUEST', error.message));
       throw error;

@@ -1,8 +1,10 @@
 /**
- * The accountant's export: one CSV row per payment (its refunds summed on the row), the columns in
- * one list so the header and the cells cannot drift apart. Times are UTC ISO 8601; amounts are the
- * stored decimal strings and their exact sums (contract/money.ts), never floats; the number is
- * masked as everywhere outside the payment itself (never the full number in a file that gets mailed).
+ * The accountant's export: one row per payment (its refunds summed on the row), the columns in one
+ * list so the header and the cells cannot drift apart, each with its kind (text, time, amount) so
+ * the CSV and the xlsx file (xlsx/xlsx-export.ts) write the same values each in its own way. Times
+ * are UTC (ISO 8601 in the CSV); amounts are the stored decimal strings and their exact sums
+ * (contract/money.ts), never floats; the number is masked as everywhere outside the payment itself
+ * (never the full number in a file that gets mailed).
  */
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { addAmounts } from '../../contract/money.js';
@@ -13,7 +15,7 @@ import { unsettledRefundStates } from '../model/support.js';
 import { csvByteOrderMark, csvDecimal, csvLine, csvText } from './csv-text.js';
 
 /** A record with its payment: the export lists payments only. */
-type Paid = CheckoutRecord & { payment: PaymentRecord };
+export type Paid = CheckoutRecord & { payment: PaymentRecord };
 
 const iso = (at: number | null) => (at === null ? '' : new Date(at).toISOString());
 
@@ -46,34 +48,58 @@ function countryOf(payment: PaymentRecord): string {
 
 const refundsIn = (record: Paid, settled: (state: string) => boolean) => (record.refunds ?? []).filter((refund) => settled(refund.state));
 
+/** What a column holds: text, a time (epoch ms, or null while unknown), or an amount (a canonical decimal string). */
+export type ExportColumn =
+  | readonly [name: string, kind: 'text', value: (record: Paid) => string]
+  | readonly [name: string, kind: 'time', value: (record: Paid) => number | null]
+  | readonly [name: string, kind: 'amount', value: (record: Paid) => string];
+
+/** The completed refunds of a record, summed: what went back to the payer. */
+export const refundedAmount = (record: Paid) => addAmounts(refundsIn(record, (state) => state === 'completed').map((refund) => refund.amount));
+
+/** The refunds without an outcome yet, summed. */
+export const refundPendingAmount = (record: Paid) => addAmounts(refundsIn(record, (state) => unsettledRefundStates.has(state as never)).map((refund) => refund.amount));
+
 /**
- * The columns, in order: the header's name and the cell of a record. `link_id` is the payment link
- * a payment was made through (empty for the shop's own checkouts).
+ * The columns, in order: the header's name, the kind and the value of a record. `link_id` is the
+ * payment link a payment was made through (empty for the shop's own checkouts).
  */
-export const exportColumns: ReadonlyArray<readonly [string, (record: Paid) => string]> = [
-  ['created_at', (record) => csvText(iso(record.createdAt))],
-  ['finished_at', (record) => csvText(iso(finishedAt(record)))],
-  ['order_id', (record) => csvText(record.orderId)],
-  ['link_id', (record) => csvText(record.linkId ?? '')],
-  ['operator', (record) => csvText(record.payment.operator?.name ?? record.payment.operator?.code ?? '')],
-  ['country', (record) => csvText(countryOf(record.payment))],
-  ['phone_number_masked', (record) => csvText(redactPhone(record.payment.reportedPhoneNumber ?? record.payment.phoneNumber))],
-  ['amount', (record) => csvDecimal(record.amount)],
-  ['currency', (record) => csvText(record.currencyCode)],
-  ['state', (record) => csvText(record.payment.state)],
-  ['amount_refunded', (record) => csvDecimal(addAmounts(refundsIn(record, (state) => state === 'completed').map((refund) => refund.amount)))],
-  ['amount_refund_pending', (record) => csvDecimal(addAmounts(refundsIn(record, (state) => unsettledRefundStates.has(state as never)).map((refund) => refund.amount)))],
-  ['refund_ids', (record) => csvText((record.refunds ?? []).map((refund) => refund.refundId).join(' '))],
-  ['service_order_id', (record) => csvText(record.payment.serviceOrderId)],
-  ['transaction_id', (record) => csvText(record.payment.transactionId)],
-  ['refund_transaction_ids', (record) => csvText((record.refunds ?? []).flatMap((refund) => (refund.transactionId ? [refund.transactionId] : [])).join(' '))],
+export const exportColumns: readonly ExportColumn[] = [
+  ['created_at', 'time', (record) => record.createdAt],
+  ['finished_at', 'time', finishedAt],
+  ['order_id', 'text', (record) => record.orderId],
+  ['link_id', 'text', (record) => record.linkId ?? ''],
+  ['operator', 'text', (record) => record.payment.operator?.name ?? record.payment.operator?.code ?? ''],
+  ['country', 'text', (record) => countryOf(record.payment)],
+  ['phone_number_masked', 'text', (record) => redactPhone(record.payment.reportedPhoneNumber ?? record.payment.phoneNumber)],
+  ['amount', 'amount', (record) => record.amount],
+  ['currency', 'text', (record) => record.currencyCode],
+  ['state', 'text', (record) => record.payment.state],
+  ['amount_refunded', 'amount', refundedAmount],
+  ['amount_refund_pending', 'amount', refundPendingAmount],
+  ['refund_ids', 'text', (record) => (record.refunds ?? []).map((refund) => refund.refundId).join(' ')],
+  ['service_order_id', 'text', (record) => record.payment.serviceOrderId],
+  ['transaction_id', 'text', (record) => record.payment.transactionId ?? ''],
+  ['refund_transaction_ids', 'text', (record) => (record.refunds ?? []).flatMap((refund) => (refund.transactionId ? [refund.transactionId] : [])).join(' ')],
 ];
 
-/** The file's start: the byte order mark and the header row. */
+/** A CSV cell of a column: times as UTC ISO 8601, amounts unquoted as they are stored. */
+function csvCell(column: ExportColumn, record: Paid): string {
+  switch (column[1]) {
+    case 'text':
+      return csvText(column[2](record));
+    case 'time':
+      return csvText(iso(column[2](record)));
+    case 'amount':
+      return csvDecimal(column[2](record));
+  }
+}
+
+/** The CSV file's start: the byte order mark and the header row. */
 export const exportHeader = csvByteOrderMark + csvLine(exportColumns.map(([name]) => csvText(name)));
 
-/** The row of one record, or '' for a checkout without a payment (never listed by the stores, skipped all the same). */
+/** The CSV row of one record, or '' for a checkout without a payment (never listed by the stores, skipped all the same). */
 export function exportRow(record: CheckoutRecord): string {
   if (!record.payment) return '';
-  return csvLine(exportColumns.map(([, cell]) => cell(record as Paid)));
+  return csvLine(exportColumns.map((column) => csvCell(column, record as Paid)));
 }

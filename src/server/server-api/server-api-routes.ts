@@ -8,6 +8,7 @@ import { pingRoute, redeliverRoute } from './redelivery-schemas.js';
 import { linkRoutes } from './link-schemas.js';
 import { merchantNotificationKinds } from '../model/notification-kinds.js';
 import { exportColumns } from '../payments/payments-export.js';
+import { xlsxContentType } from '../payments/xlsx/xlsx-parts.js';
 import { ErrorSchema, OrderIdPathParams, serverApiErrors as errors, jsonContent as json, serverApiSecurity as security } from './schema-parts.js';
 import {
   CreateCheckoutRequestSchema,
@@ -43,15 +44,16 @@ export const createCheckoutRoute = createRoute({
 export const listPaymentsRoute = createRoute({
   method: 'get',
   path: '/payments',
-  summary: 'List payments by state and age, or export them as CSV',
+  summary: 'List payments by state and age, or export them as CSV or xlsx',
   description:
     "e.g. `?state=stale`: payments still waiting for the service's word, each with what to do (only the service's support can re-emit a lost notification).\n\n" +
-    'With `Accept: text/csv`: the export for the accountant, one row per payment created in [`from`, `to`) (default: this month so far, UTC), the oldest first, streamed. RFC 4180 in UTF-8 with a byte order mark; times in UTC ISO 8601; amounts as decimal numbers; text that a spreadsheet would run as a formula starts with an apostrophe. The store keeps a payment a week after its last change: export at least weekly. `state`, `olderThanMinutes` and `limit` do not apply.',
+    'With `Accept: text/csv`: the export for the accountant, one row per payment created in [`from`, `to`) (default: this month so far, UTC), the oldest first, streamed. RFC 4180 in UTF-8 with a byte order mark; times in UTC ISO 8601; amounts as decimal numbers; text that a spreadsheet would run as a formula starts with an apostrophe. Add up `amount` only over the rows whose `state` is `completed`: the others brought no money. The store keeps a payment a week after its last change: export at least weekly. `state`, `olderThanMinutes` and `limit` do not apply.\n\n' +
+    `With \`Accept: ${xlsxContentType}\`: the same rows as an xlsx workbook, a Totals sheet first (per currency, completed payments less completed refunds) then Payments, its times date cells in UTC and its amounts numbers in the currency's decimals.`,
   security,
   request: { query: PaymentListQuerySchema },
   responses: {
     200: {
-      description: 'Payments, the oldest change first (JSON); or the CSV export, the oldest creation first.',
+      description: 'Payments, the oldest change first (JSON); or the export (CSV or xlsx), the oldest creation first.',
       content: {
         'application/json': { schema: PaymentListSchema },
         'text/csv': {
@@ -59,6 +61,7 @@ export const listPaymentsRoute = createRoute({
             description: `Columns: ${exportColumns.map(([name]) => `\`${name}\``).join(', ')}. \`link_id\` is empty until payment links exist.`,
           }),
         },
+        [xlsxContentType]: { schema: z.string().openapi({ format: 'binary', description: 'The xlsx workbook: sheets Totals and Payments (the CSV\'s columns).' }) },
       },
     },
     ...errors,

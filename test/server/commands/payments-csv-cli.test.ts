@@ -1,7 +1,8 @@
 /**
- * `npx momo-checkout payments --csv`: the accountant's export from the command line (issue 44), from
- * the file store the environment names, and from the running companion's server API (`--url`), to
- * standard output or a file; a bad window is a usage error saying what to give.
+ * `npx momo-checkout payments --csv` (or `--xlsx`, issue 55): the accountant's export from the
+ * command line (issue 44), from the file store the environment names, and from the running
+ * companion's server API (`--url`), to standard output or a file; a bad window is a usage error
+ * saying what to give.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -10,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
+import { strFromU8, unzipSync } from 'fflate';
 import { paymentsCsvCommand } from '../../../src/server/commands/payments-csv.js';
 import { createFileStore } from '../../../src/server/stores/sqlite/sqlite-store.js';
 import { exportRecords } from '../../support/export-records.js';
@@ -39,6 +41,32 @@ describe('momo-checkout payments --csv', () => {
     assert.equal(written.status, 0, written.stderr);
     assert.match(written.stdout, /Wrote the payments export to .*november\.csv/);
     assert.equal(readFileSync(file, 'utf8'), printed.stdout);
+  });
+
+  it('writes the xlsx workbook with --xlsx, from the store or through the server API, the same', async () => {
+    const file = join(dataDir, 'november.xlsx');
+    const written = cli(['payments', '--xlsx', '--from', '2025-11-01', '--to', '2025-12-01', '--output', file], { MOMO_DATA_DIR: dataDir });
+    assert.equal(written.status, 0, written.stderr);
+    assert.match(written.stdout, /Wrote the payments export to .*november\.xlsx/);
+    const parts = unzipSync(readFileSync(file));
+    const payments = strFromU8(parts['xl/worksheets/payments1.xml']!);
+    assert.equal(payments.match(/<row /g)?.length, records.length + 1, 'a header and one row per payment');
+    assert.match(strFromU8(parts['xl/worksheets/totals.xml']!), /<t>XOF<\/t>/);
+    const h = await startHarness({ serverSecret, store: createFileStore({ dataDir }), setupChecksAtStart: false });
+    try {
+      const viaApi = join(dataDir, 'november-api.xlsx');
+      const lines: string[] = [];
+      const code = await paymentsCsvCommand({ from: '2025-11-01', to: '2025-12-01', url: `${h.base}/server`, output: viaApi, xlsx: true }, { MOMO_SERVER_SECRET: serverSecret }, (line) => lines.push(line));
+      assert.equal(code, 0, lines.join('\n'));
+      const fromApi = unzipSync(readFileSync(viaApi));
+      assert.deepEqual(Object.keys(fromApi), Object.keys(parts));
+      for (const [name, data] of Object.entries(parts)) assert.equal(strFromU8(fromApi[name]!), strFromU8(data), `${name}: the same through the server API as from the store`);
+    } finally {
+      await h.close();
+    }
+    const both = cli(['payments', '--csv', '--xlsx'], { MOMO_DATA_DIR: dataDir });
+    assert.equal(both.status, 2);
+    assert.match(both.stderr, /--csv or --xlsx: the export is one file/);
   });
 
   it('refuses a window it cannot read, saying what to give', () => {

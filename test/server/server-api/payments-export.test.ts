@@ -7,8 +7,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { strFromU8, unzipSync } from 'fflate';
 import { paymentsCsvStream } from '../../../src/server/payments/export-stream.js';
 import { exportColumns } from '../../../src/server/payments/payments-export.js';
+import { xlsxContentType } from '../../../src/server/payments/xlsx/xlsx-parts.js';
 import { createMemoryStore } from '../../../src/server/stores/memory/memory-store.js';
 import type { CheckoutStore, CreatedPaymentsPage } from '../../../src/server/stores/store.js';
 import { exportRecords, trickyOrderIds } from '../../support/export-records.js';
@@ -113,6 +115,17 @@ describe('GET <serverUrl>/payments as CSV', () => {
     assert.equal(body.payments.length, 2);
     assert.deepEqual(Object.keys(body), ['payments']);
     assert.equal((await get('?limit=2', 'text/csv;q=0, application/json')).headers.get('content-type')?.startsWith('application/json'), true);
+    assert.equal((await get('?limit=2', '*/*')).headers.get('content-type')?.startsWith('application/json'), true, 'a wildcard never asks for a file');
+  });
+
+  it('answers the xlsx workbook when Accept prefers it (issue 55), the CSV on a tie', async () => {
+    const workbook = await get('?from=2025-11-01&to=2025-12-01', `text/csv;q=0.5, ${xlsxContentType}`);
+    assert.equal(workbook.status, 200);
+    assert.equal(workbook.headers.get('content-type'), xlsxContentType);
+    assert.equal(workbook.headers.get('content-disposition'), 'attachment; filename="payments-2025-11-01-2025-12-01.xlsx"');
+    const parts = unzipSync(new Uint8Array(await workbook.arrayBuffer()));
+    assert.equal(strFromU8(parts['xl/worksheets/payments1.xml']!).match(/<row /g)?.length, records.length + 1, 'the same payments as the CSV');
+    assert.match((await get('?from=2025-11-01&to=2025-12-01', `${xlsxContentType}, text/csv`)).headers.get('content-type')!, /^text\/csv/);
   });
 });
 
