@@ -1,22 +1,15 @@
 /**
  * Issue 34: docs/deploy.md's Caddyfile, run by Debian's Caddy (2.6) with the test's certificate,
- * in front of `momo-checkout serve`: the same promises as the nginx test (behind-proxy.ts). The
- * test puts a global block of its own before the guide's site: no admin endpoint, Caddy's data in
- * the test's folder, no http-to-https listener on port 80. Caddy missing fails the test with the
- * package to install.
+ * in front of `momo-checkout serve`: the same promises as the nginx test (behind-proxy.ts), with
+ * the test's global block before the guide's site (caddy-runner.ts).
  */
 import assert from 'node:assert/strict';
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { openClients, provesClientAddressFromProxy, provesConsole, provesPaymentInChromium, provesServerApiClosedAndReadyz, provesStreamUnbuffered } from './behind-proxy.js';
-import { guideBlock, requireProgram, substitute } from './guide.js';
+import { guideCaddySite, startCaddy } from './caddy-runner.js';
 import type { H2Client } from './h2-client.js';
-import { listening } from './nginx-runner.js';
 import { startStack, type Stack } from './stack.js';
-
-const caddyBinary = process.env.CADDY_PATH || '/usr/bin/caddy';
 
 describe("docs/deploy.md: momo-checkout serve behind Debian's Caddy (TLS, HTTP/2)", () => {
   let stack: Stack;
@@ -26,19 +19,9 @@ describe("docs/deploy.md: momo-checkout serve behind Debian's Caddy (TLS, HTTP/2
   let site: string;
 
   before(async () => {
-    requireProgram(caddyBinary, ['version'], 'caddy');
     stack = await startStack({ heartbeatMs: 1000 });
-    site = substitute(await guideBlock('Caddyfile'), [
-      ['shop.example {', `${stack.origin} {`],
-      ['127.0.0.1:3000', `127.0.0.1:${stack.companionPort}`],
-      ['127.0.0.1:8000', `127.0.0.1:${stack.shopPort}`],
-      ['/etc/letsencrypt/live/shop.example/fullchain.pem', stack.cert],
-      ['/etc/letsencrypt/live/shop.example/privkey.pem', stack.key],
-    ]);
-    const caddyfile = join(stack.dir, 'Caddyfile');
-    await writeFile(caddyfile, `{\n\tadmin off\n\tauto_https disable_redirects\n\tstorage file_system ${join(stack.dir, 'caddy-data')}\n\tskip_install_trust\n}\n\n${site}\n`);
-    stack.spawnChild('caddy', caddyBinary, ['run', '--config', caddyfile, '--adapter', 'caddyfile'], { XDG_DATA_HOME: stack.dir, XDG_CONFIG_HOME: stack.dir });
-    await stack.until('Caddy to listen', () => listening(stack.proxyPort));
+    site = await guideCaddySite(stack);
+    await startCaddy(stack, 'caddy', site, stack.proxyPort);
     clients = await openClients(stack);
     ({ client, browser } = clients);
   });

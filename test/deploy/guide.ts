@@ -66,3 +66,19 @@ export function parseShellCommand(text: string): { env: Record<string, string>; 
   for (; at < words.length && /^[A-Z][A-Z0-9_]*=/.test(words[at]!); at++) env[words[at]!.slice(0, words[at]!.indexOf('='))] = words[at]!.slice(words[at]!.indexOf('=') + 1);
   return { env, argv: words.slice(at) };
 }
+
+/**
+ * Replaces the block opened by the line `opening` (written with its indent), up to the line that
+ * closes it at the same indent, with what `replacement` makes of it: a guide's "this block
+ * becomes" and "add this after that block". Fails when the block is not there.
+ */
+export function replaceBlock(text: string, opening: string, replacement: (block: string) => string): string {
+  const found = text.startsWith(`${opening}\n`) ? -1 : text.indexOf(`\n${opening}\n`);
+  const start = found + 1;
+  assert.ok(text.startsWith(`${opening}\n`) || found >= 0, `the guide's file no longer has a block opened by ${JSON.stringify(opening)}: update docs/deploy.md and the test together`);
+  const indent = /^\s*/.exec(opening)![0];
+  const close = text.indexOf(`\n${indent}}\n`, start);
+  assert.ok(close > start, `the block opened by ${JSON.stringify(opening)} is closed at its indent`);
+  const end = close + indent.length + 2;
+  return `${text.slice(0, start)}${replacement(text.slice(start, end))}${text.slice(end)}`;
+}

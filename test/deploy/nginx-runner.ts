@@ -9,6 +9,7 @@ import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { guideBlock, requireProgram, substitute } from './guide.js';
+import { stopChild } from './children.js';
 import type { Stack } from './stack.js';
 
 export const nginxBinary = process.env.NGINX_PATH || '/usr/sbin/nginx';
@@ -20,16 +21,31 @@ export interface RunningNginx {
   site: string;
   accessLog(): Promise<string[]>;
   errorLog(): Promise<string>;
+  /** Stops nginx (SIGTERM, then SIGKILL after 15 s). */
+  stop(): Promise<number | null>;
 }
 
-/** `extra`: more placeholders to replace (the heartbeat test's read timeout). */
-export async function startNginx(stack: Stack, name: string, ports: { port: number; httpPort: number }, extra: ReadonlyArray<readonly [string, string]> = []): Promise<RunningNginx> {
+/** What nginx needs of the processes behind it: the test's folder and certificate, the ports the guide's placeholders become. */
+export type NginxStack = Pick<Stack, 'dir' | 'cert' | 'key' | 'companionPort' | 'shopPort' | 'spawnChild' | 'until'>;
+
+/**
+ * `extra`: more placeholders to replace (the heartbeat test's read timeout, a second process's
+ * port); `file`: the guide's nginx file as a merchant edited it by the guide's words (section 8's
+ * upstream and location), before the placeholders are replaced.
+ */
+export async function startNginx(
+  stack: NginxStack,
+  name: string,
+  ports: { port: number; httpPort: number },
+  extra: ReadonlyArray<readonly [string, string]> = [],
+  file: (guideFile: string) => Promise<string> | string = (guideFile) => guideFile,
+): Promise<RunningNginx> {
   requireProgram(nginxBinary, ['-v'], 'nginx');
   const prefix = join(stack.dir, name);
   await mkdir(prefix, { recursive: true });
   // Run as root, nginx's workers are `nobody`: they write request bodies under the prefix.
   await Promise.all([chmod(stack.dir, 0o711), chmod(prefix, 0o711)]);
-  const site = substitute(await guideBlock('nginx.conf'), [
+  const site = substitute(await file(await guideBlock('nginx.conf')), [
     ['listen 443 ssl http2;', `listen 127.0.0.1:${ports.port} ssl http2;`],
     ['listen 80;', `listen 127.0.0.1:${ports.httpPort};`],
     ['127.0.0.1:3000', `127.0.0.1:${stack.companionPort}`],
@@ -65,11 +81,12 @@ http {
 }
 `,
   );
-  stack.spawnChild(name, nginxBinary, ['-p', prefix, '-c', join(prefix, 'nginx.conf'), '-e', join(prefix, 'error.log'), '-g', 'daemon off;']);
+  const child = stack.spawnChild(name, nginxBinary, ['-p', prefix, '-c', join(prefix, 'nginx.conf'), '-e', join(prefix, 'error.log'), '-g', 'daemon off;']);
   await stack.until(`${name} to listen on ${ports.port}`, () => listening(ports.port));
   return {
     ...ports,
     site,
+    stop: () => stopChild(child),
     accessLog: async () => (await readFile(accessLog, 'utf8').catch(() => '')).split('\n').filter(Boolean),
     errorLog: () => readFile(join(prefix, 'error.log'), 'utf8').catch(() => ''),
   };

@@ -9,7 +9,7 @@
  * serves the element. The proxy itself (nginx, Caddy) is started by each test.
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { buildDemoBundle } from '../../demo/bundle.js';
 import { buildConsole } from '../../scripts/build-console.js';
 import { freePort } from '../support/free-port.js';
+import { startChildren } from './children.js';
 import { guideBlock, parseEnvFile, parseShellCommand, root, substitute } from './guide.js';
 
 const cli = join(root, 'src/server/cli.ts');
@@ -58,7 +59,7 @@ export async function guideSandboxCommand(sandboxPort: number, caFile: string): 
 }
 
 /** The guide's environment file (section 1) with its staging lines (section 7), placeholders replaced. */
-async function guideCompanionEnv(values: { origin: string; serverSecret: string; companionPort: number; sandboxPort: number }): Promise<Record<string, string>> {
+export async function guideCompanionEnv(values: { origin: string; serverSecret: string; companionPort: number; sandboxPort: number }): Promise<Record<string, string>> {
   const production = parseEnvFile(
     substitute(await guideBlock('env'), [
       ['https://shop.example/momo', `${values.origin}/momo`],
@@ -111,44 +112,16 @@ export function makeCertificate(dir: string): { cert: string; key: string } {
   return { cert, key };
 }
 
-function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
-  return new Promise((resolve) => {
-    const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    child.once('close', (code) => {
-      clearTimeout(killer);
-      resolve(code);
-    });
-    child.kill(signal);
-  });
-}
-
 export async function startStack(options: { heartbeatMs: number }): Promise<Stack> {
   const dir = await mkdtemp(join(tmpdir(), 'momo-deploy-'));
   const { cert, key } = makeCertificate(dir);
-  const lines: string[] = [];
   // The companion's JSON lines: info on stdout, warnings on stderr (kept apart: lines never interleave).
   const companionOut = { stdout: [] as string[], stderr: [] as string[] };
-  const children: ChildProcess[] = [];
-  const logs = () => lines.join('').slice(-8000);
-  const spawnChild = (name: string, command: string, args: string[], env: Record<string, string> = {}) => {
-    const child = spawn(command, args, { cwd: root, env: { PATH: process.env.PATH ?? '', HOME: dir, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout!.on('data', (chunk) => lines.push(`[${name}] ${String(chunk)}`));
-    child.stderr!.on('data', (chunk) => lines.push(`[${name}] ${String(chunk)}`));
-    children.push(child);
-    return child;
-  };
-  const until = async (what: string, probe: () => Promise<boolean>, ms = 30_000) => {
-    const end = Date.now() + ms;
-    while (!(await probe().catch(() => false))) {
-      if (Date.now() > end) assert.fail(`timed out waiting for ${what}\n--- logs ---\n${logs()}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  };
+  const { spawnChild, until, logs, stopAll } = startChildren(dir);
 
   let shop: Server | undefined;
   const close = async () => {
-    const exits = await Promise.all([...children].reverse().map((child) => stopChild(child)));
+    const exits = await stopAll();
     await new Promise((resolve) => (shop ? shop.close(resolve) : resolve(undefined)));
     shop?.closeAllConnections();
     await rm(dir, { recursive: true, force: true });

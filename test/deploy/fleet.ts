@@ -1,0 +1,180 @@
+/**
+ * docs/deploy.md section 8's layout, started for real on free loopback ports: several
+ * `momo-checkout serve` processes (the guide's environment file, each with its own PORT) on one
+ * PostgreSQL, the sandbox started by the guide's staging command (section 7: it trusts the test's
+ * self-signed certificate, so its notifications reach the processes through the proxy over https,
+ * once each, as the service's would), and the merchant's endpoint (MOMO_MERCHANT_WEBHOOK_URL),
+ * which counts what it is told. The proxy (nginx, Caddy) is started by each test. Each process can
+ * be stopped as systemd stops it (SIGTERM), killed with SIGKILL, and started again on its port.
+ */
+import assert from 'node:assert/strict';
+import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '../support/free-port.js';
+import { createDatabase, startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
+import { root } from './guide.js';
+import { listening } from './nginx-runner.js';
+import { startChildren, stopChild } from './children.js';
+import { guideCompanionEnv, guideSandboxCommand, makeCertificate } from './stack.js';
+
+const cli = join(root, 'src/server/cli.ts');
+
+/** One `serve` process of the fleet, on its own port, across its restarts. */
+export interface FleetProcess {
+  port: number;
+  /** `http://127.0.0.1:<port>`: this process itself, not the proxy. */
+  url: string;
+  /** Starts it (again) and waits until its /readyz answers 200. */
+  start(): Promise<void>;
+  /** SIGTERM, as systemd stops it; resolves with its exit code. */
+  stop(): Promise<number | null>;
+  /** SIGKILL: nothing of it runs any more once this resolves. */
+  kill9(): Promise<void>;
+  ready(): Promise<boolean>;
+  /** How long its last start took, to /readyz 200. */
+  startMs: number;
+}
+
+/** What the merchant's endpoint was told: each webhook-id, per order and state, with how many times. */
+export interface MerchantEndpoint {
+  url: string;
+  /** `<orderId> <state>` -> webhook-id -> deliveries of it. */
+  told: Map<string, Map<string, number>>;
+}
+
+export interface Fleet {
+  dir: string;
+  cert: string;
+  key: string;
+  /** Where the proxy must listen: the public URL's port. */
+  proxyPort: number;
+  /** `https://127.0.0.1:<proxyPort>`: the companion's public origin. */
+  origin: string;
+  /** The guide's `127.0.0.1:8000`: nothing listens there (no shop page in these tests). */
+  shopPort: number;
+  /** The first process's port (the guide's `127.0.0.1:3000`). */
+  companionPort: number;
+  processes: FleetProcess[];
+  sandboxUrl: string;
+  sandboxApiKey: string;
+  serverSecret: string;
+  merchant: MerchantEndpoint;
+  spawnChild(name: string, command: string, args: string[], env?: Record<string, string>): ChildProcess;
+  until(what: string, probe: () => Promise<boolean>, ms?: number): Promise<void>;
+  logs(): string;
+  close(): Promise<void>;
+}
+
+/** The merchant's endpoint: answers 200 to every signed POST and counts it by its webhook-id. */
+async function startMerchantEndpoint(): Promise<MerchantEndpoint & { server: Server }> {
+  const told = new Map<string, Map<string, number>>();
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const event = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { type: string; data: { orderId: string; payment: { state: string } } };
+      if (event.type === 'payment.updated') {
+        const key = `${event.data.orderId} ${event.data.payment.state}`;
+        const ids = told.get(key) ?? new Map<string, number>();
+        const id = String(req.headers['webhook-id']);
+        ids.set(id, (ids.get(id) ?? 0) + 1);
+        told.set(key, ids);
+      }
+      res.writeHead(200).end();
+    });
+  });
+  const port = await freePort();
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${port}/momo-events`, told, server };
+}
+
+/**
+ * `count` processes; `env`: added to each process's environment (MOMO_STOP_DELAY_MS behind a proxy
+ * that checks /readyz). One PostgreSQL server for the whole file, a database of the fleet's own.
+ */
+export async function startFleet(options: { count: number; env?: Record<string, string> }): Promise<Fleet> {
+  const dir = await mkdtemp(join(tmpdir(), 'momo-fleet-'));
+  const { cert, key } = makeCertificate(dir);
+  // The lines of each payment made, settled and delivered would crowd out what went wrong.
+  const routine = /: (payin \S+ (created|completed)\b|pay-in \S+: the payer never answers|webhook \S+ completed delivered \(200\)$)|"msg":"service call"/;
+  const { spawnChild, until, logs, stopAll } = startChildren(dir, { routine, logChars: 12_000 });
+
+  let postgres: PostgresServer | undefined;
+  let merchant: Awaited<ReturnType<typeof startMerchantEndpoint>> | undefined;
+  const close = async () => {
+    await stopAll();
+    merchant?.server.closeAllConnections();
+    await new Promise((resolve) => (merchant ? merchant.server.close(resolve) : resolve(undefined)));
+    await postgres?.stop();
+    await rm(dir, { recursive: true, force: true });
+  };
+
+  try {
+    postgres = await startPostgresServer();
+    const database = postgres.urlOf(createDatabase(postgres));
+    merchant = await startMerchantEndpoint();
+    const [proxyPort, shopPort, sandboxPort] = [await freePort(), await freePort(), await freePort()];
+    const ports: number[] = [];
+    for (let index = 0; index < options.count; index++) ports.push(await freePort());
+    const origin = `https://127.0.0.1:${proxyPort}`;
+    const serverSecret = randomBytes(32).toString('hex');
+
+    const sandbox = await guideSandboxCommand(sandboxPort, cert);
+    spawnChild('sandbox', process.execPath, sandbox.args, sandbox.env);
+    // Up before the processes start: their setup checks ask the service, and /readyz waits for them.
+    await until('the sandbox to listen', () => listening(sandboxPort));
+
+    const merchantEnv = { MOMO_MERCHANT_WEBHOOK_URL: merchant.url, MOMO_MERCHANT_WEBHOOK_SECRET: `whsec_${randomBytes(32).toString('base64')}` };
+    const processes = await Promise.all(
+      ports.map(async (port, index): Promise<FleetProcess> => {
+        const env = { ...(await guideCompanionEnv({ origin, serverSecret, companionPort: port, sandboxPort })), MOMO_POSTGRES_URL: database, ...merchantEnv, ...options.env };
+        const url = `http://127.0.0.1:${port}`;
+        let child: ChildProcess | undefined;
+        const ready = async () => (await fetch(`${url}/readyz`)).status === 200;
+        const handle: FleetProcess = {
+          port,
+          url,
+          ready,
+          startMs: 0,
+          async start() {
+            assert.ok(!child || child.exitCode !== null || child.signalCode !== null, `process ${index + 1} is already running`);
+            const started = Date.now();
+            child = spawnChild(`serve ${index + 1}`, process.execPath, ['--import', 'tsx', cli, 'serve'], env);
+            await until(`process ${index + 1} (port ${port}) to be ready`, ready);
+            handle.startMs = Date.now() - started;
+          },
+          stop: () => (child ? stopChild(child) : Promise.resolve(null)),
+          kill9: async () => void (child ? await stopChild(child, 'SIGKILL') : undefined),
+        };
+        return handle;
+      }),
+    );
+    await Promise.all(processes.map((each) => each.start()));
+
+    return {
+      dir,
+      cert,
+      key,
+      proxyPort,
+      origin,
+      shopPort,
+      companionPort: ports[0]!,
+      processes,
+      sandboxUrl: `http://127.0.0.1:${sandboxPort}`,
+      sandboxApiKey: sandbox.env.SANDBOX_API_KEY!,
+      serverSecret,
+      merchant: { url: merchant.url, told: merchant.told },
+      spawnChild,
+      until,
+      logs,
+      close,
+    };
+  } catch (error) {
+    await close().catch(() => undefined);
+    throw error;
+  }
+}
