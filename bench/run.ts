@@ -26,6 +26,7 @@ const benches: Array<[string, () => Promise<Bench>]> = [
   ["payment link's pages on slow networks", async () => (await import('./page-load.js')).benchLinkPageLoad],
   ["Lighthouse on the demo page and a payment link's pages (mobile and desktop, median of 3)", async () => (await import('./lighthouse.js')).benchLighthouse],
   ['soak (momo-checkout serve, default store)', async () => (await import('./soak.js')).benchSoak],
+  ['restart soak: notifications refused per restart of serve, own port against the socket unit', async () => (await import('./restart-soak.js')).benchRestartSoak],
 ];
 
 const only = process.argv.slice(2);

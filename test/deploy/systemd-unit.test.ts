@@ -28,6 +28,8 @@ describe("docs/deploy.md: the systemd unit", () => {
     await writeFile(join(dir, 'node_modules/.bin/momo-checkout'), '#!/bin/sh\nexit 0\n');
     await chmod(join(dir, 'node_modules/.bin/momo-checkout'), 0o755);
     unit = await guideBlock('momo-checkout.service');
+    // The service requires its socket unit (section 3): verify looks for it beside the service.
+    await writeFile(join(dir, 'momo-checkout.socket'), await guideBlock('momo-checkout.socket'));
   });
 
   after(async () => {
@@ -44,6 +46,17 @@ describe("docs/deploy.md: the systemd unit", () => {
     const result = await verify(substitute(unit, [['/srv/shop', dir]]));
     assert.equal(result.status, 0, result.stderr);
     assert.equal(`${result.stdout}${result.stderr}`.trim(), '');
+  });
+
+  it('passes systemd-analyze verify with its socket unit beside it (section 3), nothing to say', async () => {
+    await writeFile(join(dir, 'momo-checkout.service'), substitute(unit, [['/srv/shop', dir]]));
+    const socket = join(dir, 'momo-checkout.socket');
+    const result = spawnSync(systemdAnalyze, ['verify', '--man=no', socket, join(dir, 'momo-checkout.service')], { encoding: 'utf8' });
+    assert.equal(result.status, 0, result.stderr);
+    assert.equal(`${result.stdout}${result.stderr}`.trim(), '');
+    const broken = join(dir, 'broken.socket');
+    await writeFile(broken, (await guideBlock('momo-checkout.socket')).replace('Backlog=4096', 'Backlog=many'));
+    assert.match(spawnSync(systemdAnalyze, ['verify', '--man=no', broken], { encoding: 'utf8' }).stderr, /broken\.socket:\d+: Failed to parse unsigned value/, 'verify would name a bad setting');
   });
 
   it("is rated under 3.0 of 10 by systemd-analyze security (1.9, \"OK\", with systemd 252)", async () => {
@@ -63,12 +76,14 @@ describe("docs/deploy.md: the systemd unit", () => {
     assert.match(missing.stderr, /is not executable/);
   });
 
-  it('keeps the file store writable and restarts a crash (the guide, section 3)', () => {
+  it('keeps the file store writable, restarts whatever ended the process, and needs its socket (the guide, section 3)', () => {
     const settings = new Map(unit.split('\n').filter((line) => /^\w+=/.test(line)).map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
     assert.equal(settings.get('StateDirectory'), 'momo-checkout');
     assert.match(settings.get('Environment') ?? '', /MOMO_DATA_DIR=\/var\/lib\/momo-checkout(\s|$)/, 'the store in the state folder, the one writable path under ProtectSystem=strict');
     assert.equal(settings.get('ProtectSystem'), 'strict');
-    assert.equal(settings.get('Restart'), 'on-failure');
+    assert.equal(settings.get('Restart'), 'always');
+    assert.equal(settings.get('Requires'), 'momo-checkout.socket', 'the socket holds the port while the service restarts');
+    assert.match(settings.get('ExecStart') ?? '', /^\/srv\/shop\/node_modules\/\.bin\/momo-checkout serve$/, 'the program itself, so the socket reaches it (LISTEN_PID)');
     assert.equal(settings.get('NoNewPrivileges'), 'yes');
     assert.equal(settings.has('MemoryDenyWriteExecute'), false, "Node's JIT needs writable executable memory");
     assert.equal(settings.get('KillSignal'), 'SIGTERM');

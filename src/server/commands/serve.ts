@@ -26,21 +26,17 @@ export async function runServeCommand(env: Record<string, string | undefined>, a
     process.exitCode = 2;
     return;
   }
-  let running: RunningStandaloneCompanion;
-  try {
-    if (args.includes('--sandbox')) {
-      // Loaded only for this flag: a production serve never reaches the simulator.
-      const { startStandaloneWithSandbox } = await import('./serve-sandbox.js');
-      const withSandbox = await startStandaloneWithSandbox({ env, log });
-      console.log(withSandbox.banner.join('\n'));
-      running = withSandbox;
-    } else running = await startStandaloneCompanion({ env, log });
-  } catch (error) {
-    log.error('momo-checkout serve could not start', { error });
-    process.exitCode = 1;
-    return;
-  }
+  // The stop signals are taken before anything starts: a SIGTERM during the start (a deploy or a
+  // `systemctl restart` right after one) would otherwise kill the process at once, resetting the
+  // connections it has just accepted from the service manager's socket (one-shot notifications).
+  let running: RunningStandaloneCompanion | undefined;
+  let stopAsked: string | undefined;
   const stop = (signal: string) => {
+    if (!running) {
+      stopAsked = signal;
+      log.info('momo-checkout serve: stopping once started', { signal });
+      return;
+    }
     log.info('momo-checkout serve: stopping', { signal });
     running.close().then(
       () => {
@@ -53,11 +49,27 @@ export async function runServeCommand(env: Record<string, string | undefined>, a
       },
     );
   };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
-  // Loud, before a payer meets it: a released script-tag file this install lacks (issue 41). After
-  // the signal handlers: hashing the package's files takes a moment, and a SIGTERM meanwhile (a
-  // deploy right after a start) must still stop the companion cleanly.
+  const onTerm = () => stop('SIGTERM');
+  const onInt = () => stop('SIGINT');
+  process.once('SIGTERM', onTerm);
+  process.once('SIGINT', onInt);
+  try {
+    if (args.includes('--sandbox')) {
+      // Loaded only for this flag: a production serve never reaches the simulator.
+      const { startStandaloneWithSandbox } = await import('./serve-sandbox.js');
+      const withSandbox = await startStandaloneWithSandbox({ env, log });
+      console.log(withSandbox.banner.join('\n'));
+      running = withSandbox;
+    } else running = await startStandaloneCompanion({ env, log });
+  } catch (error) {
+    process.off('SIGTERM', onTerm);
+    process.off('SIGINT', onInt);
+    log.error('momo-checkout serve could not start', { error });
+    process.exitCode = 1;
+    return;
+  }
+  if (stopAsked) stop(stopAsked);
+  // Loud, before a payer meets it: a released script-tag file this install lacks (issue 41).
   const problems = await packagedElementFileProblems().catch((error: unknown) => [`the package's script-tag files could not be checked: ${error}`]);
   for (const problem of problems) log.error(`momo-checkout serve: ${problem}`);
 }

@@ -8,7 +8,7 @@
  * `MOMO_PUBLIC_URL`.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import { toNodeHandler } from '../../adapters/node-http.js';
 import { companionRoutes } from '../../contract/companion.js';
 import { createCompanion, type Companion } from '../companion.js';
@@ -16,6 +16,7 @@ import { CompanionConfigError } from '../config-error.js';
 import { type CompanionOptions } from '../options.js';
 import { serverApiPrefix } from '../server-api/server-api-schemas.js';
 import { standaloneOptionsFromEnv } from './standalone-options.js';
+import { forgetInheritedSocket, inheritedSocketFrom } from './inherited-socket.js';
 import type { SetupCheck } from '../setup/setup-checks.js';
 import { openStoreFromEnv, type OpenedStore } from '../stores/store-from-env.js';
 import { redactedUrl } from '../model/urls.js';
@@ -64,6 +65,7 @@ export async function startStandaloneCompanion(options: StandaloneCompanionOptio
 
   let checks: SetupCheck[] | undefined;
   let stopping = false;
+  let draining = false;
   const streams = new Set<ServerResponse>();
   const busy = new Set<ServerResponse>();
   const eventsPath = `${new URL(config.options.publicUrl).pathname.replace(/\/+$/, '')}${companionRoutes.events}`;
@@ -102,6 +104,9 @@ export async function startStandaloneCompanion(options: StandaloneCompanionOptio
     // Status streams stay open for minutes: tracked apart, cut at once on a stop (the page
     // reconnects with Last-Event-ID and misses nothing); other requests are waited for.
     const tracked = path === eventsPath ? streams : busy;
+    // Stopping: answer, then end the connection, so the client opens its next one to the process
+    // that takes over rather than sending it here.
+    if (draining) res.setHeader('connection', 'close');
     tracked.add(res);
     res.once('close', () => tracked.delete(res));
     void companionHandler(req, res);
@@ -116,26 +121,44 @@ export async function startStandaloneCompanion(options: StandaloneCompanionOptio
     },
     handle,
   );
+  // The service manager's socket when it gave one (systemd socket activation): it stays open
+  // across this process's restarts, so nothing is refused while none runs.
+  const inherited = inheritedSocketFrom(options.env);
+  if (inherited) forgetInheritedSocket(options.env);
+  const connections = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    connections.add(socket);
+    socket.once('close', () => connections.delete(socket));
+  });
   let address: AddressInfo;
   try {
     address = await new Promise<AddressInfo>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(config.port, config.host, () => {
+      const listening = () => {
         server.off('error', reject);
         resolve(server.address() as AddressInfo);
-      });
+      };
+      if (inherited) server.listen({ fd: inherited.fd }, listening);
+      else server.listen(config.port, config.host, listening);
     });
   } catch (error) {
     await companion.close();
     const code = (error as { code?: string }).code;
     if (code === 'EADDRINUSE') throw new CompanionConfigError(`${config.host}:${config.port} is already in use: set PORT (or HOST) to a free one.`);
+    if (inherited) {
+      throw new CompanionConfigError(
+        `The service manager's socket (descriptor ${inherited.fd}${inherited.name ? `, ${inherited.name}` : ''}) cannot be listened on (${code ?? String(error)}): give serve one ListenStream= socket (TCP), or remove LISTEN_FDS to listen on HOST:PORT.`,
+      );
+    }
     throw error;
   }
-  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${address.port}`;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${inherited ? host : config.host.includes(':') ? `[${config.host}]` : config.host}:${address.port}`;
 
   const base = config.options.publicUrl.replace(/\/+$/, '');
   log.info('momo-checkout serve: listening', {
     listening: url,
+    ...(inherited ? { socket: `from the service manager (descriptor ${inherited.fd}${inherited.name ? `, ${inherited.name}` : ''}): HOST and PORT are not used` } : {}),
     pageRoutes: `${base}${companionRoutes.checkout}`,
     serverApi: `${base}${serverApiPrefix}`,
     openApi: `${base}${serverApiPrefix}/openapi.json`,
@@ -167,11 +190,24 @@ export async function startStandaloneCompanion(options: StandaloneCompanionOptio
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
+      // /readyz answers 503 from now on; a load balancer that checks it stops sending new work
+      // during the delay (MOMO_STOP_DELAY_MS), while this process still accepts what arrives.
       stopping = true;
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
+      if (config.stopDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, config.stopDelayMs));
+      // Stop accepting. Behind the service manager's socket, the connections not yet accepted wait
+      // for the next process, and so must a client's next request: net.Server's close, not
+      // http.Server's, which would also cut every idle kept-alive connection at once, racing a
+      // client that is just then sending a notification on one (the service sends it once: a reset
+      // is a lost outcome). Idle connections then end as on any day, after the keep-alive timeout
+      // the client was told, and one with a request answers it with `Connection: close`. On a port
+      // of its own the process closes the door anyway: idle connections are cut at once.
+      draining = true;
+      const closed = new Promise<void>((resolve) => {
+        if (inherited) netServerClose.call(server, () => resolve());
+        else server.close(() => resolve());
+      });
       for (const res of streams) res.destroy();
-      await waitUntil(() => busy.size === 0, options.drainMs ?? 10_000);
+      await waitUntil(() => busy.size === 0 && (!inherited || connections.size === 0), options.drainMs ?? 10_000);
       // Waits (a few seconds at most) for notifications being applied and deliveries under way.
       await companion.close(); // closes the store too
       await opened.hub?.close();
@@ -182,6 +218,9 @@ export async function startStandaloneCompanion(options: StandaloneCompanionOptio
   return { url, companion, server, close };
 }
 
+
+/** Stops accepting without http.Server's extra step of cutting idle connections (see close()). */
+const netServerClose = NetServer.prototype.close;
 
 function json(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);

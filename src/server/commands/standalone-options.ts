@@ -13,6 +13,8 @@ export interface StandaloneEnvConfig {
   options: CompanionOptions;
   port: number;
   host: string;
+  /** `MOMO_STOP_DELAY_MS`: how long a stopping process keeps accepting while `/readyz` says 503. */
+  stopDelayMs: number;
 }
 
 const required = ['MOMO_BASE_URL', 'MOMO_API_KEY', 'MOMO_WEBHOOK_SECRETS', 'MOMO_PUBLIC_URL', 'MOMO_SERVER_SECRET'];
@@ -38,6 +40,7 @@ export function standaloneOptionsFromEnv(env: Record<string, string | undefined>
   const merchantWebhookSecret = env.MOMO_MERCHANT_WEBHOOK_SECRET?.trim() || undefined;
   checkMerchantWebhookOptions(merchantWebhookUrl, merchantWebhookSecret);
   const merchantEvents = merchantEventsFromEnv(env.MOMO_MERCHANT_EVENTS);
+  const stopDelayMs = stopDelayFrom(env.MOMO_STOP_DELAY_MS);
   return {
     options: {
       ...base,
@@ -46,5 +49,25 @@ export function standaloneOptionsFromEnv(env: Record<string, string | undefined>
     },
     port,
     host,
+    stopDelayMs,
   };
+}
+
+/** The longest stop delay: a stop must still end within systemd's TimeoutStopSec (30 s in docs/deploy.md). */
+const maxStopDelayMs = 20_000;
+
+/**
+ * `MOMO_STOP_DELAY_MS` (default 0): behind a load balancer that checks `/readyz` (Caddy's
+ * `health_uri`, Kubernetes' readiness probe), a stopping process keeps accepting for this long
+ * after `/readyz` turns 503, so the balancer sees it and sends no new work before the port closes.
+ */
+function stopDelayFrom(text: string | undefined): number {
+  const value = text?.trim();
+  if (!value) return 0;
+  if (!/^\d+$/.test(value) || Number(value) > maxStopDelayMs) {
+    throw new CompanionConfigError(
+      `MOMO_STOP_DELAY_MS is ${JSON.stringify(text)}: set a number of milliseconds from 0 to ${maxStopDelayMs}, a little over your load balancer's health-check interval times its failure count (e.g. 3000), or leave it out (0).`,
+    );
+  }
+  return Number(value);
 }
