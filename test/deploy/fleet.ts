@@ -4,17 +4,18 @@
  * PostgreSQL, the sandbox started by the guide's staging command (section 7: it trusts the test's
  * self-signed certificate, so its notifications reach the processes through the proxy over https,
  * once each, as the service's would), and the merchant's endpoint (MOMO_MERCHANT_WEBHOOK_URL),
- * which counts what it is told. The proxy (nginx, Caddy) is started by each test. Each process can
- * be stopped as systemd stops it (SIGTERM), killed with SIGKILL, and started again on its port.
+ * which verifies and keeps what it is told. The proxy (nginx, Caddy) is started by each test.
+ * Each process can be stopped as systemd stops it (SIGTERM), killed with SIGKILL, and started
+ * again on its port.
  */
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../support/free-port.js';
+import { merchantWebhookSecret, startMerchantReceiver, type MerchantReceiver } from '../support/merchant-receiver.js';
 import { createDatabase, startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
 import { root } from './guide.js';
 import { listening } from './nginx-runner.js';
@@ -39,13 +40,6 @@ export interface FleetProcess {
   startMs: number;
 }
 
-/** What the merchant's endpoint was told: each webhook-id, per order and state, with how many times. */
-export interface MerchantEndpoint {
-  url: string;
-  /** `<orderId> <state>` -> webhook-id -> deliveries of it. */
-  told: Map<string, Map<string, number>>;
-}
-
 export interface Fleet {
   dir: string;
   cert: string;
@@ -62,34 +56,12 @@ export interface Fleet {
   sandboxUrl: string;
   sandboxApiKey: string;
   serverSecret: string;
-  merchant: MerchantEndpoint;
+  /** The merchant's endpoint (MOMO_MERCHANT_WEBHOOK_URL): each signed notification it verified. */
+  merchant: MerchantReceiver;
   spawnChild(name: string, command: string, args: string[], env?: Record<string, string>): ChildProcess;
   until(what: string, probe: () => Promise<boolean>, ms?: number): Promise<void>;
   logs(): string;
   close(): Promise<void>;
-}
-
-/** The merchant's endpoint: answers 200 to every signed POST and counts it by its webhook-id. */
-async function startMerchantEndpoint(): Promise<MerchantEndpoint & { server: Server }> {
-  const told = new Map<string, Map<string, number>>();
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const event = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { type: string; data: { orderId: string; payment: { state: string } } };
-      if (event.type === 'payment.updated') {
-        const key = `${event.data.orderId} ${event.data.payment.state}`;
-        const ids = told.get(key) ?? new Map<string, number>();
-        const id = String(req.headers['webhook-id']);
-        ids.set(id, (ids.get(id) ?? 0) + 1);
-        told.set(key, ids);
-      }
-      res.writeHead(200).end();
-    });
-  });
-  const port = await freePort();
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${port}/momo-events`, told, server };
 }
 
 /**
@@ -104,11 +76,10 @@ export async function startFleet(options: { count: number; env?: Record<string, 
   const { spawnChild, until, logs, stopAll } = startChildren(dir, { routine, logChars: 12_000 });
 
   let postgres: PostgresServer | undefined;
-  let merchant: Awaited<ReturnType<typeof startMerchantEndpoint>> | undefined;
+  let merchant: MerchantReceiver | undefined;
   const close = async () => {
     await stopAll();
-    merchant?.server.closeAllConnections();
-    await new Promise((resolve) => (merchant ? merchant.server.close(resolve) : resolve(undefined)));
+    await merchant?.close();
     await postgres?.stop();
     await rm(dir, { recursive: true, force: true });
   };
@@ -116,19 +87,19 @@ export async function startFleet(options: { count: number; env?: Record<string, 
   try {
     postgres = await startPostgresServer();
     const database = postgres.urlOf(createDatabase(postgres));
-    merchant = await startMerchantEndpoint();
+    merchant = await startMerchantReceiver();
     const [proxyPort, shopPort, sandboxPort] = [await freePort(), await freePort(), await freePort()];
     const ports: number[] = [];
     for (let index = 0; index < options.count; index++) ports.push(await freePort());
     const origin = `https://127.0.0.1:${proxyPort}`;
     const serverSecret = randomBytes(32).toString('hex');
 
-    const sandbox = await guideSandboxCommand(sandboxPort, cert);
+    const sandbox = await guideSandboxCommand(sandboxPort, cert, origin);
     spawnChild('sandbox', process.execPath, sandbox.args, sandbox.env);
     // Up before the processes start: their setup checks ask the service, and /readyz waits for them.
     await until('the sandbox to listen', () => listening(sandboxPort));
 
-    const merchantEnv = { MOMO_MERCHANT_WEBHOOK_URL: merchant.url, MOMO_MERCHANT_WEBHOOK_SECRET: `whsec_${randomBytes(32).toString('base64')}` };
+    const merchantEnv = { MOMO_MERCHANT_WEBHOOK_URL: merchant.url, MOMO_MERCHANT_WEBHOOK_SECRET: merchantWebhookSecret };
     const processes = await Promise.all(
       ports.map(async (port, index): Promise<FleetProcess> => {
         const env = { ...(await guideCompanionEnv({ origin, serverSecret, companionPort: port, sandboxPort })), MOMO_POSTGRES_URL: database, ...merchantEnv, ...options.env };
@@ -167,7 +138,7 @@ export async function startFleet(options: { count: number; env?: Record<string, 
       sandboxUrl: `http://127.0.0.1:${sandboxPort}`,
       sandboxApiKey: sandbox.env.SANDBOX_API_KEY!,
       serverSecret,
-      merchant: { url: merchant.url, told: merchant.told },
+      merchant,
       spawnChild,
       until,
       logs,
