@@ -1,8 +1,8 @@
 /**
  * The names that carry the package version outside package.json's `version`: the script-tag files
- * (`momo-checkout-<version>.js`, `.mjs`, `.<lang>.js`) and CDN URLs (`momo-checkout@<version>`) in
- * the docs and the shop examples, package.json's `unpkg` and `jsdelivr`, and the framework
- * examples' dependencies. changesets bumps `version` only; `npm run version-packages` runs this
+ * (`momo-checkout-<version>.js`, `.mjs`, `.<lang>.js`), CDN URLs (`momo-checkout@<version>`) and
+ * `npm pack`'s tarballs (`momo-checkout-<version>.tgz`) in the docs and the shop examples,
+ * package.json's `unpkg` and `jsdelivr`, and the framework examples' dependencies. changesets bumps `version` only; `npm run version-packages` runs this
  * afterwards so a merchant copying a snippet gets the release it reads about (issue 36).
  * test/ship/version-names.test.ts fails when one of them names another version.
  *
@@ -31,6 +31,8 @@ const patterns: Array<{ find: RegExp; replace: (version: string) => string }> = 
   { find: /momo-checkout-\d+\.\d+\.\d+(?=(?:\.[a-z]{2})?\.m?js\b)/g, replace: (version) => `momo-checkout-${version}` },
   // A CDN URL of the package: unpkg.com/momo-checkout@0.2.0/...
   { find: /(?<=\/)momo-checkout@\d+\.\d+\.\d+/g, replace: (version) => `momo-checkout@${version}` },
+  // A tarball `npm pack` writes, named in the README's install until the packages are published.
+  { find: /(?<=momo-checkout(?:-element)?-)\d+\.\d+\.\d+(?=\.tgz\b)/g, replace: (version) => version },
   // An example's dependency on either package.
   { find: /(?<="(?:momo-checkout|@momo-checkout\/element)": ")\d+\.\d+\.\d+(?=")/g, replace: (version) => version },
 ];
