@@ -3,13 +3,14 @@
  * `momo-checkout serve` and a merchant's own server), every problem said at once.
  */
 import { CompanionConfigError, type EnvironmentProblem } from './config-error.js';
+import { appSchemeProblem } from './model/app-return.js';
 import { heartbeatFrom } from './model/heartbeat.js';
 import { isLoopbackUrl } from './model/urls.js';
 import type { CompanionOptions } from './options.js';
 import { maxTrustedProxies, parseTrustedEntry, type TrustProxy } from './page-routes/client-address.js';
 
 /** What `companionOptionsFromEnv` reads: the companion's options plus where to listen. */
-export type CompanionEnvConfig = Pick<CompanionOptions, 'baseUrl' | 'apiKey' | 'webhookSecrets' | 'publicUrl' | 'allowedOrigins' | 'allowInsecureLocalUrls' | 'refunds' | 'consolePassword' | 'consoleAssetsDir' | 'shopName' | 'shopLogoUrl' | 'elementAssetsDir' | 'trustProxy' | 'heartbeatMs' | 'metricsToken'> & {
+export type CompanionEnvConfig = Pick<CompanionOptions, 'baseUrl' | 'apiKey' | 'webhookSecrets' | 'publicUrl' | 'allowedOrigins' | 'allowInsecureLocalUrls' | 'refunds' | 'consolePassword' | 'consoleAssetsDir' | 'shopName' | 'shopLogoUrl' | 'elementAssetsDir' | 'appReturnSchemes' | 'trustProxy' | 'heartbeatMs' | 'metricsToken'> & {
   /** `PORT`, default 3000. */
   port: number;
   /** `HOST`, default `127.0.0.1` (put a TLS-terminating proxy in front: the service only posts to https). */
@@ -111,6 +112,12 @@ export function companionOptionsFromEnv(env: Record<string, string | undefined> 
   const shopLogoUrl = value('MOMO_SHOP_LOGO_URL');
   if (shopLogoUrl && !/^https:\/\/[^\s]+$/.test(shopLogoUrl)) problem('MOMO_SHOP_LOGO_URL', `MOMO_SHOP_LOGO_URL ${JSON.stringify(shopLogoUrl)} is not an https URL: give the address of your logo, e.g. https://shop.example/logo.png.`);
   const elementAssetsDir = value('MOMO_ELEMENT_ASSETS_DIR');
+  // The mobile apps' return schemes (docs/mobile-apps.md): comma-separated, e.g. shopapp,com.shop.app.
+  const appReturnSchemes = value('MOMO_APP_RETURN_SCHEMES').split(',').map((scheme) => scheme.trim()).filter(Boolean);
+  for (const scheme of appReturnSchemes) {
+    const schemeProblem = appSchemeProblem(scheme);
+    if (schemeProblem) problem('MOMO_APP_RETURN_SCHEMES', `MOMO_APP_RETURN_SCHEMES: ${schemeProblem}.`);
+  }
   const metricsToken = value('MOMO_METRICS_TOKEN');
   if (metricsToken && metricsToken.length < 32) problem('MOMO_METRICS_TOKEN', 'MOMO_METRICS_TOKEN is shorter than 32 characters: generate one with openssl rand -hex 32.');
   else if (/\s/.test(metricsToken)) problem('MOMO_METRICS_TOKEN', 'MOMO_METRICS_TOKEN contains whitespace, which no Authorization: Bearer header can carry (a scrape could never match it): generate one with openssl rand -hex 32.');
@@ -144,6 +151,7 @@ export function companionOptionsFromEnv(env: Record<string, string | undefined> 
     ...(shopName ? { shopName } : {}),
     ...(shopLogoUrl ? { shopLogoUrl } : {}),
     ...(elementAssetsDir ? { elementAssetsDir } : {}),
+    ...(appReturnSchemes.length > 0 ? { appReturnSchemes } : {}),
     ...(trustProxy !== undefined ? { trustProxy } : {}),
     ...(heartbeatMs !== undefined ? { heartbeatMs } : {}),
     ...(metricsToken ? { metricsToken } : {}),

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { CompanionConfigError } from './config-error.js';
 import type { CompanionOptions } from './options.js';
 import { maxTrustedProxies, parseTrustedEntry } from './page-routes/client-address.js';
+import { appSchemeProblem } from './model/app-return.js';
 
 const text = z.string().trim().min(1);
 const count = z.number().int().min(0);
@@ -85,6 +86,10 @@ const shape = {
   shopName: z.string().min(1).max(100).optional(),
   shopLogoUrl: z.string().url().startsWith('https://').optional(),
   elementAssetsDir: z.string().optional(),
+  appReturnSchemes: z.array(z.string().superRefine((scheme, context) => {
+    const problem = appSchemeProblem(scheme);
+    if (problem) context.addIssue({ code: 'custom', message: problem });
+  })).optional(),
   metricsStoreGaugesEveryMs: count.optional(),
   metricsToken: z.string().min(32, 'metricsToken must be at least 32 characters: generate one with openssl rand -hex 32').regex(/^\S+$/, 'metricsToken must have no whitespace: generate one with openssl rand -hex 32').optional(),
 } satisfies Record<keyof CompanionOptions, z.ZodType>;
@@ -103,6 +108,7 @@ const expected: Partial<Record<keyof CompanionOptions, string>> = {
   limits: 'e.g. limits: { perCheckout: { burst: 20, perMinute: 20 } } (a burst of at least 1: a burst of 0 would refuse every call)',
   deliveryRetryDelaysMs: 'a non-empty list of milliseconds, e.g. [1000, 5000, 30000]',
   trustProxy: `how many proxies of yours are in front (0 to ${maxTrustedProxies}), or their addresses and ranges, e.g. trustProxy: ['127.0.0.1', '10.0.0.0/8']`,
+  appReturnSchemes: "your apps' own URL schemes, in lower case without ':', e.g. appReturnSchemes: ['shopapp']",
   apiKey: 'the organisation API key as one word (no spaces or line breaks), e.g. apiKey: process.env.MOMO_API_KEY',
 };
 

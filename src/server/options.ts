@@ -203,6 +203,13 @@ export interface CompanionOptions {
    */
   elementAssetsDir?: string;
   /**
+   * The URL schemes of the shop's mobile apps (issue 54, docs/mobile-apps.md), e.g. `['shopapp']`:
+   * the app page (`<publicUrl>/app/checkout`) sends the outcome to a `return=shopapp://...` address
+   * only when its scheme is listed here, and only when the app's WebView has no script channel.
+   * Default none: the page then tells the app only through its channel.
+   */
+  appReturnSchemes?: string[];
+  /**
    * Opens `GET <publicUrl>/metrics` (Prometheus text format, docs/metrics.md) to
    * `Authorization: Bearer <metricsToken>`, so the monitoring need not hold the server secret. At
    * least 32 characters, no whitespace. The server secret is accepted too; with neither, metrics are off.

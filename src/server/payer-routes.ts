@@ -21,7 +21,7 @@ import { companionDefaults, companionLimitDefaults } from './model/option-defaul
 
 export interface PayerRouteDeps {
   /** Only what the payer's routes read: their limits, the heartbeat, who may call, the client's address, and what a payment link's page shows. */
-  options: Pick<CompanionOptions, 'limits' | 'heartbeatMs' | 'allowedOrigins' | 'clientAddress' | 'trustProxy' | 'shopName' | 'shopLogoUrl' | 'elementAssetsDir'>;
+  options: Pick<CompanionOptions, 'limits' | 'heartbeatMs' | 'allowedOrigins' | 'clientAddress' | 'trustProxy' | 'shopName' | 'shopLogoUrl' | 'elementAssetsDir' | 'appReturnSchemes'>;
   store: CheckoutStore;
   hub: StatusHub;
   counted: LimitBackend;
@@ -91,6 +91,7 @@ export function payerRoutes(deps: PayerRouteDeps) {
       perAddress,
       clientAddress,
       elementAssetsDir: options.elementAssetsDir,
+      appReturnSchemes: options.appReturnSchemes ?? [],
       log,
     },
     markReturned: async (checkout) => {

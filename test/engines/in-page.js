@@ -142,5 +142,25 @@
     return dropped;
   }
 
-  globalThis.__engines = { find: (query) => find(query) !== null, fieldValue: (query) => find(query)?.value ?? null, seesText, centre, focusField, shown, layout, asOlderEngine };
+  /**
+   * A script's click and typing, for a host that has no pointer or keyboard of its own (the app
+   * WebViews of test/support/app-flows.ts, driven over a pipe): what they test is the page's way
+   * to the app, not the element's input, which the engines suite types into with real keys.
+   */
+  function press(query) {
+    const element = find(query);
+    element?.click();
+    return element !== null;
+  }
+  function setField(query, value) {
+    const element = find(query);
+    if (!element) return false;
+    element.focus();
+    element.value = value;
+    element.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+    element.blur();
+    return true;
+  }
+
+  globalThis.__engines = { find: (query) => find(query) !== null, fieldValue: (query) => find(query)?.value ?? null, seesText, centre, focusField, shown, layout, asOlderEngine, press, setField };
 })();

@@ -2,7 +2,7 @@
  * A companion served over real HTTP on loopback (node adapter), in front of the sandbox over real
  * HTTP, so the sandbox's webhooks reach the companion's webhook route as they would in production.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { PaymentView } from '../../src/contract/companion.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
@@ -28,13 +28,24 @@ export interface Harness {
 let counter = 0;
 export const newOrderId = () => `order-${process.pid}-${Date.now()}-${++counter}`;
 
-export async function startHarness(overrides: Partial<CompanionOptions> = {}, sandboxOptions: { pushDelayMs?: number; now?: () => number } = {}): Promise<Harness> {
-  const sandbox = await startSandbox({ port: 0, pushDelayMs: sandboxOptions.pushDelayMs ?? 30, log: () => {}, ...(sandboxOptions.now ? { now: sandboxOptions.now } : {}) });
+/**
+ * `sameOrigin`: the sandbox's approval page and logos are served on the companion's origin too (as
+ * the demo serves them): the element opens an http approval page only from its companion's origin
+ * (src/element/urls.ts), so a browser test of a wallet's page needs it there.
+ */
+export async function startHarness(overrides: Partial<CompanionOptions> = {}, sandboxOptions: { pushDelayMs?: number; now?: () => number; sameOrigin?: boolean } = {}): Promise<Harness> {
   let handler: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.end();
   const server = createServer((req, res) => handler(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   const base = `http://127.0.0.1:${port}/momo`;
+  const sandbox = await startSandbox({
+    port: 0,
+    pushDelayMs: sandboxOptions.pushDelayMs ?? 30,
+    log: () => {},
+    ...(sandboxOptions.now ? { now: sandboxOptions.now } : {}),
+    ...(sandboxOptions.sameOrigin ? { payerUrl: `http://127.0.0.1:${port}` } : {}),
+  });
   const updates: PaymentUpdate[] = [];
   const companion = createCompanion({
     baseUrl: sandbox.url,
@@ -52,7 +63,17 @@ export async function startHarness(overrides: Partial<CompanionOptions> = {}, sa
     },
     ...overrides,
   });
-  handler = toNodeHandler(companion);
+  const companionHandler = toNodeHandler(companion);
+  const payerPaths = ['/authorize/', '/logos/'];
+  handler = (req, res) => {
+    if (!sandboxOptions.sameOrigin || !payerPaths.some((path) => req.url?.startsWith(path))) return companionHandler(req, res);
+    const upstream = request(`${sandbox.url}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => res.writeHead(502).end());
+    req.pipe(upstream);
+  };
 
   const call: Harness['call'] = (path, init = {}) => {
     const headers: Record<string, string> = { ...init.headers };

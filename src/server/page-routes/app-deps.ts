@@ -55,6 +55,8 @@ export interface LinkPageDeps {
   clientAddress: (request: Request, context: RequestContext | undefined) => string | undefined;
   /** The folder of the element's built files (`elementAssetsDir`). */
   elementAssetsDir?: string | undefined;
+  /** The mobile apps' return schemes (`appReturnSchemes`): the app page follows no other `return=`. */
+  appReturnSchemes: readonly string[];
   /** Where a page that cannot be made says why (missing element files, a failure). */
   log: Logger;
 }

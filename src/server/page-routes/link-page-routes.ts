@@ -42,38 +42,17 @@ function encodingFor(c: Context<Env>, file: EncodedFile): 'br' | 'gzip' | 'ident
   }) as 'br' | 'gzip' | 'identity';
 }
 
-export function registerLinkPages(app: Hono<Env>, deps: LinkPageDeps): void {
-  const assets = `${deps.mountPath}/l/assets`;
-  const publicOrigin = new URL(deps.base).origin;
-  const elementFiles = readElementFiles(deps.elementAssetsDir);
-  const partsOf = (c: Context<Env>, linkId: string): LinkPageParts => ({
-    language: linkPageLanguageOf(c.req.raw),
-    shop: deps.shop,
-    assets,
-    url: `${deps.base}/l/${linkId}`,
-    // A language the link was opened in (`?lang=fr`, as a shop may send it) stays for the payer's checkout.
-    formAction: `${deps.base}/l/${linkId}${new URL(c.req.url).searchParams.has('lang') ? `?lang=${linkPageLanguageOf(c.req.raw)}` : ''}`,
-  });
-  const page = (c: Context<Env>, html: string, status: 200 | 404 | 410 | 422 | 429 | 500 | 503) =>
-    c.html(html, status, {
-      'content-security-policy': contentSecurityPolicy,
-      'cache-control': 'no-store',
-      // Not no-referrer: under it a browser sends a form's POST with Origin: null, which the POST's origin check refuses.
-      'referrer-policy': 'same-origin',
-    });
-  /**
-   * A payer's browser is answered a page in their language, never the payer routes' JSON: the
-   * store not answering is a 503 to retry (its deadline logged the outage once), anything else
-   * is logged and a 500. A link's page never posts a pay-in, so "nothing was charged" holds.
-   */
-  const unavailable = (c: Context<Env>, error: unknown) => {
-    const outage = error instanceof StoreUnavailableError;
-    if (!outage) deps.log.error('payment link page failed', { path: new URL(c.req.url).pathname, error });
-    c.header('retry-after', String(storeRetryAfterSeconds));
-    return page(c, linkUnavailablePage(partsOf(c, c.req.param('linkId') ?? '')), outage ? 503 : 500);
-  };
+/** The headers of every page a payer's browser is answered here (the app page's too, app-page/). */
+export const linkPageHeaders = {
+  'content-security-policy': contentSecurityPolicy,
+  'cache-control': 'no-store',
+  // Not no-referrer: under it a browser sends a form's POST with Origin: null, which the POST's origin check refuses.
+  'referrer-policy': 'same-origin',
+};
 
-  app.use('/l/*', async (c, next) => {
+/** The per-address limit of the payer's pages; a store that does not answer is `unavailable`'s page. */
+export function limitPerAddress(deps: Pick<LinkPageDeps, 'clientAddress' | 'perAddress'>, unavailable: (c: Context<Env>, error: unknown) => Response | Promise<Response>) {
+  return async function perAddress(c: Context<Env>, next: () => Promise<void>): Promise<Response | undefined> {
     const address = deps.clientAddress(c.req.raw, c.env);
     let wait: number;
     try {
@@ -87,7 +66,35 @@ export function registerLinkPages(app: Hono<Env>, deps: LinkPageDeps): void {
     }
     await next();
     return undefined;
+  };
+}
+
+export function registerLinkPages(app: Hono<Env>, deps: LinkPageDeps, elementFiles = readElementFiles(deps.elementAssetsDir)): void {
+  const assets = `${deps.mountPath}/l/assets`;
+  const publicOrigin = new URL(deps.base).origin;
+  const partsOf = (c: Context<Env>, linkId: string): LinkPageParts => ({
+    language: linkPageLanguageOf(c.req.raw),
+    shop: deps.shop,
+    assets,
+    url: `${deps.base}/l/${linkId}`,
+    // A language the link was opened in (`?lang=fr`, as a shop may send it) stays for the payer's checkout.
+    formAction: `${deps.base}/l/${linkId}${new URL(c.req.url).searchParams.has('lang') ? `?lang=${linkPageLanguageOf(c.req.raw)}` : ''}`,
   });
+  const page = (c: Context<Env>, html: string, status: 200 | 404 | 410 | 422 | 429 | 500 | 503) =>
+    c.html(html, status, linkPageHeaders);
+  /**
+   * A payer's browser is answered a page in their language, never the payer routes' JSON: the
+   * store not answering is a 503 to retry (its deadline logged the outage once), anything else
+   * is logged and a 500. A link's page never posts a pay-in, so "nothing was charged" holds.
+   */
+  const unavailable = (c: Context<Env>, error: unknown) => {
+    const outage = error instanceof StoreUnavailableError;
+    if (!outage) deps.log.error('payment link page failed', { path: new URL(c.req.url).pathname, error });
+    c.header('retry-after', String(storeRetryAfterSeconds));
+    return page(c, linkUnavailablePage(partsOf(c, c.req.param('linkId') ?? '')), outage ? 503 : 500);
+  };
+
+  app.use('/l/*', limitPerAddress(deps, unavailable));
 
   app.get('/l/assets/link.css', (c) => c.body(linkPageStylesheet, 200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=3600' }));
   app.get('/l/assets/icon.svg', (c) => c.body(linkPageIcon, 200, { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400' }));

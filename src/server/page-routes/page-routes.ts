@@ -25,6 +25,8 @@ import { registerReturnRoute } from './return-route.js';
 import { admitNumber, authenticate, payUnavailable, reachesService, readJson, rememberDecimals, storeUnavailable, withServiceErrors } from './route-guards.js';
 import { registerWebhookRoute } from './webhook-route.js';
 import { registerLinkPages } from './link-page-routes.js';
+import { readElementFiles } from './link-page-assets.js';
+import { registerAppPage } from './app-page/app-page-routes.js';
 
 export type { AppDeps } from './app-deps.js';
 
@@ -102,7 +104,12 @@ export function createApp(deps: AppDeps): Hono<Env> {
   });
   app.use(`${companionRoutes.checkout}/*`, browserLimit);
   registerWebhookRoute(app, deps);
-  if (deps.linkPages) registerLinkPages(app, deps.linkPages);
+  if (deps.linkPages) {
+    // One read of the element's built files for the link pages and the app page.
+    const elementFiles = readElementFiles(deps.linkPages.elementAssetsDir);
+    registerLinkPages(app, deps.linkPages, elementFiles);
+    registerAppPage(app, deps.linkPages, elementFiles);
+  }
   app.get(companionRoutes.checkout, authenticate(deps, { allowExpired: true }), async (c) => {
     const checkout = c.get('checkout');
     // An empty list would tell the payer the order cannot be paid (issue 13): a failed discovery is "try again".

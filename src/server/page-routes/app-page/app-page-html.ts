@@ -1,0 +1,50 @@
+/**
+ * The app page as HTML (app-page-routes.ts serves it): `<momo-checkout>` alone, sized for a phone,
+ * for a merchant's mobile app to open in a WebView. No header, no link out, no new window: the
+ * app draws its own bar and its own way back. The bridge script (app-bridge-script.ts) runs first
+ * and gives the element its token; the channel and the checked return address ride on `<main>`.
+ */
+import { escapeHtml } from '../link-page-html.js';
+import { linkPageText, type LinkPageLanguage } from '../link-page-text.js';
+
+export interface AppPageParts {
+  language: LinkPageLanguage;
+  shopName: string;
+  /** `<mount>`: the element's endpoint. */
+  endpoint: string;
+  /** `<mount>/l/assets`: the stylesheet and the element's files, shared with the link pages. */
+  linkAssets: string;
+  /** `<mount>/app/assets/app.js`. */
+  bridgeScript: string;
+  channel: string;
+  /** The app's return address, already checked against `appReturnSchemes`; '' for none. */
+  returnUrl: string;
+}
+
+export function appCheckoutPage(parts: AppPageParts, script: { file: string; integrity: string }): string {
+  const { language } = parts;
+  return `<!doctype html>
+<html lang="${language}"${language === 'ar' ? ' dir="rtl"' : ''}>
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
+<title>${escapeHtml(linkPageText[language].pay(parts.shopName))}</title>
+<meta name="robots" content="noindex">
+<link rel="icon" href="${escapeHtml(parts.linkAssets)}/icon.svg">
+<link rel="stylesheet" href="${escapeHtml(parts.linkAssets)}/link.css">
+<script src="${escapeHtml(parts.bridgeScript)}" defer></script>
+<script src="${escapeHtml(`${parts.linkAssets}/${script.file}`)}" integrity="${escapeHtml(script.integrity)}" defer></script>
+</head>
+<body>
+<main class="app" data-channel="${escapeHtml(parts.channel)}" data-return="${escapeHtml(parts.returnUrl)}">
+<momo-checkout endpoint="${escapeHtml(parts.endpoint)}" lang="${language}"></momo-checkout>
+</main>
+</body>
+</html>
+`;
+}
+
+/** The page a developer sees when the app opened it with a channel or return address it cannot use (400). */
+export function appPageRefusal(problem: string): string {
+  return `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Payment</title><p>${escapeHtml(problem)}</p></html>`;
+}
