@@ -26,8 +26,8 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 type Stubs = Record<string, string>;
 
 const parts: Array<[name: string, stubs: Stubs]> = [
-  ['phone metadata (20 countries, min)', { 'src/element/phone-metadata.generated.ts': 'export const metadataCountries = []; export const phoneMetadata = { country_calling_codes: {}, countries: {} };' }],
-  ['phone reader', { 'src/element/phone-read.ts': "export function readPhone() { return { ok: false, code: 'INVALID' }; }" }],
+  ['phone metadata (20 countries, min, without formats)', { 'src/element/phone-metadata.generated.ts': 'export const metadataCountries = []; export const phoneMetadata = { country_calling_codes: {}, countries: {} };' }],
+  ['phone reader', { 'src/element/phone-read.ts': "export function readPhone() { return { ok: false, code: 'INVALID' }; } export function callingCodeOf() {} export function compactNumber(t) { return t; }" }],
   ['styles', { 'src/element/styles/checkout-styles.ts': "import { css } from 'lit'; export const styles = css``;" }],
   ['answer guards', { 'src/client/guards.ts': 'export class AnswerShapeError extends Error {}; const id = (x) => x; export const paymentView = id, paymentOrNull = id, checkoutView = id, lookupResponse = id, previewResponse = id, approvalQr = id, companionError = id;' }],
   ['status stream parser', { 'src/client/sse-parser.ts': "export function createSseParser() { return { push() {}, lastEventId: '', retryMs: null }; }" }],

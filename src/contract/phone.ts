@@ -10,10 +10,9 @@ import {
   type CountryCode,
   type MetadataJson,
 } from 'libphonenumber-js/core';
+import type { PhoneErrorCode } from './phone-error-code.js';
 
-export type { MetadataJson };
-
-export type PhoneErrorCode = 'EMPTY' | 'TOO_SHORT' | 'TOO_LONG' | 'INVALID_COUNTRY' | 'NOT_A_NUMBER' | 'NOT_MOBILE' | 'INVALID';
+export type { MetadataJson, PhoneErrorCode };
 
 export type PhoneResult =
   | { ok: true; e164: string; country: string | undefined; international: string; national: string }

@@ -1,4 +1,4 @@
-import type { PhoneErrorCode } from '../contract/phone.js';
+import type { PhoneErrorCode } from '../contract/phone-error-code.js';
 import { metadataCountries, phoneMetadata } from './phone-metadata.generated.js';
 import { readPhone } from './phone-read.js';
 
@@ -11,7 +11,7 @@ export type PhoneCheck =
 /** Reads what the payer typed with the bundled (served-countries) metadata. */
 export function checkPhone(typed: string, country: string | undefined): PhoneCheck {
   const bundled = country !== undefined && metadataCountries.includes(country);
-  const result = readPhone(typed, bundled ? country : undefined, phoneMetadata as unknown as Parameters<typeof readPhone>[2]);
+  const result = readPhone(typed, bundled ? country : undefined, phoneMetadata);
   if (result.ok) return { kind: 'valid', phoneNumber: result.e164 };
   const international = /^\s*(\+|00)/.test(typed);
   if (result.code === 'INVALID_COUNTRY' && (international || (country !== undefined && !bundled))) {

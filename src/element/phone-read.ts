@@ -16,7 +16,7 @@
  * (`0`, or the plan's prefix-for-parsing with its transform rule) is stripped unless that spoils a
  * number that matched or leaves an impossible length; the rest must match the plan's pattern.
  */
-import type { PhoneErrorCode } from '../contract/phone.js';
+import type { PhoneErrorCode } from '../contract/phone-error-code.js';
 
 /** One numbering plan of libphonenumber-js's compressed metadata (version 4 layout). */
 type Plan = [

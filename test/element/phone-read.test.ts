@@ -1,25 +1,29 @@
 /**
- * The browser's hand-written number reader (src/element/phone-read.ts) against libphonenumber-js with
- * the same bundled metadata, on every served country: the same E.164 when libphonenumber-js reads a
- * number, a refusal when it refuses, and "unknown country" exactly when it says so (the element then
- * sends the number as typed to the companion).
+ * The browser's hand-written number reader (src/element/phone-read.ts) on the bundled metadata against
+ * libphonenumber-js on the served countries' own metadata (with the formats the bundle leaves out), on
+ * every served country: the same E.164 when libphonenumber-js reads a number, a refusal when it
+ * refuses, and "unknown country" exactly when it says so (the element then sends the number as typed
+ * to the companion).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { normalizePhone } from '../../src/contract/phone.js';
 import type { MetadataJson } from '../../src/contract/phone.js';
+import { readFileSync } from 'node:fs';
+import { generatedModule, generatedPath, libphonenumberMin, servedMetadata } from '../../scripts/build-phone-metadata.js';
 import { metadataCountries, phoneMetadata } from '../../src/element/phone-metadata.generated.js';
 import { readPhone } from '../../src/element/phone-read.js';
 
-const metadata = phoneMetadata as unknown as MetadataJson & Parameters<typeof readPhone>[2];
+/** What libphonenumber-js reads with: the served countries' entries as it ships them, formats included. */
+const reference = servedMetadata(libphonenumberMin().metadata) as unknown as MetadataJson;
 type Plan = [string, string, string, number[], unknown?, (string | 0)?, unknown?, (string | 0)?, (string | 0)?];
-const plans = metadataCountries.map((code) => [code, metadata.countries[code] as unknown as Plan] as const);
+const plans = metadataCountries.map((code) => [code, phoneMetadata.countries[code] as Plan] as const);
 
 /** Returns whether libphonenumber-js read the number (so a run can show it tried valid ones too). */
 function agree(typed: string, country: string | undefined): boolean {
-  const ours = readPhone(typed, country, metadata);
-  const theirs = normalizePhone(typed, { ...(country ? { defaultCountry: country } : {}), metadata });
+  const ours = readPhone(typed, country, phoneMetadata);
+  const theirs = normalizePhone(typed, { ...(country ? { defaultCountry: country } : {}), metadata: reference });
   const label = `${JSON.stringify(typed)} in ${country ?? 'no country'}`;
   if (theirs.ok) {
     assert.deepEqual(ours, { ok: true, e164: theirs.e164 }, label);
@@ -35,7 +39,13 @@ function agree(typed: string, country: string | undefined): boolean {
 /** The plan's own valid national numbers half the time (fast-check draws them from its pattern), any digits otherwise. */
 const digitsFor = (plan: Plan) => fc.oneof(fc.stringMatching(new RegExp(`^(?:${plan[2]})$`)), fc.stringMatching(/^\d{1,15}$/));
 
-describe('readPhone agrees with libphonenumber-js on the bundled metadata', () => {
+describe('the bundled metadata', () => {
+  it('is what scripts/build-phone-metadata.ts makes of the installed libphonenumber-js (re-run it after an upgrade)', () => {
+    assert.equal(readFileSync(generatedPath, 'utf8'), generatedModule());
+  });
+});
+
+describe('readPhone agrees with libphonenumber-js on the served countries', () => {
   it('reads the sandbox and catalogue numbers the element is tested with', () => {
     for (const [typed, country] of [
       ['01 97 00 00 00', 'BJ'], ['00229 01-97-00-00-00', 'BJ'], ['+2290196000001', undefined], ['229 01 97 00 00 00', 'BJ'],
@@ -45,8 +55,8 @@ describe('readPhone agrees with libphonenumber-js on the bundled metadata', () =
     ] as const) {
       agree(typed, country);
     }
-    assert.deepEqual(readPhone('01 97 00 00 00', 'BJ', metadata), { ok: true, e164: '+2290197000000' });
-    assert.deepEqual(readPhone('+229 01 97', undefined, metadata), { ok: false, code: 'TOO_SHORT' });
+    assert.deepEqual(readPhone('01 97 00 00 00', 'BJ', phoneMetadata), { ok: true, e164: '+2290197000000' });
+    assert.deepEqual(readPhone('+229 01 97', undefined, phoneMetadata), { ok: false, code: 'TOO_SHORT' });
   });
 
   for (const [country, plan] of plans) {

@@ -77,7 +77,7 @@ export class NumberStep implements ReactiveController {
   provisionalCountries(): CountryView[] {
     const code = this.country;
     if (!code) return [];
-    const dial = Object.entries(phoneMetadata.country_calling_codes).find(([, countries]) => (countries as readonly string[]).includes(code))?.[0];
+    const dial = Object.entries(phoneMetadata.country_calling_codes).find(([, countries]) => countries.includes(code))?.[0];
     return dial ? [{ code, name: code, dialCode: `+${dial}` }] : [];
   }
 
@@ -132,7 +132,7 @@ export class NumberStep implements ReactiveController {
    */
   private followDialledCountry(): void {
     const code = callingCodeOf(this.typed, phoneMetadata);
-    const owners = code ? ((phoneMetadata.country_calling_codes as Record<string, readonly string[]>)[code] ?? []) : [];
+    const owners = code ? (phoneMetadata.country_calling_codes[code] ?? []) : [];
     if (this.country && owners.includes(this.country)) return;
     const dialled = owners.find((country) => this.served.includes(country));
     if (!dialled) return;

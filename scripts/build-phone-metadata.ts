@@ -1,0 +1,112 @@
+/**
+ * Writes src/element/phone-metadata.generated.ts: libphonenumber-js's `metadata.min.json` filtered to
+ * the countries where mobile money is collected (TOOLCHAIN.md, "Phone metadata size"), with only
+ * what the element's number reader (src/element/phone-read.ts) reads.
+ *
+ * Why filter by hand: the full metadata is 19-39 KB gzip, more than the element's whole budget
+ * (25 KB), and libphonenumber-js's own generator downloads Google's XML, which fails offline. Keeping
+ * the `countries` and `country_calling_codes` entries of the wanted countries from the shipped JSON
+ * gives metadata that `libphonenumber-js/core` accepts as is. A number of another country is sent
+ * as typed to the companion's lookup, which validates it with the full metadata.
+ *
+ * Why `min` and not `max`: max adds the per-type patterns (2.4 KB gzip for these countries against
+ * 1 KB), which only serve to tell a landline from a mobile. That check stays with the companion
+ * (full max metadata, INVALID_PHONE), and the element keeps its 25 KB budget. Validation by
+ * lengths and leading digits still catches what people mistype.
+ *
+ * Why without the formats: the element reads numbers, it never formats one, and the national
+ * formats (patterns, templates, leading digits) were more than half of the metadata's bytes in the
+ * script-tag file. test/element/phone-read.test.ts holds the reader on this metadata to
+ * libphonenumber-js on the served countries' metadata with its formats, and the generated file to
+ * this script's output.
+ *
+ * Run: npx tsx scripts/build-phone-metadata.ts   (commit the generated file)
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+/** libphonenumber-js's compressed metadata (version 4 layout): a plan per country, in an array. */
+export interface CompressedMetadata {
+  version: number;
+  country_calling_codes: Record<string, string[]>;
+  countries: Record<string, unknown[]>;
+}
+
+/** West, Central and East African countries with mobile-money pay-in (sandbox and service catalogue). */
+export const servedCountries = [
+  'BJ', 'CI', 'SN', 'CM', 'TG', 'BF', 'ML', 'NE', 'GN', 'GH',
+  'NG', 'KE', 'UG', 'TZ', 'RW', 'CD', 'CG', 'GA', 'ZM', 'MZ',
+];
+
+/**
+ * The plan's slots the reader reads: calling code (0), national number pattern (2), possible lengths
+ * (3), national prefix (5), prefix for parsing (7) and its transform rule (8). The others only serve
+ * formatting (the national formats, 4, and their prefix rule, 6) or dialling out (the international
+ * prefix, 1: the reader reads a leading 00 as +, whatever the country).
+ */
+const readSlots = new Set([0, 2, 3, 5, 7, 8]);
+
+const require = createRequire(import.meta.url);
+
+/** libphonenumber-js's own `metadata.min.json` and the version of libphonenumber-js it came with. */
+export function libphonenumberMin(): { metadata: CompressedMetadata; version: string } {
+  const metadata = JSON.parse(readFileSync(require.resolve('libphonenumber-js/metadata.min.json'), 'utf8')) as CompressedMetadata;
+  const { version } = JSON.parse(readFileSync(require.resolve('libphonenumber-js/package.json'), 'utf8')) as { version: string };
+  return { metadata, version };
+}
+
+/** The served countries' entries of `full`, as libphonenumber-js ships them (it accepts the result as is). */
+export function servedMetadata(full: CompressedMetadata): CompressedMetadata {
+  const countries: Record<string, unknown[]> = {};
+  for (const code of servedCountries) {
+    const entry = full.countries[code];
+    if (!entry) throw new Error(`libphonenumber-js has no metadata for ${code}: remove it from servedCountries`);
+    countries[code] = entry;
+  }
+  const wanted = new Set(servedCountries);
+  const callingCodes: Record<string, string[]> = {};
+  for (const [callingCode, owners] of Object.entries(full.country_calling_codes)) {
+    const kept = owners.filter((owner) => wanted.has(owner));
+    if (kept.length > 0) callingCodes[callingCode] = kept;
+  }
+  return { version: full.version, country_calling_codes: callingCodes, countries };
+}
+
+/**
+ * `served` with only the slots the reader reads: the others become 0 (libphonenumber-js's own
+ * "absent") and trailing absent slots are dropped, so every slot keeps its index. The layout's
+ * version goes too: the reader knows version 4 only.
+ */
+export function readerMetadata(served: CompressedMetadata): Omit<CompressedMetadata, 'version'> {
+  const countries: Record<string, unknown[]> = {};
+  for (const [code, plan] of Object.entries(served.countries)) {
+    const kept = plan.map((slot, index) => (readSlots.has(index) ? slot : 0));
+    while (kept.length > 0 && kept[kept.length - 1] === 0) kept.pop();
+    countries[code] = kept;
+  }
+  return { country_calling_codes: served.country_calling_codes, countries };
+}
+
+/** The generated module's text. */
+export function generatedModule(): string {
+  const { metadata, version } = libphonenumberMin();
+  return `// GENERATED by scripts/build-phone-metadata.ts from libphonenumber-js ${version} metadata.min.json.
+// Do not edit by hand: re-run the script after upgrading libphonenumber-js, and commit the result.
+import type { PlanMetadata } from './phone-read.js';
+
+/** Countries this metadata can parse; other numbers go to the companion as typed. */
+export const metadataCountries: readonly string[] = ${JSON.stringify(servedCountries)};
+
+/** Their numbering plans without the formats (the element reads numbers, never formats them). */
+export const phoneMetadata: PlanMetadata = ${JSON.stringify(readerMetadata(servedMetadata(metadata)))};
+`;
+}
+
+export const generatedPath = fileURLToPath(new URL('../src/element/phone-metadata.generated.ts', import.meta.url));
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const text = generatedModule();
+  writeFileSync(generatedPath, text);
+  console.log(`wrote ${generatedPath}: ${servedCountries.length} countries, ${Buffer.byteLength(text)} bytes`);
+}
