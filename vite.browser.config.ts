@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin, type UserConfig } from 'vite';
 import { libphonenumberModern } from './scripts/libphonenumber-modern.js';
 import { minifyLitCss } from './scripts/minify-lit-css.js';
+import { minifyLitHtml } from './scripts/minify-lit-html.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
@@ -71,7 +72,7 @@ export function scriptTagConfig(build: ScriptTagBuild): UserConfig {
     root,
     mode: 'production',
     logLevel: 'warn',
-    plugins: [minifyLitCss(), libphonenumberModern(), scriptTagLanguageLoader(build.languageFiles ?? {})],
+    plugins: [minifyLitCss(), minifyLitHtml(), libphonenumberModern(), scriptTagLanguageLoader(build.languageFiles ?? {})],
     // Lit and friends pick their production builds from NODE_ENV; library mode does not set it.
     define: { 'process.env.NODE_ENV': JSON.stringify('production') },
     build: {

@@ -6,11 +6,11 @@
  * to the companion).
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { normalizePhone } from '../../src/contract/phone.js';
 import type { MetadataJson } from '../../src/contract/phone.js';
-import { readFileSync } from 'node:fs';
 import { generatedModule, generatedPath, libphonenumberMin, servedMetadata } from '../../scripts/build-phone-metadata.js';
 import { metadataCountries, phoneMetadata } from '../../src/element/phone-metadata.generated.js';
 import { readPhone } from '../../src/element/phone-read.js';
