@@ -158,8 +158,19 @@ export interface PaymentView {
   authorizationUrl: string | null;
   /** True once the payer came back from an authorisation page (the element shows "confirming"). */
   returned: boolean;
-  /** Whether a new attempt (another number or operator) is possible after `failed`. */
+  /**
+   * Whether a new attempt (another number or operator) is possible: after `failed`, or while
+   * `approvalUnavailable`.
+   */
   canRetry: boolean;
+  /**
+   * Present (true) when the service's approval page for this attempt could not be sent to the payer
+   * (the companion refused it: not https, or not on a public address): the payer cannot approve it
+   * through this page, so this way of paying is unavailable. Not a failure: the state stays as it is
+   * (the service's attempt is left to expire, and a late outcome still shows), and another number,
+   * operator or a push may be tried while `canRetry`. Absent from companions before 0.6.0.
+   */
+  approvalUnavailable?: true;
   /** ISO 8601. */
   updatedAt: string;
 }

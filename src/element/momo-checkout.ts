@@ -10,7 +10,7 @@ import type { Status } from '../machine/states.js';
 import { CheckoutController } from './internal/checkout-controller.js';
 import { numberStep } from './internal/views/number-step-view.js';
 import { otpStep } from './internal/views/otp-step-view.js';
-import { errorStep, expiredStep, failedStep, succeededStep } from './internal/views/outcome-views.js';
+import { approvalUnavailableStep, errorStep, expiredStep, failedStep, succeededStep } from './internal/views/outcome-views.js';
 import { amountText, problemText } from './internal/views/view-parts.js';
 import type { ViewContext } from './internal/views/view-parts.js';
 import { approvalStep, redirectingStep, waitingStep } from './internal/views/waiting-views.js';
@@ -183,6 +183,8 @@ export class MomoCheckout extends LitElement {
         return hidden(t.checking);
       case 'succeeded':
         return hidden(t.succeededHeading);
+      case 'approval-unavailable':
+        return hidden(t.approvalUnavailableHeading);
       case 'failed':
         return hidden(t.failedHeading);
       case 'expired':
@@ -221,6 +223,8 @@ export class MomoCheckout extends LitElement {
         return waitingStep(ctx.t.checking);
       case 'succeeded':
         return succeededStep(ctx);
+      case 'approval-unavailable':
+        return approvalUnavailableStep(ctx);
       case 'failed':
         return failedStep(ctx);
       case 'expired':

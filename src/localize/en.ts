@@ -65,6 +65,8 @@ export const en = {
   failedHeading: 'Payment not completed',
   failedBody: 'It was declined or cancelled, or not approved in time.',
   failedNoRetry: 'This order cannot be paid again here. Go back to the shop to start again.',
+  approvalUnavailableHeading: 'This way of paying is unavailable',
+  approvalUnavailableBody: 'The approval page could not be opened here, so nothing was paid. Try another number or operator, or pay by a prompt on your phone.',
   tryAgain: 'Try another number or operator',
   expiredHeading: 'We haven’t heard back',
   expiredBody: 'You will not be charged twice. If money left your account, it will be matched to your order.',

@@ -66,6 +66,8 @@ export const fr: Strings = {
   failedHeading: 'Paiement non abouti',
   failedBody: 'Il a été refusé ou annulé, ou n’a pas été validé à temps.',
   failedNoRetry: 'Cette commande ne peut plus être payée ici. Retournez à la boutique pour recommencer.',
+  approvalUnavailableHeading: 'Ce moyen de paiement est indisponible',
+  approvalUnavailableBody: 'La page de validation n’a pas pu s’ouvrir ici : rien n’a été payé. Essayez un autre numéro ou opérateur, ou payez par une demande sur votre téléphone.',
   tryAgain: 'Essayer un autre numéro ou opérateur',
   expiredHeading: 'Nous n’avons pas encore de réponse',
   expiredBody:

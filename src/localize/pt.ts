@@ -71,6 +71,8 @@ export const pt: Strings = {
   failedHeading: 'Pagamento não concluído',
   failedBody: 'Foi recusado ou cancelado, ou não foi confirmado a tempo.',
   failedNoRetry: 'Esta encomenda já não pode ser paga aqui. Volte à loja para recomeçar.',
+  approvalUnavailableHeading: 'Esta forma de pagamento não está disponível',
+  approvalUnavailableBody: 'Não foi possível abrir aqui a página de aprovação, por isso nada foi pago. Tente outro número ou operadora, ou pague por um pedido no seu telemóvel.',
   tryAgain: 'Tentar outro número ou operadora',
   expiredHeading: 'Ainda não temos resposta',
   expiredBody: 'Não vai ser cobrado duas vezes. Se saiu dinheiro da sua conta, será associado à sua encomenda.',

@@ -70,6 +70,8 @@ export const sw: Strings = {
   failedHeading: 'Malipo hayajakamilika',
   failedBody: 'Yamekataliwa au kusitishwa, au hayakuthibitishwa kwa wakati.',
   failedNoRetry: 'Oda hii haiwezi kulipwa tena hapa. Rudi dukani uanze upya.',
+  approvalUnavailableHeading: 'Njia hii ya kulipa haipatikani',
+  approvalUnavailableBody: 'Ukurasa wa kuidhinisha haukuweza kufunguliwa hapa, kwa hiyo hakuna kilicholipwa. Jaribu namba au mtandao mwingine, au lipa kwa ombi kwenye simu yako.',
   tryAgain: 'Jaribu namba au mtandao mwingine',
   expiredHeading: 'Bado hatujapata jibu',
   expiredBody: 'Hutakatwa mara mbili. Kama pesa imetoka kwenye akaunti yako, italinganishwa na oda yako.',

@@ -38,6 +38,7 @@ type PaymentEventType =
   | 'PAYMENT_PENDING'
   | 'PAYMENT_AWAITING_REDIRECT'
   | 'PAYMENT_REDIRECT_READY'
+  | 'PAYMENT_APPROVAL_UNAVAILABLE'
   | 'PAYMENT_RETURNED'
   | 'PAYMENT_UNKNOWN'
   | 'PAYMENT_COMPLETED'
@@ -81,6 +82,8 @@ export function eventForCheckout(checkout: CheckoutView): CheckoutEvent {
 export function eventForPayment(payment: PaymentView): PaymentEvent {
   if (payment.state === 'completed') return { type: 'PAYMENT_COMPLETED', payment };
   if (payment.state === 'failed') return { type: 'PAYMENT_FAILED', payment };
+  // The approval page will never come (the companion refused it): say so now, not after the wait.
+  if (payment.approvalUnavailable === true) return { type: 'PAYMENT_APPROVAL_UNAVAILABLE', payment };
   if (payment.returned) return { type: 'PAYMENT_RETURNED', payment };
   switch (payment.state) {
     case 'needs-otp':

@@ -39,6 +39,7 @@ const paymentNews = {
   PAYMENT_PENDING: 'awaiting-approval',
   PAYMENT_AWAITING_REDIRECT: 'awaiting-redirect',
   PAYMENT_REDIRECT_READY: 'redirecting',
+  PAYMENT_APPROVAL_UNAVAILABLE: 'approval-unavailable',
   PAYMENT_RETURNED: 'confirming',
   PAYMENT_UNKNOWN: 'checking',
   PAYMENT_COMPLETED: 'succeeded',
@@ -84,6 +85,9 @@ export const transitions = {
   'awaiting-approval': waiting,
   'awaiting-redirect': waiting,
   redirecting: { ...waiting, REDIRECT_REFUSED: 'error' },
+  // Not waiting (nothing will come for this attempt) and not failed (it is left to expire at the
+  // service, and a late outcome still shows): the payer may pay another way.
+  'approval-unavailable': { ...paymentNews, TRY_AGAIN: 'entering' },
   confirming: waiting,
   checking: waiting,
   succeeded: {},

@@ -14,6 +14,7 @@ export const statuses = [
   'awaiting-approval', // push (provider_auth) or OTP accepted: waiting for the outcome
   'awaiting-redirect', // redirect corridor accepted, the authorisation URL has not come yet
   'redirecting', // navigating same-tab to the https authorisation URL
+  'approval-unavailable', // the approval page was refused by the companion: pay another way (not a failure)
   'confirming', // back from the authorisation page: waiting for the webhook
   'checking', // the service's answer was lost; the companion is checking (never charged twice)
   'succeeded',
@@ -42,6 +43,7 @@ export const eventTypes = [
   'PAYMENT_PENDING',
   'PAYMENT_AWAITING_REDIRECT',
   'PAYMENT_REDIRECT_READY',
+  'PAYMENT_APPROVAL_UNAVAILABLE',
   'PAYMENT_RETURNED',
   'PAYMENT_UNKNOWN',
   'PAYMENT_COMPLETED',

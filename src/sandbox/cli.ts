@@ -17,6 +17,14 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(1);
 }
 
+// Behind a TLS proxy (docs/deploy.md section 7): the https address that forwards the sandbox's
+// /authorize/ and /logos/ paths, so the payer's approval page and logos are links a browser opens.
+const publicUrl = process.env.SANDBOX_PUBLIC_URL?.trim();
+if (publicUrl !== undefined && publicUrl !== '' && !/^https?:\/\/[^/]+/.test(publicUrl)) {
+  console.error(`sandbox: SANDBOX_PUBLIC_URL must be an http(s) URL such as https://staging.shop.example/sandbox (got ${publicUrl})`);
+  process.exit(1);
+}
+
 const sandbox = await startSandbox({
   port,
   host,
@@ -24,6 +32,7 @@ const sandbox = await startSandbox({
   ...(process.env.SANDBOX_API_KEY ? { apiKey: process.env.SANDBOX_API_KEY } : {}),
   ...(process.env.SANDBOX_WEBHOOK_SECRET ? { webhookSecret: process.env.SANDBOX_WEBHOOK_SECRET } : {}),
   ...(process.env.PUSH_DELAY_MS ? { pushDelayMs: Number(process.env.PUSH_DELAY_MS) } : {}),
+  ...(publicUrl ? { payerUrl: publicUrl } : {}),
 });
 
 const lines = [
@@ -41,9 +50,14 @@ const lines = [
   `    MOMO_WEBHOOK_SECRETS=${sandbox.webhookSecret}`,
   '    MOMO_PUBLIC_URL=http://127.0.0.1:<your port>/<companion path>',
   '    MOMO_ALLOW_INSECURE_LOCAL_URLS=1',
-  '  On its own port, logos show as letters and the wallet approval page is refused by the element',
-  '  (it opens only https pages or pages on the companion\'s origin): mount the sandbox on your',
-  '  shop\'s origin for those (docs/sandbox.md in the momo-checkout package).',
+  ...(publicUrl
+    ? [`  Approval page and logos at ${publicUrl.replace(/\/+$/, '')}/authorize/... and /logos/... (SANDBOX_PUBLIC_URL): the proxy there must forward them here.`]
+    : [
+        '  On its own port, logos show as letters and the wallet approval page is refused (only https pages',
+        '  on a public host, or on this machine with MOMO_ALLOW_INSECURE_LOCAL_URLS=1, are sent to a payer):',
+        '  behind a TLS proxy set SANDBOX_PUBLIC_URL (docs/deploy.md section 7), or mount the sandbox on',
+        '  your shop\'s origin (docs/sandbox.md in the momo-checkout package).',
+      ]),
   '',
   `  Control (Bearer API key): GET ${sandbox.url}/_sandbox/transactions | /deliveries | /numbers,`,
   '  POST /_sandbox/settle | /reemit | /faults | /reset',

@@ -3,6 +3,7 @@
  * attempt, 30 s timeout, redirects not followed (a 3xx is a failure), any non-2xx lost for good.
  */
 import type { DeliveryResult } from './types.js';
+import { certificateAdvice } from '../contract/tls-failure.js';
 
 /** §6.4 Timeout. */
 export const WEBHOOK_TIMEOUT_MS = 30_000;
@@ -48,17 +49,10 @@ export async function deliverOnce(request: DeliveryRequest): Promise<DeliveryRes
   }
 }
 
-/** Node's codes for a certificate this process does not trust (a self-signed one, a private CA). */
-const untrustedCertificateCodes = new Set(['DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY']);
-
-/**
- * What to do when the receiver's certificate is not trusted here: a staging proxy with a private
- * CA (docs/deploy.md, "Staging with the sandbox"). The real service trusts only public CAs.
- */
+/** What fixes a receiver's certificate this process does not trust (the real service trusts only public CAs). */
 function untrustedCertificateHint(cause: unknown): string {
-  const code = (cause as { cause?: { code?: unknown } } | undefined)?.cause?.code;
-  if (typeof code !== 'string' || !untrustedCertificateCodes.has(code)) return '';
-  return '. The receiver\'s certificate is not trusted by this process: start the sandbox with NODE_EXTRA_CA_CERTS=<your CA or certificate, PEM> (the real service needs a certificate from a public CA)';
+  const advice = certificateAdvice(cause, 'the sandbox');
+  return advice ? `. ${advice[0]!.toUpperCase()}${advice.slice(1)}` : '';
 }
 
 function describe(cause: unknown): string {

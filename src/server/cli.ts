@@ -24,12 +24,14 @@ import { CompanionConfigError } from './config-error.js';
 import { UsageError } from './commands/usage-error.js';
 
 const usage = `Usage:
-  momo-checkout doctor [--sandbox]
+  momo-checkout doctor [--sandbox] [--proxy]
                           check the companion's configuration and store (reads MOMO_BASE_URL,
                           MOMO_API_KEY, MOMO_WEBHOOK_SECRETS, MOMO_PUBLIC_URL, MOMO_ALLOWED_ORIGINS,
                           MOMO_ALLOW_INSECURE_LOCAL_URLS, MOMO_DATA_DIR, MOMO_POSTGRES_URL, MOMO_REDIS_URL, and serve's
                           MOMO_SERVER_SECRET, MOMO_MERCHANT_WEBHOOK_URL, MOMO_MERCHANT_WEBHOOK_SECRET,
-                          MOMO_MERCHANT_EVENTS); --sandbox: as serve --sandbox reads them (no service variable)
+                          MOMO_MERCHANT_EVENTS); MOMO_SERVER_URL: asks the running server API;
+                          --sandbox: as serve --sandbox reads them (no service variable); --proxy: an https
+                          request to MOMO_PUBLIC_URL, trusting NODE_EXTRA_CA_CERTS as the staging sandbox would
   momo-checkout serve     run the companion as an HTTP server (the same variables, plus MOMO_SERVER_SECRET,
                           MOMO_MERCHANT_WEBHOOK_URL, MOMO_MERCHANT_WEBHOOK_SECRET, MOMO_MERCHANT_EVENTS
                           (default payment.updated; add refund.updated, test.ping), PORT, HOST; docs/backends.md)

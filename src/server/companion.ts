@@ -18,7 +18,7 @@ import { createSetupReadiness } from './setup/readiness.js';
 import { resolvePublicAddress } from './public-address.js';
 import type { StatusHub } from './stores/status-hub.js';
 import { createTransitions } from './payments/transitions.js';
-import { isAllowedAuthorizationUrl, parseReturnUrl } from './model/urls.js';
+import { authorizationUrlRefusal, parseReturnUrl } from './model/urls.js';
 import { resolveClientAddress, type RequestContext } from './page-routes/client-address.js';
 import { paymentView } from './model/payment-view.js';
 import { endpointSink } from './model/records.js';
@@ -178,8 +178,8 @@ export function createCompanion(options: CompanionOptions & { hub?: StatusHub })
     toleranceMs: options.webhookToleranceMs ?? companionDefaults.webhookToleranceMs,
     now,
     // Only https to a public host goes to a payer's browser; loopback http only for the local sandbox.
-    isAllowedAuthorizationUrl: (url: string) =>
-      isAllowedAuthorizationUrl(url, { allowInsecureLocal: insecureLocal, allowIdnHosts: options.allowIdnAuthorizationUrls === true }),
+    authorizationUrlRefusal: (url: string) =>
+      authorizationUrlRefusal(url, { allowInsecureLocal: insecureLocal, allowIdnHosts: options.allowIdnAuthorizationUrls === true }),
   };
   const notifications = createNotificationReceiver({ ...webhook, background });
   const acceptWebhook = async (raw: Uint8Array | string) => answerToService(await notifications.receive(raw));

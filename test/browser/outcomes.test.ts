@@ -21,6 +21,28 @@ describe('<momo-checkout> outcomes, errors, language and layout', () => {
     expect(m.root.activeElement?.id).to.equal('phone');
   });
 
+  it('an approval page the companion refused: says at once this way of paying is unavailable (not failed), in French too, and offers another number', async () => {
+    const m = await mount({}, { expirySeconds: 0.5 });
+    await enterNumber(m);
+    $(m.root, '[part="submit-button"]').click();
+    await reach(m.el, 'awaiting-approval');
+    m.client.emit(payment('awaiting-redirect', 2, { approvalUnavailable: true, canRetry: true }));
+    await reach(m.el, 'approval-unavailable');
+    expect(text(m.root)).to.contain('This way of paying is unavailable');
+    expect(text(m.root)).to.contain('nothing was paid');
+    expect(text(m.root)).not.to.contain('Payment not completed');
+    expect(m.events.some((e) => e.type === 'momo-failed')).to.equal(false);
+    await expect(m.el).to.be.accessible();
+    // No waiting clock runs: past expiry-seconds it still says so, never "we haven't heard back".
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(m.el.status).to.equal('approval-unavailable');
+    m.el.lang = 'fr';
+    await m.el.updateComplete;
+    await waitUntil(() => text(m.root).includes('Ce moyen de paiement est indisponible'), 'the French text', { timeout: 3000 });
+    ([...m.root.querySelectorAll('button')].find((b) => b.textContent?.includes('Essayer un autre')) as HTMLButtonElement).click();
+    await reach(m.el, 'entering');
+  });
+
   it('failed without canRetry offers no new attempt', async () => {
     const m = await mount({ checkout: { ...checkout, payment: payment('failed', 3, { canRetry: false }) } }, { until: 'failed' });
     expect(m.root.querySelector('button')).to.equal(null);

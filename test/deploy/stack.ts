@@ -52,8 +52,10 @@ export interface Stack {
  * The guide's sandbox command (section 7) with only its placeholders replaced: its variables, and
  * the arguments for this repository's CLI in place of `npx momo-checkout`.
  */
-export async function guideSandboxCommand(sandboxPort: number, caFile: string): Promise<{ env: Record<string, string>; args: string[] }> {
-  const { env, argv } = parseShellCommand(substitute(await guideBlock('sandbox'), [['4010', String(sandboxPort)], ['/etc/momo-checkout/staging-ca.pem', caFile]]));
+export async function guideSandboxCommand(sandboxPort: number, caFile: string, origin: string): Promise<{ env: Record<string, string>; args: string[] }> {
+  const { env, argv } = parseShellCommand(
+    substitute(await guideBlock('sandbox'), [['4010', String(sandboxPort)], ['/etc/momo-checkout/staging-ca.pem', caFile], ['https://shop.example', origin]]),
+  );
   assert.deepEqual(argv, ['npx', 'momo-checkout', 'sandbox'], 'the guide starts the sandbox with npx momo-checkout sandbox');
   return { env, args: ['--import', 'tsx', cli, 'sandbox'] };
 }
@@ -135,7 +137,7 @@ export async function startStack(options: { heartbeatMs: number }): Promise<Stac
     const [bundle, consoleAssets] = await Promise.all([buildDemoBundle(), mkdtemp(join(dir, 'console-'))]);
     await buildConsole(consoleAssets);
 
-    const sandbox = await guideSandboxCommand(sandboxPort, cert);
+    const sandbox = await guideSandboxCommand(sandboxPort, cert, origin);
     // Added by the test (the guide's table): a push settled 1.5 s after the click.
     spawnChild('sandbox', process.execPath, sandbox.args, { ...sandbox.env, PUSH_DELAY_MS: '1500' });
     // Up before the companion starts: its setup checks at start ask the service, and /readyz waits for them.
@@ -146,6 +148,8 @@ export async function startStack(options: { heartbeatMs: number }): Promise<Stac
       MOMO_DATA_DIR: join(dir, 'data'),
       MOMO_CONSOLE_ASSETS_DIR: consoleAssets,
       MOMO_HEARTBEAT_MS: String(options.heartbeatMs),
+      // The guide's table: the sandbox's approval page is on 127.0.0.1 here (a staging host's has a name).
+      MOMO_ALLOW_INSECURE_LOCAL_URLS: '1',
     });
     companion.stdout!.on('data', (chunk) => companionOut.stdout.push(String(chunk)));
     companion.stderr!.on('data', (chunk) => companionOut.stderr.push(String(chunk)));

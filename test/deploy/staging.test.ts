@@ -13,11 +13,13 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { chromiumArgs, chromiumPath } from '../../scripts/chromium.mjs';
 import { freePort } from '../support/free-port.js';
 import { newOrderId, provesPaymentInChromium } from './behind-proxy.js';
-import { requireProgram, root, substitute } from './guide.js';
+import { SANDBOX_OTP } from '../../src/sandbox/index.js';
+import { createMerchantPing } from '../../src/server/deliveries/merchant-notifications.js';
+import { guideBlock, requireProgram, root, substitute } from './guide.js';
 import { listening, startNginx, type RunningNginx } from './nginx-runner.js';
 import { guideSandboxCommand, startShop, startStack, type Stack } from './stack.js';
 
@@ -45,6 +47,24 @@ async function metricsBlocks(): Promise<[string, string]> {
   return [job, tls];
 }
 
+/**
+ * The wallet in Chromium on a page whose number is typed: a logo loaded through the proxy, the
+ * approval page's link under `pagesAt` (the sandbox's pages, as the proxy serves them), approved.
+ */
+async function approveWithWallet(page: Page, pagesAt: string): Promise<void> {
+  const logo = page.locator(`momo-checkout img[src^="${pagesAt}/logos/"]`).first();
+  await logo.waitFor();
+  assert.ok(await logo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), 'an operator logo loaded through the proxy');
+  await page.getByRole('radio', { name: 'Pay with Wallet' }).check();
+  await page.getByRole('button', { name: /^Pay / }).click();
+  const link = page.getByRole('link', { name: 'Continue on this device instead' });
+  await link.waitFor({ timeout: 20_000 });
+  assert.ok(String(await link.getAttribute('href')).startsWith(`${pagesAt}/authorize/`), String(await link.getAttribute('href')));
+  await link.click();
+  await page.getByRole('heading', { name: 'Approve this payment?' }).waitFor();
+  await page.getByRole('button', { name: 'Approve' }).click();
+}
+
 describe('docs/deploy.md section 7: staging with the sandbox behind nginx and a private certificate', () => {
   let stack: Stack;
   let nginx: RunningNginx;
@@ -52,7 +72,11 @@ describe('docs/deploy.md section 7: staging with the sandbox behind nginx and a 
 
   before(async () => {
     stack = await startStack({ heartbeatMs: 15_000 });
-    nginx = await startNginx(stack, 'nginx', { port: stack.proxyPort, httpPort: await freePort() });
+    // Section 7's locations for the sandbox's pages, where the guide says: inside the https server block.
+    const staging = await guideBlock('staging-nginx');
+    nginx = await startNginx(stack, 'nginx', { port: stack.proxyPort, httpPort: await freePort() }, [['127.0.0.1:4010', `127.0.0.1:${stack.sandboxPort}`]], (file) =>
+      substitute(file, [['    # Your shop (PHP-FPM', `${staging}\n\n    # Your shop (PHP-FPM`]]),
+    );
     browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
   });
 
@@ -67,9 +91,45 @@ describe('docs/deploy.md section 7: staging with the sandbox behind nginx and a 
     assert.ok(log.some((line) => /^HTTP\/1\.1 POST \/momo\/webhook 200/.test(line)), `the sandbox's notification came through nginx:\n${log.join('\n')}`);
   });
 
+  it('pays by OTP and with the wallet in Chromium: the approval page and the logos through nginx over https (SANDBOX_PUBLIC_URL)', async () => {
+    const context = await browser.newContext({ ignoreHTTPSErrors: true });
+    try {
+      const page = await context.newPage();
+      const insecure: string[] = [];
+      page.on('request', (request) => void (request.url().startsWith('http://') && insecure.push(request.url())));
+      const pay = async (number: string) => {
+        const orderId = newOrderId();
+        await page.goto(`${stack.origin}/checkout?order=${orderId}`);
+        const field = page.getByLabel('Mobile money number');
+        await field.pressSequentially(number);
+        await field.press('Tab');
+        return orderId;
+      };
+      await pay('+2290194000001');
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.getByLabel('Payment code').fill(SANDBOX_OTP);
+      await page.getByLabel('Payment code').press('Enter');
+      await page.getByRole('heading', { name: 'Payment received' }).waitFor({ timeout: 20_000 });
+
+      const walletOrder = await pay('+2290196000001');
+      await approveWithWallet(page, `${stack.origin}/sandbox`);
+      await stack.until('the wallet payment completed', async () => {
+        const details = await fetch(`http://127.0.0.1:${stack.companionPort}/momo/server/payments/${walletOrder}`, { headers: { authorization: `Bearer ${stack.serverSecret}` } });
+        return ((await details.json()) as { payment?: { state: string } }).payment?.state === 'completed';
+      });
+      assert.deepEqual(insecure, [], 'nothing the payer loaded left https');
+      const refused = stack.companionLines().filter((line) => String(line.msg).includes('authorizationUrl refused'));
+      assert.deepEqual(refused, [], 'the companion refused no approval page');
+    } catch (error) {
+      throw new Error(`${(error as Error).message}\n--- logs ---\n${stack.logs()}`, { cause: error });
+    } finally {
+      await context.close();
+    }
+  });
+
   it('without NODE_EXTRA_CA_CERTS the sandbox loses the notification and says so, with the variable to set', async () => {
     const port = await freePort();
-    const { env, args } = await guideSandboxCommand(port, stack.cert);
+    const { env, args } = await guideSandboxCommand(port, stack.cert, stack.origin);
     const { NODE_EXTRA_CA_CERTS: _trusted, ...untrusted } = env;
     stack.spawnChild('sandbox-untrusted', process.execPath, args, { ...untrusted, PUSH_DELAY_MS: '50' });
     await stack.until('the second sandbox to listen', () => listening(port));
@@ -92,6 +152,30 @@ describe('docs/deploy.md section 7: staging with the sandbox behind nginx and a 
     const onHost = await runCli(['payments', '--stale'], { MOMO_SERVER_URL: `http://127.0.0.1:${stack.companionPort}/momo/server`, MOMO_SERVER_SECRET: stack.serverSecret });
     assert.equal(onHost.status, 0, onHost.stdout + onHost.stderr);
     assert.match(onHost.stdout, /payment\(s\) in the companion at http:\/\/127\.0\.0\.1:\d+\/momo\/server that need attention/);
+  });
+
+  it('each TLS failure names NODE_EXTRA_CA_CERTS: the CLI, a merchant notification, doctor --proxy; doctor says whether the server API answered', async () => {
+    const cliUntrusted = await runCli(['payments', '--stale'], { MOMO_SERVER_URL: `${stack.origin}/momo/server`, MOMO_SERVER_SECRET: stack.serverSecret });
+    assert.equal(cliUntrusted.status, 1, cliUntrusted.stdout + cliUntrusted.stderr);
+    assert.match(cliUntrusted.stdout + cliUntrusted.stderr, /not trusted by this command \(DEPTH_ZERO_SELF_SIGNED_CERT\).*NODE_EXTRA_CA_CERTS=/);
+    assert.doesNotMatch(cliUntrusted.stdout + cliUntrusted.stderr, /is `momo-checkout serve` running there/);
+
+    // The merchant endpoint's sink (the one the delivery worker retries with) behind the same certificate.
+    const ping = await createMerchantPing({ url: `${stack.origin}/momo/webhook`, secret: `whsec_${Buffer.from('k'.repeat(32)).toString('base64')}` })();
+    assert.equal(ping.ok, false);
+    assert.match(ping.ok ? '' : ping.error, /not trusted by the companion \(DEPTH_ZERO_SELF_SIGNED_CERT\).*NODE_EXTRA_CA_CERTS=/);
+
+    const companionEnv = { MOMO_BASE_URL: `http://127.0.0.1:${stack.sandboxPort}`, MOMO_API_KEY: 'sk_test_sandbox_staging', MOMO_WEBHOOK_SECRETS: 'whsec_staging', MOMO_PUBLIC_URL: `${stack.origin}/momo`, MOMO_SERVER_SECRET: stack.serverSecret, MOMO_STORE: 'memory' };
+    const trusted = await runCli(['doctor', '--proxy'], { ...companionEnv, NODE_EXTRA_CA_CERTS: stack.cert, MOMO_SERVER_URL: `http://127.0.0.1:${stack.companionPort}/momo/server` });
+    const trustedText = trusted.stdout + trusted.stderr;
+    assert.match(trustedText, /ok\s+proxy: https:\/\/127\.0\.0\.1:\d+\/momo answered HTTP \d+ over TLS with a certificate trusted by the public CAs and NODE_EXTRA_CA_CERTS=/, trustedText);
+    assert.match(trustedText, /ok\s+server API: answered at http:\/\/127\.0\.0\.1:\d+\/momo\/server and took MOMO_SERVER_SECRET/, trustedText);
+    const untrusted = await runCli(['doctor', '--proxy'], { ...companionEnv, MOMO_SERVER_URL: `http://127.0.0.1:${await freePort()}/momo/server` });
+    const untrustedText = untrusted.stdout + untrusted.stderr;
+    assert.equal(untrusted.status, 1, untrustedText);
+    assert.match(untrustedText, /FAIL\s+proxy: .*DEPTH_ZERO_SELF_SIGNED_CERT.*NODE_EXTRA_CA_CERTS=.*\(NODE_EXTRA_CA_CERTS is not set\)/, untrustedText);
+    assert.match(untrustedText, /WARN\s+server API: could not reach the companion at .*ECONNREFUSED/, untrustedText);
+    assert.doesNotMatch(untrustedText, /accepts it/);
   });
 
   it("Prometheus scrapes through nginx with docs/metrics.md's tls_config, and is down on the certificate without it", async () => {
@@ -154,17 +238,7 @@ describe('docs/deploy.md section 7: staging with the sandbox behind nginx and a 
         const field = page.getByLabel('Mobile money number');
         await field.pressSequentially('+2290196000001');
         await field.press('Tab');
-        const logo = page.locator('momo-checkout img[src*="/momo/logos/"]').first();
-        await logo.waitFor();
-        assert.ok(await logo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), 'an operator logo loaded through the proxy');
-        await page.getByRole('radio', { name: 'Pay with Wallet' }).check();
-        await page.getByRole('button', { name: /^Pay / }).click();
-        const link = page.getByRole('link', { name: 'Continue on this device instead' });
-        await link.waitFor({ timeout: 20_000 });
-        assert.match(String(await link.getAttribute('href')), new RegExp(`^${origin}/momo/authorize/`));
-        await link.click();
-        await page.getByRole('heading', { name: 'Approve this payment?' }).waitFor();
-        await page.getByRole('button', { name: 'Approve' }).click();
+        await approveWithWallet(page, `${origin}/momo`);
         await stack.until('the wallet payment completed', async () => {
           const details = await fetch(`http://127.0.0.1:${servePort}/momo/server/payments/${orderId}`, { headers: { authorization: `Bearer ${serverSecret}` } });
           return ((await details.json()) as { payment?: { state: string } }).payment?.state === 'completed';

@@ -140,6 +140,18 @@ describe('the checkout machine, its data', () => {
     assert.equal(next(retry, eventForPayment(payment('pending', 4))).status, 'awaiting-approval');
   });
 
+  it('says at once that an approval page the companion refused leaves this way of paying unavailable, never "failed", and offers another way', () => {
+    const refused = payment('awaiting-redirect', 4, { approvalUnavailable: true, canRetry: true });
+    const s = next(stateIn('awaiting-redirect'), eventForPayment(refused));
+    assert.equal(s.status, 'approval-unavailable');
+    assert.equal(next(s, { type: 'TIMED_OUT' }), s, 'nothing is waited for: no "we haven\'t heard back"');
+    assert.equal(next(s, eventForPayment(payment('completed', 5))).status, 'succeeded', 'a late outcome still shows');
+    assert.equal(next(s, { type: 'TRY_AGAIN' }).status, 'entering');
+    const last = { ...s, payment: { ...refused, canRetry: false } };
+    assert.equal(next(last, { type: 'TRY_AGAIN' }), last, 'no attempt left: the text sends the payer back to the shop');
+    assert.equal(eventForPayment(payment('completed', 6, { approvalUnavailable: true })).type, 'PAYMENT_COMPLETED');
+  });
+
   it('reads a returned, non-final payment as confirming and a final one as its outcome', () => {
     assert.equal(eventForPayment(payment('redirect-ready', 1, { returned: true })).type, 'PAYMENT_RETURNED');
     assert.equal(eventForPayment(payment('completed', 1, { returned: true })).type, 'PAYMENT_COMPLETED');

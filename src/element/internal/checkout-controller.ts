@@ -175,7 +175,7 @@ export class CheckoutController implements ReactiveController {
       case 'entering':
         // Back to the number (after "try again", or the checkout's answer): re-read what is typed,
         // still showing a mistake the payer was already shown while it loaded.
-        if (previous === 'failed' || previous === 'loading') this.number.validateNow(this.number.phoneCheck?.kind === 'invalid');
+        if (previous === 'failed' || previous === 'approval-unavailable' || previous === 'loading') this.number.validateNow(this.number.phoneCheck?.kind === 'invalid');
         break;
       case 'ready':
         // A kept number paid with the overlay wallet last time: offer the same choice.

@@ -15,7 +15,7 @@ export interface StepFocusHost extends ReactiveControllerHost, HTMLElement {
 
 /** Steps that take focus to their heading or field when the payer was working in the element. */
 const focusSteps: readonly Status[] = [
-  'needs-otp', 'awaiting-approval', 'awaiting-redirect', 'redirecting', 'confirming', 'checking',
+  'needs-otp', 'awaiting-approval', 'awaiting-redirect', 'redirecting', 'approval-unavailable', 'confirming', 'checking',
   'succeeded', 'failed', 'expired', 'error',
 ];
 

@@ -14,15 +14,17 @@ import { formatSetupChecks } from '../setup/setup-report.js';
 import { nodeCheck } from './node-check.js';
 import { storeCheck } from './store-check.js';
 import { elementFilesCheck } from '../setup/element-files-check.js';
-import { standaloneChecks } from './standalone-checks.js';
+import { proxyCheck, serverApiCheck, standaloneChecks } from './standalone-checks.js';
 import { UsageError } from './usage-error.js';
 
 type Env = Record<string, string | undefined>;
 type Out = (line: string) => void;
 
 export async function doctorCommand(env: Env, args: readonly string[], out: Out, err: Out): Promise<number> {
-  const unknown = args.filter((arg) => arg !== '--sandbox');
-  if (unknown.length > 0) throw new UsageError(`doctor: unknown option ${unknown.join(' ')}: the only one is --sandbox (check the setup of serve --sandbox).`);
+  const unknown = args.filter((arg) => arg !== '--sandbox' && arg !== '--proxy');
+  if (unknown.length > 0) {
+    throw new UsageError(`doctor: unknown option ${unknown.join(' ')}: the options are --sandbox (check the setup of serve --sandbox) and --proxy (check the proxy at MOMO_PUBLIC_URL and the CA this process trusts).`);
+  }
   // Said whatever else fails: on too old a Node the store cannot be trusted to stay up.
   const node = nodeCheck();
   const sandbox = args.includes('--sandbox');
@@ -63,6 +65,9 @@ export async function doctorCommand(env: Env, args: readonly string[], out: Out,
     // The simulator is not running yet, so nothing of it can be asked; serve --sandbox's own start checks it.
     ...(sandbox ? [] : await runSetupChecks({ ...options, allowLocalPublicUrl: options.allowInsecureLocalUrls === true })),
     ...standaloneChecks(runEnv).map((check) => (sandbox && check.name === 'server secret' && !env.MOMO_SERVER_SECRET?.trim() ? madeAtStart(check) : check)),
+    // serve --sandbox makes its secret at start: nothing to ask before it runs.
+    ...(sandbox ? [] : [await serverApiCheck(runEnv)]),
+    ...(args.includes('--proxy') ? [await proxyCheck(runEnv)] : []),
     await storeCheck(runEnv),
     // A shop serving a pinned file from node_modules shows no checkout when it is gone (issue 41).
     await elementFilesCheck(),

@@ -7,6 +7,7 @@
  * fallback, and a `--url` without `/server` is refused with a sentence rather than sent to
  * `/momo/server/server/...`.
  */
+import { certificateAdvice } from '../../contract/tls-failure.js';
 import { UsageError } from './usage-error.js';
 
 type Env = Record<string, string | undefined>;
@@ -56,6 +57,7 @@ export async function callServerApi(
   path: string,
   init: { method: 'GET' | 'POST'; body?: unknown; headers?: Record<string, string> } = { method: 'POST' },
   fetchImpl: typeof fetch = fetch,
+  timeoutMs = 60_000,
 ): Promise<ServerApiAnswer> {
   const address = `${target.base}${path}`;
   let response: Response;
@@ -64,9 +66,12 @@ export async function callServerApi(
       method: init.method,
       headers: { ...init.headers, authorization: `Bearer ${target.secret}`, ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}) },
       ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
-      signal: AbortSignal.timeout(60_000),
+      signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (error) {
+    // A certificate this command does not trust is a proxy that answered, not a companion that is down.
+    const advice = certificateAdvice(error, 'this command');
+    if (advice) return { ok: false, message: `could not reach the companion at ${address}: ${advice}, or call it on its host over http (MOMO_SERVER_URL=${example})` };
     const cause = error instanceof Error ? ((error.cause as { code?: string } | undefined)?.code ?? error.message) : String(error);
     return { ok: false, message: `could not reach the companion at ${address} (${cause}): is \`momo-checkout serve\` running there? (MOMO_SERVER_URL or --url gives another address)` };
   }

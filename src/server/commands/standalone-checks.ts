@@ -3,7 +3,9 @@
  * the server secret, and the merchant notification pair. Read from the environment as `serve` reads
  * it, each problem said with its fix, all of them in one run.
  */
+import { certificateAdvice, errorCode } from '../../contract/tls-failure.js';
 import { CompanionConfigError } from '../config-error.js';
+import { callServerApi, serverApiTarget, type ServerApiTarget } from './server-api-call.js';
 import { checkMerchantWebhookOptions } from '../deliveries/merchant-notifications.js';
 import { merchantEventsFromEnv } from '../deliveries/merchant-events.js';
 import { checkServerSecret } from '../server-api/server-secret.js';
@@ -45,7 +47,54 @@ function serverSecretCheck(env: Env): SetupCheck {
   if (!secret) {
     return { name, status: 'warning', message: 'MOMO_SERVER_SECRET is not set: `momo-checkout serve` needs it (your backend sends it to the server API). Generate one with: openssl rand -hex 32' };
   }
-  return asCheck(name, () => checkServerSecret(secret), 'set; the server API accepts it.');
+  // Only its form is checked here: whether a running server API takes it is serverApiCheck's.
+  return asCheck(name, () => checkServerSecret(secret), 'set, and strong enough.');
+}
+
+/**
+ * Whether the server API answers at MOMO_SERVER_URL (or MOMO_PUBLIC_URL + /server) with the secret:
+ * said as it is, never "accepts it" of a server that is not running (a warning then: doctor is also
+ * run before the first start). A certificate it does not trust names NODE_EXTRA_CA_CERTS.
+ */
+export async function serverApiCheck(env: Env, fetchImpl: typeof fetch = fetch): Promise<SetupCheck> {
+  const name = 'server API';
+  // Asked only where the merchant said the running companion is: the public URL's /server is
+  // closed by the proxy in front (docs/deploy.md section 4), and before the first start nothing runs.
+  if (!env.MOMO_SERVER_URL?.trim()) {
+    return { name, status: 'ok', message: 'not asked: set MOMO_SERVER_URL to the running companion\'s server API (e.g. http://127.0.0.1:3000/momo/server) for doctor to check that it answers and takes MOMO_SERVER_SECRET.' };
+  }
+  let target: ServerApiTarget;
+  try {
+    target = serverApiTarget(env, undefined);
+  } catch (error) {
+    return { name, status: 'error', message: (error as Error).message };
+  }
+  const answer = await callServerApi(target, '/payments?state=stale&limit=1', { method: 'GET' }, fetchImpl, 5_000);
+  if (answer.ok) return { name, status: 'ok', message: `answered at ${target.base} and took MOMO_SERVER_SECRET.` };
+  if (answer.status === 401) return { name, status: 'error', message: `${answer.message}: MOMO_SERVER_SECRET is not the one the running companion has; give both the same value.` };
+  return { name, status: 'warning', message: `${answer.message}. Nothing is known of the secret until it answers: run doctor again once serve runs.` };
+}
+
+/**
+ * `doctor --proxy`: the proxy in front, as the service (or a staging sandbox) meets it: an https
+ * request to MOMO_PUBLIC_URL, trusting what this process trusts (NODE_EXTRA_CA_CERTS included, as
+ * the sandbox started the same way would).
+ */
+export async function proxyCheck(env: Env, fetchImpl: typeof fetch = fetch): Promise<SetupCheck> {
+  const name = 'proxy';
+  const publicUrl = env.MOMO_PUBLIC_URL?.trim().replace(/\/+$/, '');
+  if (!publicUrl?.startsWith('https://')) return { name, status: 'warning', message: 'not asked: MOMO_PUBLIC_URL is not an https address (docs/deploy.md sections 4 and 5).' };
+  const extra = env.NODE_EXTRA_CA_CERTS?.trim();
+  const trusted = extra ? `the public CAs and NODE_EXTRA_CA_CERTS=${extra}` : 'the public CAs only (NODE_EXTRA_CA_CERTS is not set)';
+  try {
+    const response = await fetchImpl(`${publicUrl}/webhook`, { method: 'GET', redirect: 'manual', signal: AbortSignal.timeout(5_000) });
+    await response.arrayBuffer().catch(() => undefined);
+    return { name, status: 'ok', message: `${publicUrl} answered HTTP ${response.status} over TLS with a certificate trusted by ${trusted}.` };
+  } catch (error) {
+    const advice = certificateAdvice(error, 'the sender of notifications (the sandbox in staging)');
+    if (advice) return { name, status: 'error', message: `${publicUrl}: ${advice}. This check trusted ${trusted}.` };
+    return { name, status: 'error', message: `${publicUrl} did not answer (${errorCode(error) ?? (error as Error).message}): is the proxy running, and listening on that host and port?` };
+  }
 }
 
 function merchantEndpointCheck(env: Env): SetupCheck {

@@ -4,6 +4,7 @@
  * it with one HMAC-SHA256 (docs/backends.md). The delivery worker (delivery-worker.ts) calls it from the
  * durable queue and retries it with backoff; this file only makes one attempt and says how it went.
  */
+import { certificateAdvice } from '../../contract/tls-failure.js';
 import { Webhook } from 'standardwebhooks';
 import type { DeliverFunction, DeliveryResult } from './delivery-worker.js';
 import { CompanionConfigError } from '../config-error.js';
@@ -174,6 +175,8 @@ function createSignedPost(options: MerchantWebhookOptions): (id: string, body: s
 
 function describeFailure(error: unknown, timeoutMs: number): string {
   if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return `no answer within ${timeoutMs} ms`;
+  const advice = certificateAdvice(error, 'the companion');
+  if (advice) return `could not reach the endpoint: ${advice}`;
   const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
   if (cause?.code) return `could not reach the endpoint: ${cause.code}`;
   if (cause?.message) return `could not reach the endpoint: ${cause.message}`;

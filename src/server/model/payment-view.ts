@@ -10,6 +10,8 @@ export function paymentView(checkout: CheckoutRecord): PaymentView | null {
   // onPaymentUpdate (the webhook handler also stores it as failed; this holds for older records).
   const held = heldForSupport(payment);
   const state = held ? 'failed' : payment.state;
+  const approvalUnavailable = approvalUnavailableFor(payment);
+  const attemptsLeft = !held && payment.attempt < checkout.maxAttempts;
   return {
     state,
     version: checkout.version,
@@ -20,9 +22,19 @@ export function paymentView(checkout: CheckoutRecord): PaymentView | null {
     instructions: state === 'needs-otp' ? payment.operator?.instructions ?? null : null,
     authorizationUrl: state === 'redirect-ready' ? payment.authorizationUrl : null,
     returned: payment.returned,
-    canRetry: state === 'failed' && !held && payment.attempt < checkout.maxAttempts,
+    canRetry: (state === 'failed' || approvalUnavailable) && attemptsLeft,
+    ...(approvalUnavailable ? { approvalUnavailable: true as const } : {}),
     updatedAt: new Date(payment.updatedAt).toISOString(),
   };
+}
+
+/**
+ * The service's approval page for this open attempt was refused (apply-notification.ts): the payer
+ * cannot approve it through us, so another attempt may start (pay-flow.ts) while it is left to
+ * expire at the service. Once final, the outcome is what the payer sees.
+ */
+export function approvalUnavailableFor(payment: Pick<PaymentRecord, 'authorizationRefused' | 'state'>): boolean {
+  return Boolean(payment.authorizationRefused) && payment.state !== 'completed' && payment.state !== 'failed';
 }
 
 export function checkoutView(checkout: CheckoutRecord, countries: CountryView[]): CheckoutView {

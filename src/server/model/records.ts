@@ -19,6 +19,7 @@ import {
   type StoredPayloads,
 } from './notification-kinds.js';
 import type { RefundRecord } from './refund.js';
+import type { AuthorizationUrlRefusal } from './urls.js';
 
 export type { ReportedState } from './notification-kinds.js';
 
@@ -76,6 +77,12 @@ export interface PaymentRecord {
    * (this server's clock is off?): the service never sends it again, so the payment is listed as stuck.
    */
   refusedNotification?: { status: string; sentAt: number; receivedAt: number } | null;
+  /**
+   * The service's approval page (`nextAction.authorizationUrl`) for this attempt was refused, and
+   * why: the payer can never approve it through us, so the page says this way of paying is
+   * unavailable and offers another attempt, while the service's attempt is left to expire.
+   */
+  authorizationRefused?: { reason: AuthorizationUrlRefusal; at: number } | null;
   /** When `onStale` was told about this payment (it is told once). */
   staleReportedAt?: number | null;
   updatedAt: number;

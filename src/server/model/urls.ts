@@ -48,22 +48,39 @@ export interface AuthorizationUrlPolicy {
  * into punycode, so the checks below see what the browser will connect to.
  */
 export function isAllowedAuthorizationUrl(text: string, policy: AuthorizationUrlPolicy): boolean {
+  return authorizationUrlRefusal(text, policy) === null;
+}
+
+/** Why an authorisation URL is not sent to a payer (said in the log and the stuck list), or null when it is. */
+export type AuthorizationUrlRefusal = 'not-a-url' | 'credentials' | 'not-https' | 'not-public' | 'look-alike-host';
+
+/** {@link isAllowedAuthorizationUrl}'s reason: null for a URL a payer may be sent to. */
+export function authorizationUrlRefusal(text: string, policy: AuthorizationUrlPolicy): AuthorizationUrlRefusal | null {
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    return false;
+    return 'not-a-url';
   }
-  if (url.username !== '' || url.password !== '') return false;
+  if (url.username !== '' || url.password !== '') return 'credentials';
   const local = policy.allowInsecureLocal && isLoopbackUrl(url.href);
-  if (url.protocol !== 'https:' && !local) return false;
-  if (local) return true;
+  if (url.protocol !== 'https:' && !local) return 'not-https';
+  if (local) return null;
   const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
-  if (host === '' || host === 'localhost' || host.endsWith('.localhost')) return false;
-  if (ipaddr.isValid(host)) return ipaddr.process(host).range() === 'unicast';
-  if (!policy.allowIdnHosts && host.split('.').some((label) => label.startsWith('xn--'))) return false;
-  return true;
+  if (host === '' || host === 'localhost' || host.endsWith('.localhost')) return 'not-public';
+  if (ipaddr.isValid(host)) return ipaddr.process(host).range() === 'unicast' ? null : 'not-public';
+  if (!policy.allowIdnHosts && host.split('.').some((label) => label.startsWith('xn--'))) return 'look-alike-host';
+  return null;
 }
+
+/** The refusal in the words of a log line and the stuck list. */
+export const authorizationUrlRefusalText: Record<AuthorizationUrlRefusal, string> = {
+  'not-a-url': 'it is not a URL',
+  credentials: 'it carries a user name or password',
+  'not-https': 'it is not https',
+  'not-public': 'its host is not a public address (loopback, private or link-local)',
+  'look-alike-host': 'its host is an internationalised name (a look-alike is possible; allowIdnAuthorizationUrls allows them)',
+};
 
 /**
  * A URL as it may be shown or logged: the query's values and any fragment replaced by `…`, so a

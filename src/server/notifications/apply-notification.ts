@@ -9,6 +9,7 @@ import { redactPhone } from '../../contract/phone.js';
 import type { WebhookNotification } from '../../contract/upstream/index.js';
 import { isFinal, movesForward } from '../payments/transitions.js';
 import { applyPayoutNotification, refundOfPayout } from '../refunds/apply-payout-notification.js';
+import { authorizationUrlRefusalText } from '../model/urls.js';
 import type { NotificationApplied, NotificationDeps } from './notification-types.js';
 
 /** Applies a verified notification: idempotent (applying it again changes nothing). */
@@ -52,8 +53,15 @@ export async function applyNotification(deps: NotificationDeps, notification: We
     });
   }
   const authorizationUrl = notification.nextAction?.authorizationUrl;
-  if (authorizationUrl !== undefined && !deps.isAllowedAuthorizationUrl(authorizationUrl)) {
-    deps.log.error('service notification authorizationUrl refused: only https URLs are sent to a payer', { orderId: checkout.orderId });
+  const refusal = authorizationUrl === undefined ? null : deps.authorizationUrlRefusal(authorizationUrl);
+  if (refusal) {
+    // Said at once to the payer (payment-view.ts `approvalUnavailable`) and in the stuck list: a page
+    // the payer never gets is a payment that cannot be approved, not one to wait three minutes for.
+    deps.log.error(`service notification authorizationUrl refused: ${authorizationUrlRefusalText[refusal]}; only https URLs to a public host are sent to a payer. The payer is told to pay another way`, {
+      orderId: checkout.orderId,
+      reason: refusal,
+      hint: 'a standalone sandbox behind a proxy needs SANDBOX_PUBLIC_URL (docs/deploy.md section 7)',
+    });
   }
 
   const { changed, checkout: after } = await deps.transitions.update(checkout.orderId, (payment) => {
@@ -68,8 +76,13 @@ export async function applyNotification(deps: NotificationDeps, notification: We
     }
     if (notification.status === 'completed') return { ...next, state: 'completed' as const };
     if (notification.status === 'failed') return { ...next, state: 'failed' as const };
-    if (authorizationUrl !== undefined && deps.isAllowedAuthorizationUrl(authorizationUrl) && movesForward(payment.state, 'redirect-ready')) {
+    if (authorizationUrl !== undefined && !refusal && movesForward(payment.state, 'redirect-ready')) {
       return { ...next, state: 'redirect-ready' as const, authorizationUrl };
+    }
+    if (refusal && !payment.authorizationRefused) {
+      // Not failed: the service's attempt stays open (left to expire there) and a late outcome still applies.
+      const state = movesForward(payment.state, 'awaiting-redirect') ? ('awaiting-redirect' as const) : payment.state;
+      return { ...next, state, authorizationRefused: { reason: refusal, at: deps.now() } };
     }
     if (notification.status !== 'pending') {
       // assumptions.md: an unknown status is non-final; keep it monotone and log it.

@@ -12,6 +12,8 @@ import type { RefundChangeDeps } from '../refunds/refund-changes.js';
 import type { SinksByKind } from '../model/notification-kinds.js';
 import type { DeliverySink } from '../model/records.js';
 
+import type { AuthorizationUrlRefusal } from '../model/urls.js';
+
 export interface NotificationDeps {
   store: CheckoutStore;
   transitions: Transitions;
@@ -19,8 +21,8 @@ export interface NotificationDeps {
   secrets: readonly string[];
   toleranceMs: number;
   now: () => number;
-  /** Whether an authorisation URL may be sent to a payer's browser. */
-  isAllowedAuthorizationUrl: (url: string) => boolean;
+  /** Why an authorisation URL may not be sent to a payer's browser, or null when it may. */
+  authorizationUrlRefusal: (url: string) => AuthorizationUrlRefusal | null;
   /** Where each kind of change is queued (default: nowhere); a payment's go through `transitions`. */
   sinks?: Partial<SinksByKind<DeliverySink>>;
   onRefundQueued?: RefundChangeDeps['onQueued'];

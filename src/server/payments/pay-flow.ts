@@ -47,7 +47,7 @@ import { StoreConflictError, type CheckoutStore } from '../stores/store.js';
 import { LinkBusyError } from '../stores/link-updates.js';
 import { nextAttemptOrderIds } from './attempt-ids.js';
 import { isFinal, movesForward, type Transitions } from './transitions.js';
-import { paymentView } from '../model/payment-view.js';
+import { approvalUnavailableFor, paymentView } from '../model/payment-view.js';
 import { takeLock } from '../stores/lock-lease.js';
 import type { MetricsRecorder } from '../model/metrics-recorder.js';
 import { redactPhone } from '../../contract/phone.js';
@@ -91,8 +91,10 @@ export async function payCheckout(deps: PayFlowDeps, checkoutAtStart: CheckoutRe
   try {
     const checkout = (await deps.store.getByOrderId(orderId)) ?? checkoutAtStart;
     const current = checkout.payment;
-    if (current && (underWay.includes(current.state) || current.state === 'completed')) return paymentView(checkout)!;
-    if (current?.state === 'failed' && !paymentView(checkout)!.canRetry) return paymentView(checkout)!;
+    // An attempt whose approval page was refused cannot be approved through us: another may start.
+    const unapprovable = current ? approvalUnavailableFor(current) : false;
+    if (current && ((underWay.includes(current.state) && !unapprovable) || current.state === 'completed')) return paymentView(checkout)!;
+    if ((current?.state === 'failed' || unapprovable) && !paymentView(checkout)!.canRetry) return paymentView(checkout)!;
     // Someone else's transaction holds this attempt's order id: only support can settle it.
     if (current?.orderIdConflict) return paymentView(checkout)!;
 
@@ -104,7 +106,8 @@ export async function payCheckout(deps: PayFlowDeps, checkoutAtStart: CheckoutRe
 
     // A new attempt only after a verified final failure, under a new order id; otherwise the same
     // order id is re-posted (after a 422 or an unknown outcome nothing new may be invented, §7).
-    const newAttempt = current?.state === 'failed';
+    // (An attempt whose approval page was refused is left to expire at the service, never re-posted.)
+    const newAttempt = !!current && (current.state === 'failed' || unapprovable);
     const attempt = newAttempt ? current.attempt + 1 : current?.attempt ?? 1;
     // An earlier post of this order id whose outcome is unknown: only that request may go again.
     const unsettled = newAttempt || !current ? null : unsettledPost(checkout);

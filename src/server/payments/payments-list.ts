@@ -6,6 +6,7 @@
 import { finalPaymentStates, type PaymentState } from '../../contract/companion.js';
 import { redactPhone } from '../../contract/phone.js';
 import type { CheckoutRecord } from '../model/records.js';
+import { authorizationUrlRefusalText } from '../model/urls.js';
 import { heldForSupport } from '../model/payment-view.js';
 import { recordsNeedingSupport } from '../stores/support-views.js';
 import type { RefundRecord, RefundState } from '../model/refund.js';
@@ -130,6 +131,10 @@ function adviceFor(record: CheckoutRecord): string {
   if (finalPaymentStates.includes(payment.state)) return 'Nothing to do: the outcome is known.';
   if (payment.refusedNotification) {
     return `This server refused a genuine notification (status "${payment.refusedNotification.status}") because its clock is off: fix the clock (NTP), then ask the payment service's support to re-emit the notification of ${transaction}, ${amount}.`;
+  }
+  if (payment.authorizationRefused) {
+    const why = authorizationUrlRefusalText[payment.authorizationRefused.reason];
+    return `The payment service's notification for ${transaction}, ${amount}, arrived and was applied, but its approval page (authorizationUrl) was refused because ${why}: only https pages on a public host are sent to a payer. The payer was told at once that this way of paying is unavailable and could try another number, operator or a push; this attempt cannot be approved and is left to expire at the service. A standalone sandbox behind a proxy needs SANDBOX_PUBLIC_URL, the proxy's https address that forwards its /authorize/ and /logos/ paths (docs/deploy.md section 7); with the real service, send ${transaction} to its support.`;
   }
   if (payment.state === 'unknown' || !payment.transactionId) {
     return `The service's answer to this pay-in was lost, so it may or may not exist. Ask the payment service's support whether ${transaction}, ${amount}, exists and to re-emit its notification; do not ask the payer to pay again before they answer.`;

@@ -56,6 +56,7 @@ export const PaymentViewSchema = z
     authorizationUrl: z.string().nullable(),
     returned: z.boolean(),
     canRetry: z.boolean(),
+    approvalUnavailable: z.literal(true).optional().openapi({ description: "Present when the service's approval page for this attempt was refused (not https, or not on a public host): the payer cannot approve it and may pay another way while `canRetry`; the attempt is left to expire at the service." }),
     updatedAt: z.string(),
   })
   .openapi('PaymentView');

@@ -78,3 +78,41 @@ describe('authorisation URLs from notifications', () => {
     assert.equal(view.authorizationUrl, 'https://pay.example/authorize/1');
   });
 });
+
+describe('a refused approval page (issue 53, item 3)', () => {
+  let h: Harness;
+  before(async () => {
+    h = await startHarness({ setupChecksAtStart: false });
+  });
+  after(async () => h.close());
+
+  it('is said to the payer at once as "pay another way" (not failed), names its cause in the stuck list, and lets another attempt start', async () => {
+    const orderId = newOrderId();
+    const token = await h.checkout(orderId);
+    // A push number that never answers: only the notification below moves this attempt.
+    await h.json('/checkout/pay', { token, body: { phoneNumber: '+2290196000003', useWallet: false } });
+    const answer = await h.companion.handleWebhook(
+      await signWebhook({ phoneNumber: '+2290196000003', amount: 5000, orderId, status: 'pending', nextAction: { authorizationUrl: 'http://pay.example/authorize/1' } }, h.sandbox.webhookSecret),
+    );
+    assert.equal(answer.status, 200);
+    const view = (await h.json('/checkout/status', { token })).body.payment;
+    assert.equal(view.approvalUnavailable, true, JSON.stringify(view));
+    assert.equal(view.canRetry, true);
+    assert.notEqual(view.state, 'failed', 'never told it failed: the attempt is left to expire at the service');
+    assert.equal(view.authorizationUrl, null);
+
+    const [stuck] = (await h.companion.listPayments({ state: 'stale', olderThanMinutes: 0 })).filter((item) => item.orderId === orderId);
+    assert.match(stuck!.action, /approval page \(authorizationUrl\) was refused because it is not https/);
+    assert.match(stuck!.action, /SANDBOX_PUBLIC_URL/);
+    assert.doesNotMatch(stuck!.action, /NODE_EXTRA_CA_CERTS|not delivered/, 'the notification arrived: the list does not say it was lost');
+
+    // The way forward: another number (a push that approves) starts a new attempt under a new order id.
+    const again = (await h.json('/checkout/pay', { token, body: { phoneNumber: '+2290196000001', useWallet: false } })).body;
+    assert.equal(again.approvalUnavailable, undefined, JSON.stringify(again));
+    assert.ok(['pending', 'unknown', 'completed'].includes(again.state), JSON.stringify(again));
+    const paid = await h.waitFor(orderId, (payment) => payment.state === 'completed');
+    assert.equal(paid.state, 'completed');
+    const [record] = (await h.companion.listPayments({})).filter((item) => item.orderId === orderId);
+    assert.notEqual(record!.serviceOrderId, orderId, 'the new attempt has an order id of its own; the refused one is never re-posted');
+  });
+});

@@ -35,14 +35,33 @@ export function succeededStep(ctx: ViewContext): TemplateResult {
   </div>`;
 }
 
-export function failedStep(ctx: ViewContext): TemplateResult {
+/** "Try another number or operator" while the payment allows another attempt, else back to the shop. */
+function anotherWay(ctx: ViewContext): TemplateResult {
   const { c, t } = ctx;
+  return c.state.payment?.canRetry
+    ? html`<button class="primary" type="button" @click=${() => c.tryAgain()}>${t.tryAgain}</button>`
+    : html`<p>${t.failedNoRetry}</p>`;
+}
+
+export function failedStep(ctx: ViewContext): TemplateResult {
+  const { t } = ctx;
   return html`<div class="step failed">
     ${heading(t.failedHeading)}
     <p>${t.failedBody}</p>
-    ${c.state.payment?.canRetry
-      ? html`<button class="primary" type="button" @click=${() => c.tryAgain()}>${t.tryAgain}</button>`
-      : html`<p>${t.failedNoRetry}</p>`}
+    ${anotherWay(ctx)}
+  </div>`;
+}
+
+/**
+ * The approval page could not be sent to the payer (the companion refused it): this way of paying
+ * is unavailable. Not "failed": the attempt is left to expire at the service, and nothing was paid.
+ */
+export function approvalUnavailableStep(ctx: ViewContext): TemplateResult {
+  const { t } = ctx;
+  return html`<div class="step failed">
+    ${heading(t.approvalUnavailableHeading)}
+    <p>${t.approvalUnavailableBody}</p>
+    ${anotherWay(ctx)}
   </div>`;
 }
 
