@@ -14,18 +14,18 @@ import { guideCaddySite, startCaddy } from './caddy-runner.js';
 import { startFleet, type Fleet } from './fleet.js';
 import { guideBlock, parseEnvFile } from './guide.js';
 import { deliveriesOf, provesNothingLost } from './notification-stream.js';
-import { guideSeconds, guideSettleMs, killAndRestart, rollingRestart, severalProcessesCaddyFile, underSteadyStream } from './several-processes.js';
+import { guideSeconds, guidePauseMs, killAndRestart, rollingRestart, severalProcessesCaddyFile, underSteadyStream } from './several-processes.js';
 
 const perSecond = 20;
 
 describe("docs/deploy.md section 8: two processes on one PostgreSQL behind the guide's Caddyfile", () => {
   let fleet: Fleet;
   let site: string;
-  let settleMs: number;
+  let pauseMs: number;
 
   before(async () => {
     fleet = await startFleet({ count: 2, env: parseEnvFile(await guideBlock('caddy-env')) });
-    settleMs = await guideSettleMs();
+    pauseMs = await guidePauseMs();
     site = await guideCaddySite(fleet, [['127.0.0.1:3001', `127.0.0.1:${fleet.processes[1]!.port}`]], severalProcessesCaddyFile);
     await startCaddy(fleet, 'caddy', site, fleet.proxyPort);
   });
@@ -45,7 +45,7 @@ describe("docs/deploy.md section 8: two processes on one PostgreSQL behind the g
   });
 
   it('loses no notification over a rolling restart of both processes (20 a second)', async () => {
-    const settled = await underSteadyStream(fleet, { perSecond, seconds: 40 }, () => rollingRestart(fleet.processes, settleMs));
+    const settled = await underSteadyStream(fleet, { perSecond, seconds: 50 }, () => rollingRestart(fleet.processes, pauseMs));
     await provesNothingLost(fleet, fleet.processes[1]!, settled);
   });
 
@@ -54,7 +54,7 @@ describe("docs/deploy.md section 8: two processes on one PostgreSQL behind the g
     // body): the notifications sent to the dead process until its next health check are lost.
     const healthIntervalMs = await guideSeconds('Caddyfile-momo', /health_interval (\d+)s/);
     let killedAt = 0;
-    const settled = await underSteadyStream(fleet, { perSecond, seconds: 18 }, async () => (killedAt = await killAndRestart(fleet.processes[0]!, 3000, settleMs)));
+    const settled = await underSteadyStream(fleet, { perSecond, seconds: 15 }, async () => (killedAt = await killAndRestart(fleet.processes[0]!, 3000)));
     const { lost } = await deliveriesOf(fleet, settled);
     // Written into docs/deploy.md section 8: what Caddy 2.6 loses of a process killed outright.
     console.log(`Caddy, one of two processes killed: ${lost.length} of ${settled.length} notifications lost, ${lost.map((delivery) => delivery.at - killedAt).join(', ')} ms after the kill`);

@@ -13,18 +13,18 @@ import { freePort } from '../support/free-port.js';
 import { startFleet, type Fleet } from './fleet.js';
 import { startNginx, type RunningNginx } from './nginx-runner.js';
 import { deliveriesOf, provesNothingLost } from './notification-stream.js';
-import { guideSettleMs, killAndRestart, rollingRestart, severalProcessesNginxFile, underSteadyStream } from './several-processes.js';
+import { guidePauseMs, killAndRestart, rollingRestart, severalProcessesNginxFile, underSteadyStream } from './several-processes.js';
 
 const perSecond = 20;
 
 describe("docs/deploy.md section 8: two processes on one PostgreSQL behind the guide's nginx file", () => {
   let fleet: Fleet;
   let nginx: RunningNginx;
-  let settleMs: number;
+  let pauseMs: number;
 
   before(async () => {
     fleet = await startFleet({ count: 2 });
-    settleMs = await guideSettleMs();
+    pauseMs = await guidePauseMs();
     nginx = await startNginx(fleet, 'nginx', { port: fleet.proxyPort, httpPort: await freePort() }, [['127.0.0.1:3001', `127.0.0.1:${fleet.processes[1]!.port}`]], severalProcessesNginxFile);
   });
 
@@ -41,12 +41,12 @@ describe("docs/deploy.md section 8: two processes on one PostgreSQL behind the g
   });
 
   it('loses no notification over a rolling restart of both processes (20 a second)', async () => {
-    const settled = await underSteadyStream(fleet, { perSecond, seconds: 32 }, () => rollingRestart(fleet.processes, settleMs));
+    const settled = await underSteadyStream(fleet, { perSecond, seconds: 45 }, () => rollingRestart(fleet.processes, pauseMs));
     await provesNothingLost(fleet, fleet.processes[1]!, settled);
   });
 
   it('loses no notification when one process is killed with SIGKILL and started again (20 a second)', async () => {
-    const settled = await underSteadyStream(fleet, { perSecond, seconds: 18 }, () => killAndRestart(fleet.processes[0]!, 3000, settleMs));
+    const settled = await underSteadyStream(fleet, { perSecond, seconds: 15 }, () => killAndRestart(fleet.processes[0]!, 3000));
     await provesNothingLost(fleet, fleet.processes[1]!, settled, { allowRedelivery: true });
   });
 
