@@ -3,15 +3,14 @@
  * instead of removal). Release 0.1.0's delivery log said `id` and `state` for a pending delivery and
  * `deliveryId` for an attempt; 0.2.0 names them `webhookId` and `reportedState` (what they are) and
  * keeps the old names, marked `deprecated` in the OpenAPI document, for at least one minor
- * release: they go in 0.3.0 at the earliest, announced in CHANGELOG.md. Everything that serves or
- * documents an old name is in this file, so removing them is deleting it and its three uses.
+ * release. 0.2.0 said they would go in 0.3.0 at the earliest; every release since still serves
+ * them, and the one that removes them says so under "Breaking" in CHANGELOG.md (issue 53: a date
+ * long past read as a promise broken). Everything that serves or documents an old name is in this
+ * file, so removing them is deleting it and its three uses.
  */
 import { z } from '@hono/zod-openapi';
 
-/** The release that removes these names at the earliest (the changelog says the same). */
-export const removedIn = '0.3.0';
-
-const note = (newName: string) => `Deprecated: the same value as \`${newName}\`, under its 0.1.0 name. Read \`${newName}\`; this name goes in ${removedIn} at the earliest (CHANGELOG.md).`;
+const note = (newName: string) => `Deprecated: the same value as \`${newName}\`, under its 0.1.0 name. Read \`${newName}\`; the release that removes this name says so under Breaking in CHANGELOG.md.`;
 
 /** The old names of a pending delivery's fields, for its schema (`state` had payment states only in 0.1.0). */
 export function deprecatedPendingFields<S extends z.ZodType>(reportedState: S) {

@@ -48,6 +48,7 @@ describe('renamed delivery log fields', () => {
         .map(([name]) => name);
     assert.deepEqual(deprecated('PendingDelivery'), ['id', 'state']);
     assert.deepEqual(deprecated('DeliveryAttempt'), ['deliveryId']);
-    assert.match(document.components.schemas.PendingDelivery.properties.id.description, /webhookId.*0\.3\.0/);
+    // No release to come is promised (issue 53: "0.3.0 at the earliest" outlived 0.3.0 and 0.4.0).
+    assert.match(document.components.schemas.PendingDelivery.properties.id.description, /webhookId.*says so under Breaking in CHANGELOG\.md/);
   });
 });
