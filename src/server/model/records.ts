@@ -83,6 +83,12 @@ export interface PaymentRecord {
    * unavailable and offers another attempt, while the service's attempt is left to expire.
    */
   authorizationRefused?: { reason: AuthorizationUrlRefusal; at: number } | null;
+  /**
+   * An earlier attempt of this order, replaced while still open at the service (its approval page
+   * was refused), was then notified completed: money moved on an attempt the order no longer
+   * follows. Never dropped: the order is listed for support (a payer may have paid twice).
+   */
+  replacedAttemptCompleted?: { serviceOrderId: string; at: number } | null;
   /** When `onStale` was told about this payment (it is told once). */
   staleReportedAt?: number | null;
   updatedAt: number;

@@ -14,7 +14,7 @@ export const unsettledRefundStates: ReadonlySet<RefundState> = new Set(['sending
 
 /**
  * When the record started needing a person, or null when it does not: a payment held for a
- * differing amount or number, an open payment with a genuine notification refused for its clock, or
+ * differing amount or number, one whose replaced attempt completed after all, an open payment with a genuine notification refused for its clock, or
  * a refund with no outcome (which the resumer posts again, or the stale list shows once it is old).
  * The time is the payment's last change: the views list the newest first.
  */
@@ -23,7 +23,10 @@ export function supportSince(record: CheckoutRecord): number | null {
   if (!payment) return null;
   const open = !finalPaymentStates.includes(payment.state);
   const needs =
-    heldForSupport(payment) || (open && Boolean(payment.refusedNotification)) || (record.refunds ?? []).some((refund) => unsettledRefundStates.has(refund.state));
+    heldForSupport(payment) ||
+    Boolean(payment.replacedAttemptCompleted) ||
+    (open && Boolean(payment.refusedNotification)) ||
+    (record.refunds ?? []).some((refund) => unsettledRefundStates.has(refund.state));
   return needs ? payment.updatedAt : null;
 }
 

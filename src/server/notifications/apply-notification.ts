@@ -21,6 +21,9 @@ export async function applyNotification(deps: NotificationDeps, notification: We
     const { changed } = await applyPayoutNotification(refundDeps, checkout, notification);
     return { kind: changed ? 'applied' : 'ignored', orderId: checkout.orderId };
   }
+  if (checkout?.payment && checkout.payment.serviceOrderId !== notification.orderId && notification.status === 'completed') {
+    return holdReplacedAttemptCompleted(deps, checkout.orderId, notification.orderId);
+  }
   if (!checkout || checkout.payment?.serviceOrderId !== notification.orderId) {
     // An order this companion does not hold, or an earlier attempt already failed and replaced.
     deps.log.warn('service notification for no current payment ignored', { orderId: notification.orderId, status: notification.status });
@@ -101,4 +104,19 @@ const digitsOf = (phone: string) => phone.replace(/\D/g, '');
 /** Read leniently: E.164 is promised (§2.2), but a `+` or a space more or less names the same number. */
 function sameNumber(reported: string, sent: string): boolean {
   return digitsOf(reported) === digitsOf(sent);
+}
+
+/**
+ * A completed notification for an attempt this order no longer follows. An attempt is replaced once
+ * it failed (a final state, which never becomes completed) or while still open when its approval
+ * page was refused (payment-view.ts `approvalUnavailableFor`): then the service may still complete
+ * it. Money moved, so it is never ignored: the order is listed for support with what to do.
+ */
+async function holdReplacedAttemptCompleted(deps: NotificationDeps, orderId: string, serviceOrderId: string): Promise<NotificationApplied> {
+  deps.log.error('service notification: an earlier, replaced attempt of this order completed; the payer may have paid twice; listed for support', { orderId, serviceOrderId });
+  const { changed } = await deps.transitions.update(orderId, (payment) => {
+    if (!payment || payment.serviceOrderId === serviceOrderId || payment.replacedAttemptCompleted?.serviceOrderId === serviceOrderId) return null;
+    return { ...payment, replacedAttemptCompleted: { serviceOrderId, at: deps.now() }, updatedAt: deps.now() };
+  }, { received: { status: 'completed', serviceOrderId } });
+  return { kind: changed ? 'applied' : 'ignored', orderId };
 }

@@ -128,6 +128,10 @@ function adviceFor(record: CheckoutRecord): string {
   if (payment.amountMismatch) {
     return `The payment service notified ${transaction} for another amount than the order's ${amount}: the order is not treated as paid and is not refunded here. Ask the payment service's support what was collected for ${transaction}, and settle with the payer through them.`;
   }
+  if (payment.replacedAttemptCompleted) {
+    const earlier = payment.replacedAttemptCompleted.serviceOrderId;
+    return `The payment service notified an earlier attempt of this order (order ${earlier}) as completed after the payer had been let start another one (${transaction}, now ${payment.state}) because that attempt's approval page was refused: ${amount} was collected on order ${earlier}, and the payer may have paid twice. Ask the payment service's support to confirm order ${earlier}, then treat the order as paid, and settle any second payment with the payer.`;
+  }
   if (finalPaymentStates.includes(payment.state)) return 'Nothing to do: the outcome is known.';
   if (payment.refusedNotification) {
     return `This server refused a genuine notification (status "${payment.refusedNotification.status}") because its clock is off: fix the clock (NTP), then ask the payment service's support to re-emit the notification of ${transaction}, ${amount}.`;

@@ -116,3 +116,32 @@ describe('a refused approval page (issue 53, item 3)', () => {
     assert.notEqual(record!.serviceOrderId, orderId, 'the new attempt has an order id of its own; the refused one is never re-posted');
   });
 });
+
+describe('a replaced attempt that completes after all', () => {
+  let h: Harness;
+  before(async () => {
+    h = await startHarness({ setupChecksAtStart: false });
+  });
+  after(async () => h.close());
+
+  it('is never ignored: the order is listed for support, the payer may have paid twice', async () => {
+    const orderId = newOrderId();
+    const token = await h.checkout(orderId);
+    await h.json('/checkout/pay', { token, body: { phoneNumber: '+2290196000003', useWallet: false } });
+    const notify = async (status: string, extra: Record<string, unknown> = {}) =>
+      h.companion.handleWebhook(await signWebhook({ phoneNumber: '+2290196000003', amount: 5000, orderId, status, ...extra }, h.sandbox.webhookSecret));
+    await notify('pending', { nextAction: { authorizationUrl: 'http://pay.example/authorize/1' } });
+    // The payer takes the way forward: another attempt, on a number that never answers.
+    await h.json('/checkout/pay', { token, body: { phoneNumber: '+2290196000003', useWallet: false } });
+    const [current] = (await h.companion.listPayments({})).filter((item) => item.orderId === orderId);
+    assert.notEqual(current!.serviceOrderId, orderId, 'a second attempt is under way');
+
+    // The first attempt, whose approval page the payer never saw, is then notified completed.
+    assert.equal((await notify('completed')).status, 200);
+    const [stuck] = (await h.companion.listPayments({ state: 'stale', olderThanMinutes: 0 })).filter((item) => item.orderId === orderId);
+    assert.ok(stuck, 'listed for support, not dropped');
+    assert.match(stuck!.action, new RegExp(`earlier attempt of this order \\(order ${orderId}\\) as completed`));
+    assert.match(stuck!.action, /may have paid twice/);
+    assert.equal((await notify('completed')).status, 200, 'a duplicate changes nothing');
+  });
+});
