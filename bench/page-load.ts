@@ -16,7 +16,7 @@
  *
  * The demo runs in this process against its sandbox, on loopback: the emulated latency and
  * throughput are the only network. Run alone: `npx tsx bench/page-load.ts` (`links` as its argument:
- * the payment links' pages only).
+ * the payment links' pages only; `app`: the app page only, `benchAppPageLoad`).
  *
  * A payment link's pages (issue 44, `benchLinkPageLoad`, on a companion of their own: link-pages.ts)
  * are two loads: the link's page (shop, amount or amount field, a button), then, once the payer
@@ -36,6 +36,8 @@ import { startDemo } from '../demo/start-demo.js';
 import { chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
 import { createLogger } from '../src/server/index.js';
 import { startLinkPages } from './link-pages.js';
+import { newOrderId, startHarness } from '../test/server/harness.js';
+import { builtOnce, removeBuild } from '../test/ship/built.js';
 
 interface Figure {
   name: string;
@@ -284,8 +286,43 @@ export async function benchLinkPageLoad(): Promise<Figure[]> {
   }
 }
 
+/**
+ * The app page a shop's mobile app opens in a WebView (issue 54, `<publicUrl>/app/checkout`), cold,
+ * per profile: the demo's figures, on a checkout made for each load as a shop's backend makes one.
+ * The page is the checkout alone: its HTML, the link pages' stylesheet, the bridge script and the
+ * element's script-tag file (the demo's page carries its own bundle, the order summary and its
+ * stylesheet).
+ */
+export async function benchAppPageLoad(): Promise<Figure[]> {
+  const build = await builtOnce();
+  // Dozens of loads from one address in a minute: the per-address limit is not what is measured.
+  const h = await startHarness({ setupChecksAtStart: false, shopName: 'Maison Adjoa', elementAssetsDir: build.outDir, limits: { perAddress: { burst: 100_000, perMinute: 100_000 } } });
+  let browser: Browser | undefined;
+  try {
+    browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+    const figures: Figure[] = [];
+    for (const profile of profiles) {
+      const loads: Load[] = [];
+      for (let i = 0; i < samples; i++) {
+        const { token } = await h.companion.createCheckout({ orderId: newOrderId(), amount: '5000', currencyCode: 'XOF' });
+        const context = await browser.newContext();
+        loads.push(await loadOnce(context, `${h.base}/app/checkout?channel=momoCheckout#token=${encodeURIComponent(token)}`, profile, true));
+        await context.close();
+      }
+      figures.push(...summarise(`app page, ${profile.name}, cold`, loads));
+    }
+    return figures;
+  } finally {
+    await browser?.close();
+    await h.close();
+    await removeBuild();
+  }
+}
+
+const benches = { links: benchLinkPageLoad, app: benchAppPageLoad } as const;
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  for (const figure of await (process.argv[2] === 'links' ? benchLinkPageLoad() : benchPageLoad())) {
+  for (const figure of await (benches[process.argv[2] as keyof typeof benches] ?? benchPageLoad)()) {
     const value = Number.isInteger(figure.value) ? String(figure.value) : figure.value.toFixed(2);
     console.log(`${figure.name.padEnd(50)} ${value.padStart(8)} ${figure.unit}`);
   }

@@ -24,6 +24,7 @@ const benches: Array<[string, () => Promise<Bench>]> = [
   ['script-tag parts', async () => (await import('./ship-parts.js')).benchShipParts],
   ['demo page on slow networks', async () => (await import('./page-load.js')).benchPageLoad],
   ["payment link's pages on slow networks", async () => (await import('./page-load.js')).benchLinkPageLoad],
+  ["the mobile apps' page on slow networks", async () => (await import('./page-load.js')).benchAppPageLoad],
   ["Lighthouse on the demo page and a payment link's pages (mobile and desktop, median of 3)", async () => (await import('./lighthouse.js')).benchLighthouse],
   ['soak (momo-checkout serve, default store)', async () => (await import('./soak.js')).benchSoak],
   ['restart soak: notifications refused per restart of serve, own port against the socket unit', async () => (await import('./restart-soak.js')).benchRestartSoak],
