@@ -1,6 +1,6 @@
 /**
  * `npm run manifest`: writes `custom-elements.json` (package.json `customElements`) from the JSDoc
- * of the element (`@attr`, `@fires`, `@csspart`, `@cssprop`) and its Lit decorators. Editors,
+ * of the element (`@attr`, `@fires`, `@csspart`, `@cssprop`) and its Lit `static properties`. Editors,
  * Storybook's docs pages and framework tooling read it. `test/ship/custom-elements-manifest.test.ts`
  * regenerates it into a temporary folder and fails when the committed file is stale.
  */

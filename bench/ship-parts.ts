@@ -33,10 +33,9 @@ const parts: Array<[name: string, stubs: Stubs]> = [
   ['status stream parser', { 'src/client/sse-parser.ts': "export function createSseParser() { return { push() {}, lastEventId: '', retryMs: null }; }" }],
 ];
 
+// Its properties declared as the element declares its own (static properties, no decorators).
 const litOnly = `import { LitElement, html, css } from 'lit';
-import { property, state } from 'lit/decorators.js';
-class X extends LitElement { static styles = css\`:host{display:block}\`; render() { return html\`<p>\${this.a}</p>\`; } }
-property()(X.prototype, 'a'); state()(X.prototype, 'b');
+class X extends LitElement { static styles = css\`:host{display:block}\`; static properties = { a: {}, b: { state: true } }; render() { return html\`<p>\${this.a}</p>\`; } }
 customElements.define('x-x', X);`;
 
 async function gzipOfIife(stubs: Stubs, litAlone = false): Promise<number> {
