@@ -8,7 +8,7 @@
  *
  * Usage: `tsx scripts/version-names.ts` rewrites them to package.json's version.
  */
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -22,7 +22,10 @@ function filesNamingTheVersion(): string[] {
       if (statSync(join(root, path)).isDirectory()) return walk(path);
       return /\.(md|php|py|html)$/.test(name) ? [path] : [];
     });
-  const examples = readdirSync(join(root, 'examples')).map((name) => join('examples', name, 'package.json'));
+  // The framework examples' manifests (examples/mobile-apps has none: its snippets name no version).
+  const examples = readdirSync(join(root, 'examples'))
+    .map((name) => join('examples', name, 'package.json'))
+    .filter((path) => existsSync(join(root, path)));
   return ['package.json', 'README.md', ...walk('docs'), ...examples];
 }
 
