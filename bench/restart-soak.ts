@@ -20,7 +20,7 @@ import { startSandbox, type RunningSandbox } from '../src/sandbox/index.js';
 import { freePort } from '../test/support/free-port.js';
 import { merchantWebhookSecret, startMerchantReceiver } from '../test/support/merchant-receiver.js';
 import { holdSocket, ownPort, type ProcessManager } from '../test/support/process-managers.js';
-import { openOrders, refusedNotifications, settleSteadily, shopServeEnv } from '../test/support/steady-payments.js';
+import { openOrders, refusedNotifications, settleIn, settleSteadily, shopServeEnv } from '../test/support/steady-payments.js';
 import { until } from '../test/support/until.js';
 
 interface Figure {
@@ -48,14 +48,14 @@ async function soak(sandbox: RunningSandbox, layout: 'own port' | 'socket', rece
   try {
     await until('serve to be ready', async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.status === 200, 30_000);
     const orders = await openOrders({ publicUrl, serverSecret, origin }, `soak-${layout.replace(' ', '-')}-${port}`, ((RESTARTS + 1) * BETWEEN_MS * PER_SECOND) / 1000);
-    const steady = settleSteadily(sandbox, orders, PER_SECOND);
+    const steady = settleSteadily(settleIn(sandbox), orders, PER_SECOND);
     for (let restart = 0; restart < RESTARTS; restart++) {
       await new Promise((resolve) => setTimeout(resolve, BETWEEN_MS));
       process.kill(pid, 'SIGTERM');
       await manager.exited(pid);
       pid = await manager.start(serve);
     }
-    await steady.done;
+    await steady.finish();
     return { refused: refusedNotifications(sandbox, orders).length, notifications: orders.length };
   } finally {
     process.kill(pid, 'SIGKILL');

@@ -1,103 +1,23 @@
 /**
  * A steady stream of the service's notifications through the proxy, and what became of each.
  *
- * The payments are made first, as payers make them (a checkout from the server API, a pay-in from
- * the page's pay route), with a number whose payer never answers: each waits at the sandbox. The
- * stream then settles them at a steady rate through the sandbox's control surface, and the sandbox
- * sends each one's notification once, through the proxy, as the service does (one attempt, no
- * retry). Afterwards: the sandbox's record of every attempt (a refused, cut or non-2xx one is
+ * The payments are made first, as payers make them, then settled at a steady rate through the
+ * sandbox's control surface (test/support/steady-payments.ts); the sandbox sends each one's
+ * notification once, through the proxy, as the service does (one attempt, no retry). Afterwards: the sandbox's record of every attempt (a refused, cut or non-2xx one is
  * lost), each payment's state in the store, and what the merchant's endpoint was told.
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import type { Fleet, FleetProcess } from './fleet.js';
 
-/** The sandbox's Benin MTN number whose payer never answers: the payment stays pending until settled. */
-const neverAnswers = '+2290196000003';
-
-/** Runs `work` over `items`, `width` at a time. */
-async function inParallel<T>(items: readonly T[], width: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < items.length) {
-      const index = next++;
-      await work(items[index]!, index);
-    }
-  }));
-}
-
-/**
- * `count` payments waiting at the service, made through `process` directly (the server API is not
- * public). Each pay comes from a payer address of its own (X-Forwarded-For, believed from
- * 127.0.0.1 as the guide's MOMO_TRUST_PROXY says), as many payers would: one address is limited to
- * 120 calls a minute.
- */
-export async function waitingPayments(fleet: Fleet, process: FleetProcess, count: number): Promise<string[]> {
-  const tag = randomBytes(4).toString('hex');
-  const orderIds = Array.from({ length: count }, (_, index) => `fleet-${tag}-${index}`);
-  await inParallel(orderIds, 8, async (orderId, index) => {
-    const created = await fetch(`${process.url}/momo/server/checkouts`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${fleet.serverSecret}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ orderId, amount: '5000', currencyCode: 'XOF' }),
-    });
-    assert.equal(created.status, 200, await created.clone().text());
-    const { token } = (await created.json()) as { token: string };
-    const paid = await fetch(`${process.url}/momo/checkout/pay`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, origin: fleet.origin, 'content-type': 'application/json', 'x-forwarded-for': `10.77.${index >> 8}.${index & 255}` },
-      body: JSON.stringify({ phoneNumber: neverAnswers, useWallet: false }),
-    });
-    assert.equal(paid.status, 200, await paid.clone().text());
-  });
-  return orderIds;
-}
-
-export interface Stream {
-  /** The orders settled so far, in order. */
-  settled: string[];
-  /** Stops settling and waits for every settle (and so every delivery attempt) to finish. */
-  stop(): Promise<string[]>;
-}
-
-/**
- * Settles `orderIds` one after the other, `perSecond` a second, each at its own time whatever the
- * others' answers take. Fails the test when it runs out before `stop()`: the stream must span the
- * whole disruption.
- */
-export function settleSteadily(fleet: Fleet, orderIds: readonly string[], perSecond: number): Stream {
-  const settled: string[] = [];
-  const answers: Array<Promise<void>> = [];
-  const started = Date.now();
-  let stopped = false;
-  let ranOut = false;
-  let timer: NodeJS.Timeout | undefined;
-  const settle = async (orderId: string) => {
+/** `settle` (test/support/steady-payments.ts) for the fleet's sandbox, through its control surface over HTTP. */
+export function settleThrough(fleet: Fleet): (orderId: string) => Promise<void> {
+  return async (orderId) => {
     const answer = await fetch(`${fleet.sandboxUrl}/_sandbox/settle`, {
       method: 'POST',
       headers: { authorization: `Bearer ${fleet.sandboxApiKey}`, 'content-type': 'application/json' },
       body: JSON.stringify({ orderId, status: 'completed' }),
     });
     assert.equal(answer.status, 200, await answer.text());
-  };
-  const tick = () => {
-    if (stopped) return;
-    if (settled.length === orderIds.length) return void (ranOut = true);
-    const orderId = orderIds[settled.length]!;
-    settled.push(orderId);
-    answers.push(settle(orderId));
-    timer = setTimeout(tick, Math.max(0, started + (settled.length * 1000) / perSecond - Date.now()));
-  };
-  tick();
-  return {
-    settled,
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await Promise.all(answers);
-      assert.ok(!ranOut, `the stream ran out of payments (${orderIds.length}) before the disruption ended: make more`);
-      return settled;
-    },
   };
 }
 

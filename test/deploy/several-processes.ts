@@ -5,10 +5,12 @@
  * steady stream of the service's notifications (notification-stream.ts).
  */
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { openOrders, settleSteadily } from '../support/steady-payments.js';
 import type { Fleet, FleetProcess } from './fleet.js';
 import { guideBlock, replaceBlock } from './guide.js';
-import { settleSteadily, waitingPayments } from './notification-stream.js';
+import { settleThrough } from './notification-stream.js';
 
 /** Section 4's nginx file with section 8's upstream in place of its own and its webhook location after `location /momo/`. */
 export async function severalProcessesNginxFile(guideFile: string): Promise<string> {
@@ -73,8 +75,10 @@ export async function killAndRestart(process: FleetProcess, downMs: number): Pro
  * settled.
  */
 export async function underSteadyStream(fleet: Fleet, options: { perSecond: number; seconds: number }, disruption: () => Promise<unknown>): Promise<string[]> {
-  const orderIds = await waitingPayments(fleet, fleet.processes[0]!, options.perSecond * options.seconds);
-  const stream = settleSteadily(fleet, orderIds, options.perSecond);
+  // Made through the first process directly (the server API is not public).
+  const shop = { publicUrl: `${fleet.processes[0]!.url}/momo`, serverSecret: fleet.serverSecret, origin: fleet.origin };
+  const orderIds = await openOrders(shop, `fleet-${randomBytes(4).toString('hex')}`, options.perSecond * options.seconds);
+  const stream = settleSteadily(settleThrough(fleet), orderIds, options.perSecond);
   try {
     await sleep(1000);
     await disruption();

@@ -18,7 +18,7 @@ import { tempDir } from '../crash/support.js';
 import { freePort } from '../support/free-port.js';
 import { holdSocket } from '../support/process-managers.js';
 import { merchantWebhookSecret, startMerchantReceiver, type MerchantReceiver } from '../support/merchant-receiver.js';
-import { openOrders, refusedNotifications, settleSteadily, shopServeEnv, type Shop } from '../support/steady-payments.js';
+import { openOrders, refusedNotifications, settleIn, settleSteadily, shopServeEnv, type Shop } from '../support/steady-payments.js';
 import { until } from '../support/until.js';
 import { guideBlock, root } from './guide.js';
 
@@ -71,7 +71,7 @@ describe('serve on the service manager\'s socket', () => {
       const shop: Shop = { publicUrl, serverSecret, origin: shopOrigin };
       const orders = await openOrders(shop, `door-${port}`, 400);
 
-      const steady = settleSteadily(sandbox, orders, 20);
+      const steady = settleSteadily(settleIn(sandbox), orders, 20);
       const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
       // What systemd does on `systemctl restart` (and Restart=always after a crash): the old
       // process ends, the next one starts on the same socket.
@@ -99,8 +99,8 @@ describe('serve on the service manager\'s socket', () => {
       await manager.exited(pid);
       deadAt = Date.now();
       pid = await manager.start(upgraded);
-      assert.ok(steady.started() < orders.length, 'the operations happened while notifications were still arriving');
-      await steady.done;
+      assert.ok(steady.settled.length < orders.length, 'the operations happened while notifications were still arriving');
+      await steady.finish();
 
       // A kill -9 ends the requests the process had accepted and not yet answered: those, in flight
       // at that instant, are the only ones a single process can lose (docs/deploy.md says so).

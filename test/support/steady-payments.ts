@@ -46,13 +46,18 @@ async function call(url: string, init: RequestInit): Promise<unknown> {
   return body;
 }
 
-/** Creates and pays `count` orders named `<prefix>-<n>`, `parallel` at a time; returns their ids. */
+/**
+ * Creates and pays `count` orders named `<prefix>-<n>`, `parallel` at a time; returns their ids.
+ * Each pay comes from a payer address of its own (`X-Forwarded-For`, believed only behind a trusted
+ * proxy: MOMO_TRUST_PROXY), as many payers would: one address is limited to 120 calls a minute.
+ */
 export async function openOrders(shop: Shop, prefix: string, count: number, parallel = 8): Promise<string[]> {
   const ids = Array.from({ length: count }, (_, n) => `${prefix}-${n + 1}`);
   let next = 0;
   const worker = async () => {
     while (next < ids.length) {
-      const orderId = ids[next++]!;
+      const index = next++;
+      const orderId = ids[index]!;
       const { token } = (await call(`${shop.publicUrl}/server/checkouts`, {
         method: 'POST',
         headers: { authorization: `Bearer ${shop.serverSecret}`, 'content-type': 'application/json' },
@@ -60,7 +65,7 @@ export async function openOrders(shop: Shop, prefix: string, count: number, para
       })) as { token: string };
       const paid = (await call(`${shop.publicUrl}/checkout/pay`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${token}`, origin: shop.origin, 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${token}`, origin: shop.origin, 'content-type': 'application/json', 'x-forwarded-for': `10.77.${index >> 8}.${index & 255}` },
         body: JSON.stringify({ phoneNumber: neverAnswers, useWallet: false }),
       })) as { state: string };
       if (paid.state !== 'pending') throw new Error(`${orderId}: the pay answered ${paid.state}, not pending`);
@@ -71,29 +76,61 @@ export async function openOrders(shop: Shop, prefix: string, count: number, para
 }
 
 export interface SteadySettlements {
-  /** Resolves when every settlement's notification has been attempted. */
-  done: Promise<void>;
-  /** How many settlements have been started so far. */
-  started(): number;
+  /** The orders whose settlement has started, in order. */
+  settled: string[];
+  /** Resolves once every order was settled and each settlement's notification attempted. */
+  finish(): Promise<void>;
+  /**
+   * Stops settling; resolves with the orders settled, once each one's notification was attempted.
+   * Fails when the orders ran out first: the stream must outlast what it was started for.
+   */
+  stop(): Promise<string[]>;
 }
 
 /**
- * Settles `orderIds` as completed, `perSecond` of them a second, on a fixed schedule: a
- * notification waiting for a restart does not hold back the next one, as the service's do not.
+ * Settles `orderIds` as completed with `settle` (the sandbox's control surface, in this process or
+ * over HTTP), `perSecond` of them a second, each on its own beat: a notification waiting for a
+ * restart does not hold back the next one, as the service's do not.
  */
-export function settleSteadily(sandbox: RunningSandbox, orderIds: readonly string[], perSecond: number): SteadySettlements {
-  const startedAt = Date.now();
+export function settleSteadily(settle: (orderId: string) => Promise<void>, orderIds: readonly string[], perSecond: number): SteadySettlements {
+  const settled: string[] = [];
   const attempts: Array<Promise<void>> = [];
-  const done = (async () => {
-    for (const [n, orderId] of orderIds.entries()) {
-      const wait = startedAt + (n * 1000) / perSecond - Date.now();
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      attempts.push(sandbox.control.settle(orderId, 'completed'));
+  const startedAt = Date.now();
+  let stopped = false;
+  let ranOut = false;
+  let allStarted!: () => void;
+  const everyOneStarted = new Promise<void>((resolve) => (allStarted = resolve));
+  let timer: NodeJS.Timeout | undefined;
+  const tick = () => {
+    if (stopped) return;
+    if (settled.length === orderIds.length) {
+      ranOut = true;
+      return allStarted();
     }
-    await Promise.all(attempts);
-  })();
-  return { done, started: () => attempts.length };
+    const orderId = orderIds[settled.length]!;
+    settled.push(orderId);
+    attempts.push(settle(orderId));
+    timer = setTimeout(tick, Math.max(0, startedAt + (settled.length * 1000) / perSecond - Date.now()));
+  };
+  tick();
+  return {
+    settled,
+    async finish() {
+      await everyOneStarted;
+      await Promise.all(attempts);
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await Promise.all(attempts);
+      if (ranOut) throw new Error(`the stream ran out of payments (${orderIds.length}) before it was stopped: make more`);
+      return settled;
+    },
+  };
 }
+
+/** `settle` for a sandbox running in this process. */
+export const settleIn = (sandbox: RunningSandbox) => (orderId: string) => sandbox.control.settle(orderId, 'completed');
 
 /** The sandbox's failed attempts to notify the companion of `orderIds`' settlements. */
 export function refusedNotifications(sandbox: RunningSandbox, orderIds: readonly string[]): Array<{ orderId: string; at: number; error: string }> {
