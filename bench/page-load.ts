@@ -182,21 +182,31 @@ function summarise(label: string, loads: Load[], withNumber = true): Figure[] {
   return figures;
 }
 
+/**
+ * Each network profile's cold loads (a fresh browser context each) of the page `urlOf` gives for
+ * that load, summarised under `<prefix><profile>, cold`.
+ */
+async function coldFigures(browser: Browser, prefix: string, urlOf: () => Promise<string>): Promise<Figure[]> {
+  const figures: Figure[] = [];
+  for (const profile of profiles) {
+    const loads: Load[] = [];
+    for (let i = 0; i < samples; i++) {
+      const url = await urlOf();
+      const context = await browser.newContext();
+      loads.push(await loadOnce(context, url, profile, true));
+      await context.close();
+    }
+    figures.push(...summarise(`${prefix}${profile.name}, cold`, loads));
+  }
+  return figures;
+}
+
 export async function benchPageLoad(): Promise<Figure[]> {
   const demo = await startDemo({ port: 0, log: () => {}, companionLog: createLogger({ level: 'error', sink: () => {} }) });
   let browser: Browser | undefined;
   try {
     browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
-    const figures: Figure[] = [];
-    for (const profile of profiles) {
-      const loads: Load[] = [];
-      for (let i = 0; i < samples; i++) {
-        const context = await browser.newContext();
-        loads.push(await loadOnce(context, `${demo.url}${pagePath}`, profile, true));
-        await context.close();
-      }
-      figures.push(...summarise(`${profile.name}, cold`, loads));
-    }
+    const figures = await coldFigures(browser, '', async () => `${demo.url}${pagePath}`);
     // A return visit: the same browser profile, cache on, a first page to fill it.
     const slow = profiles.find((p) => p.name === 'Slow 3G')!;
     const warm: Load[] = [];
@@ -300,18 +310,10 @@ export async function benchAppPageLoad(): Promise<Figure[]> {
   let browser: Browser | undefined;
   try {
     browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
-    const figures: Figure[] = [];
-    for (const profile of profiles) {
-      const loads: Load[] = [];
-      for (let i = 0; i < samples; i++) {
-        const { token } = await h.companion.createCheckout({ orderId: newOrderId(), amount: '5000', currencyCode: 'XOF' });
-        const context = await browser.newContext();
-        loads.push(await loadOnce(context, `${h.base}/app/checkout?channel=momoCheckout#token=${encodeURIComponent(token)}`, profile, true));
-        await context.close();
-      }
-      figures.push(...summarise(`app page, ${profile.name}, cold`, loads));
-    }
-    return figures;
+    return await coldFigures(browser, 'app page, ', async () => {
+      const { token } = await h.companion.createCheckout({ orderId: newOrderId(), amount: '5000', currencyCode: 'XOF' });
+      return `${h.base}/app/checkout?channel=momoCheckout#token=${encodeURIComponent(token)}`;
+    });
   } finally {
     await browser?.close();
     await h.close();

@@ -115,16 +115,8 @@ describe('a refused approval page (issue 53, item 3)', () => {
     const [record] = (await h.companion.listPayments({})).filter((item) => item.orderId === orderId);
     assert.notEqual(record!.serviceOrderId, orderId, 'the new attempt has an order id of its own; the refused one is never re-posted');
   });
-});
 
-describe('a replaced attempt that completes after all', () => {
-  let h: Harness;
-  before(async () => {
-    h = await startHarness({ setupChecksAtStart: false });
-  });
-  after(async () => h.close());
-
-  it('is never ignored: the order is listed for support, the payer may have paid twice', async () => {
+  it('and then the replaced attempt completes after all: never ignored, the order is listed for support, the payer may have paid twice', async () => {
     const orderId = newOrderId();
     const token = await h.checkout(orderId);
     await h.json('/checkout/pay', { token, body: { phoneNumber: '+2290196000003', useWallet: false } });
