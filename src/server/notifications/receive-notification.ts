@@ -110,8 +110,23 @@ export function createNotificationReceiver(deps: NotificationDeps & { background
       waitingToApply.push(() => work().then(resolve, reject));
       applyNext();
     });
+  /**
+   * Entries being applied in this process, by id. Maintenance's `resume` reads the inbox while a
+   * burst's live applications still wait their turn: it waits for those instead of applying them a
+   * second time (harmless, but twice the writes, and a refused one said twice). Looked up before
+   * taking a turn: a resume holding a turn while it waits for one queued behind it would never end.
+   */
+  const underway = new Map<string, Promise<unknown>>();
+  const trackUnderway = <T>(entry: InboxEntry, applying: Promise<T>): Promise<T> => {
+    underway.set(entry.id, applying);
+    const settled = () => {
+      if (underway.get(entry.id) === applying) underway.delete(entry.id);
+    };
+    applying.then(settled, settled);
+    return applying;
+  };
   const applyBehind = (entry: InboxEntry, notification: WebhookNotification) =>
-    inTurn(() => applyAndLeave(entry, notification)).then(
+    trackUnderway(entry, inTurn(() => applyAndLeave(entry, notification))).then(
       () => undefined,
       (error: unknown) =>
         // Still in the inbox: the next resume applies it.
@@ -152,7 +167,7 @@ export function createNotificationReceiver(deps: NotificationDeps & { background
     async receiveAndApply(raw) {
       const entered = await verifyAndEnter(raw);
       if (entered.kind !== 'entered') return entered;
-      return applyAndLeave(entered.entry, entered.notification);
+      return trackUnderway(entered.entry, applyAndLeave(entered.entry, entered.notification));
     },
     async resume() {
       let count = 0;
@@ -161,7 +176,10 @@ export function createNotificationReceiver(deps: NotificationDeps & { background
         // A page applied together, as live notifications are (the Postgres store batches their
         // calls): a backlog left by a crash or an outage is applied in batches, not one by one.
         // Statuses only move forward, so two of one order may be applied in either order.
-        const outcomes = await Promise.allSettled(inside.map((entry) => inTurn(() => resumeOne(entry))));
+        // One this process is applying already (a live one behind a burst) is waited for, not counted.
+        const outcomes = await Promise.allSettled(
+          inside.map((entry) => underway.get(entry.id)?.then(() => false, () => false) ?? trackUnderway(entry, inTurn(() => resumeOne(entry)))),
+        );
         const failed = outcomes.find((outcome) => outcome.status === 'rejected');
         if (failed) throw failed.reason;
         count += outcomes.filter((outcome) => outcome.status === 'fulfilled' && outcome.value).length;

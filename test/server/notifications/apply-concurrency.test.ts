@@ -67,6 +67,33 @@ describe('applying kept notifications', () => {
     assert.equal(await appliedAtOnce(undefined, 20), 8, 'a store that does not say: 8 at a time');
   });
 
+  it("applies a kept notification once while maintenance reads the inbox: a resume waits for the live application", async () => {
+    const { store, gate, open } = gatedStore(4);
+    const applied: string[] = [];
+    const h = await startHarness({ store, setupChecksAtStart: false, maintenanceIntervalMs: 20, onPaymentUpdate: (update) => void applied.push(update.orderId) });
+    try {
+      await h.companion.resumed;
+      const orderId = newOrderId();
+      await h.companion.createCheckout({ orderId, amount: '5000', currencyCode: 'XOF' });
+      await transitionCheckout(store, orderId, (checkout) => ({ ...checkout, payment: samplePayment(orderId) }));
+      const body = await signWebhook({ phoneNumber: '+2290196000001', amount: 5000, orderId, status: 'completed' }, h.sandbox.webhookSecret);
+      assert.equal((await h.companion.acceptWebhook(body)).status, 200);
+      // The live application waits at the gate, still in the inbox, through several rounds of maintenance.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.equal((await store.pendingInbox(10)).length, 1);
+      assert.equal(gate.matched.length, 1, 'applied by the live path alone: maintenance waited for it instead of applying it again');
+      open();
+      const end = Date.now() + 5_000;
+      while ((await store.pendingInbox(10)).length > 0 && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 20));
+      assert.equal((await store.pendingInbox(10)).length, 0, 'it left the inbox');
+      assert.deepEqual(applied, [orderId]);
+      assert.equal(gate.matched.length, 1);
+    } finally {
+      open();
+      await h.close();
+    }
+  });
+
   it('applies in arrival order however many wait: a burst of 1,500 behind one place', { timeout: 30_000 }, async () => {
     const { store, gate, open } = gatedStore(1);
     const applied: string[] = [];
