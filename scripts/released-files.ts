@@ -11,11 +11,9 @@
  *   lacks a released file (issue 41: every released file ships in every later package, copied from
  *   releases/files/ by the build, scripts/released-copies.ts).
  *
- * Usage: `tsx scripts/released-files.ts check [dir]` (a built dist/browser, default the package's),
- * `tsx scripts/released-files.ts record` (builds into a temporary folder and records its files).
+ * The record and its rules; the `check` and `record` commands are scripts/released-files-command.ts.
  */
-import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readSriManifest, type SriManifest } from './sri-manifest.js';
@@ -48,7 +46,7 @@ export async function readReleasedFiles(path = releasedFilesPath): Promise<Relea
 }
 
 /** Every file a build made: the script-tag files and the language files. */
-function builtFiles(manifest: SriManifest): ReleasedFile[] {
+export function builtFiles(manifest: SriManifest): ReleasedFile[] {
   return [...manifest.files, ...(manifest.languages ?? [])].map(({ file, integrity, bytes }) => ({ file, integrity, bytes }));
 }
 
@@ -78,56 +76,4 @@ export function withRelease(record: ReleasedFiles, manifest: SriManifest, date: 
   if (problems.length > 0) throw new Error(problems.join('\n'));
   if (record.releases.some((release) => release.version === manifest.version)) return record;
   return { ...record, releases: [...record.releases, { version: manifest.version, date, files: builtFiles(manifest) }] };
-}
-
-async function check(dir: string): Promise<number> {
-  const { releasedFileProblems } = await import('./released-copies.js');
-  const record = await readReleasedFiles();
-  const problems = [...conflictsWithReleased(await readSriManifest(dir), record), ...(await releasedFileProblems(dir, record))];
-  for (const problem of problems) console.error(problem);
-  if (problems.length === 0) console.log(`released-files: every released script-tag file is in ${dir}, byte for byte, and no released name holds other bytes`);
-  return problems.length === 0 ? 0 : 1;
-}
-
-async function record(): Promise<number> {
-  // Imported here: `check` needs no Vite.
-  const { buildBrowser } = await import('./build-browser.js');
-  const dir = await mkdtemp(join(tmpdir(), 'momo-release-'));
-  try {
-    const manifest = await buildBrowser(dir);
-    const current = await readReleasedFiles();
-    if (current.releases.some((release) => release.version === manifest.version)) {
-      console.log(`released-files: ${manifest.version} is already recorded; a change since it ships under the next version (add a changeset)`);
-      return 0;
-    }
-    const updated = withRelease(current, manifest, new Date().toISOString().slice(0, 10));
-    await writeFile(releasedFilesPath, `${JSON.stringify(updated, null, 2)}\n`);
-    // The release's own bytes, kept for every later package (scripts/released-copies.ts).
-    const { releasedCopiesDir } = await import('./released-copies.js');
-    for (const file of builtFiles(manifest)) await copyFile(join(dir, file.file), join(releasedCopiesDir, file.file));
-    console.log(`released-files: ${manifest.version}'s script-tag files recorded in releases/script-tag-files.json and kept in releases/files/`);
-    return 0;
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
-
-// No top-level await here: `record` imports build-browser.ts, which imports this module back; a
-// module still awaiting at its top level never finishes loading for that import, so the release's
-// `record` waited forever and exited with 13 (unsettled top-level await) without recording.
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const [command, dir] = process.argv.slice(2);
-  const run = command === 'check' ? check(dir ?? join(root, 'dist', 'browser')) : command === 'record' ? record() : undefined;
-  if (run) {
-    run.then(
-      (code) => (process.exitCode = code),
-      (error: unknown) => {
-        console.error(error instanceof Error ? error.message : String(error));
-        process.exitCode = 1;
-      },
-    );
-  } else {
-    console.error('Usage: tsx scripts/released-files.ts check [dist/browser folder] | record');
-    process.exitCode = 2;
-  }
 }
