@@ -64,14 +64,20 @@ const unknownCurrencyDecimals = 2;
  * through, which the payer's lookup then refused with "contact the shop".
  */
 export function linkAmountDecimals(currencyCode: string, facts: Pick<CurrencyFacts, 'decimalPlaces'> | null): number {
-  return facts?.decimalPlaces ?? isoMinorUnits(currencyCode) ?? unknownCurrencyDecimals;
+  return linkAmountPrecision(currencyCode, facts).decimals;
 }
 
-function amountField(name: string, text: unknown, currencyCode: string, decimals: number, known: boolean): string {
+/** {@link linkAmountDecimals}, and whether they stand in for a figure nobody has given yet (said when an amount has too many). */
+function linkAmountPrecision(currencyCode: string, facts: Pick<CurrencyFacts, 'decimalPlaces'> | null): { decimals: number; standIn: boolean } {
+  const given = facts?.decimalPlaces ?? isoMinorUnits(currencyCode);
+  return given === null ? { decimals: unknownCurrencyDecimals, standIn: true } : { decimals: given, standIn: false };
+}
+
+function amountField(name: string, text: unknown, currencyCode: string, { decimals, standIn: decimalsStandIn }: { decimals: number; standIn: boolean }): string {
   if (typeof text !== 'string') throw invalid(`${name} must be a decimal string such as "5000" or "12.50", never a JSON number (floats lose digits).`);
   const parsed = parseAmount(text, decimals);
   if (!parsed.ok) {
-    const standIn = !known && parsed.code === 'TOO_PRECISE' ? ` (${decimals} stand in until the payment service tells this companion ${currencyCode}'s own figure, at its first payer's number in ${currencyCode})` : '';
+    const standIn = decimalsStandIn && parsed.code === 'TOO_PRECISE' ? ` (${decimals} stand in until the payment service tells this companion ${currencyCode}'s own figure, at its first payer's number in ${currencyCode})` : '';
     throw invalid(`${name} ${JSON.stringify(text)} for ${currencyCode}: ${parsed.message}${standIn}`);
   }
   return parsed.amount;
@@ -94,8 +100,7 @@ export function linkFromRequest(request: LinkRequest, context: { linkId: string;
   if (description === '' || [...description].length > maxDescriptionLength) {
     throw invalid(`description must say what the payer pays for, in 1 to ${maxDescriptionLength} characters (it is shown on the link's page and in the card a chat app shows).`);
   }
-  const decimals = linkAmountDecimals(currencyCode, facts);
-  const bounds = boundsOf(request, currencyCode, decimals, facts.decimalPlaces !== null || isoMinorUnits(currencyCode) !== null);
+  const bounds = boundsOf(request, currencyCode, linkAmountPrecision(currencyCode, facts));
   const reusable = request.reusable ?? false;
   if (typeof reusable !== 'boolean') throw invalid('reusable must be true or false.');
   const maxPayments = request.maxPayments ?? null;
@@ -125,17 +130,17 @@ export function linkFromRequest(request: LinkRequest, context: { linkId: string;
   };
 }
 
-function boundsOf(request: LinkRequest, currencyCode: string, decimals: number, known: boolean): Pick<LinkRecord, 'amount' | 'minAmount' | 'maxAmount'> {
+function boundsOf(request: LinkRequest, currencyCode: string, precision: { decimals: number; standIn: boolean }): Pick<LinkRecord, 'amount' | 'minAmount' | 'maxAmount'> {
   const hasBounds = request.minAmount !== undefined || request.maxAmount !== undefined;
   if (request.amount !== undefined) {
     if (hasBounds) throw invalid('Give either amount (a fixed price) or minAmount and maxAmount (the payer chooses within them), not both.');
-    return { amount: amountField('amount', request.amount, currencyCode, decimals, known), minAmount: null, maxAmount: null };
+    return { amount: amountField('amount', request.amount, currencyCode, precision), minAmount: null, maxAmount: null };
   }
   if (request.minAmount === undefined || request.maxAmount === undefined) {
     throw invalid('Give amount (a fixed price, e.g. "5000"), or both minAmount and maxAmount (the payer chooses an amount within them).');
   }
-  const minAmount = amountField('minAmount', request.minAmount, currencyCode, decimals, known);
-  const maxAmount = amountField('maxAmount', request.maxAmount, currencyCode, decimals, known);
+  const minAmount = amountField('minAmount', request.minAmount, currencyCode, precision);
+  const maxAmount = amountField('maxAmount', request.maxAmount, currencyCode, precision);
   if (compareAmounts(minAmount, maxAmount) > 0) throw invalid(`minAmount ${minAmount} is above maxAmount ${maxAmount}: swap them.`);
   return { amount: null, minAmount, maxAmount };
 }
