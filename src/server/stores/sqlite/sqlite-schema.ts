@@ -1,15 +1,22 @@
 /**
- * The file store's tables and how a file gets them: the schema (version 4, in `user_version`), the
- * migrations at open (each runs once, in one transaction with the version's change), and the pragmas every connection sets (WAL, when commits are fsynced, the
- * checkpoint size). Apart from the store so that the shape of the file, which other processes and
- * older or newer companions read, is one page to check.
+ * The file store's tables and how a file gets them: the schema as numbered migrations (each runs
+ * once, in one transaction with its record), and the pragmas every connection sets (WAL, when
+ * commits are fsynced, the checkpoint size). Apart from the store so that the shape of the file,
+ * which other processes and older or newer companions read, is one page to check.
+ *
+ * Expand, then contract, as on PostgreSQL (postgres-migrate.ts; docs/releasing.md, "Migrations"):
+ * during a rolling upgrade the previous release's processes share the file this one migrated.
+ * - `user_version` is the oldest schema version a process must know to use the file. Every release
+ *   reads it (0.5.0 and older read nothing else) and refuses a number above what it knows. Only a
+ *   contract migration moves it (to its `readersFrom`); versions 1 to 4, from before the split,
+ *   each wrote their own.
+ * - `schema_migrations` records every migration this release or a later one applied: an expand
+ *   migration is recorded there alone, so the previous release's processes keep opening the file.
+ * The file's version is the newest of the two.
  */
 import { FileStoreUnavailableError, type SqliteDatabase } from './sqlite-open.js';
 import { parseRecord, supportColumns } from './sqlite-statements.js';
 import { linksTable } from './sqlite-links.js';
-
-/** The version this companion writes (`user_version`); exported for the upgrade tests. */
-export const SCHEMA_VERSION = 4;
 
 /** Version 1 (0.4.0 and before); exported for the upgrade test, which writes a file of that shape. */
 export const schemaVersion1 = `
@@ -92,32 +99,85 @@ const createdIndex = `
 CREATE INDEX checkouts_payment_created ON checkouts (json_extract(record, '$.createdAt'), order_id) WHERE payment_state IS NOT NULL;
 `;
 
-function migrate(db: SqliteDatabase, path: string): void {
-  const version = db.pragma('user_version', { simple: true }) as number;
-  if (version === SCHEMA_VERSION) return;
-  if (version > SCHEMA_VERSION) {
+export interface FileMigration {
+  version: number;
+  /** What it adds, for `schema_migrations`. */
+  summary: string;
+  apply: (db: SqliteDatabase) => void;
+  /**
+   * Absent: an expand migration (it only adds; every process that used the file before still can).
+   * Set: a contract migration: from then on a process must know schema `readersFrom` or newer, and
+   * `user_version` says so. During a rolling upgrade it is at most the previous release's version.
+   */
+  readersFrom?: number;
+}
+
+/** Appended, never edited: version N runs once on every file that was at N-1. */
+export const fileMigrations: readonly FileMigration[] = [
+  { version: 1, readersFrom: 1, summary: 'checkouts, service order ids, locks, inbox', apply: (db) => db.exec(schemaVersion1) },
+  { version: 2, readersFrom: 2, summary: 'support views: payment_operator, support_at', apply: addSupportViews },
+  { version: 3, readersFrom: 3, summary: "the export's index by creation time", apply: (db) => db.exec(createdIndex) },
+  // The payment links (sqlite-links.ts), a table of their own; no row changes.
+  { version: 4, readersFrom: 4, summary: 'payment links', apply: (db) => db.exec(linksTable) },
+];
+
+/** The newest version this companion knows (what it migrates a file to); exported for the upgrade tests. */
+export const SCHEMA_VERSION = fileMigrations.at(-1)!.version;
+
+const migrationsTable = `
+CREATE TABLE IF NOT EXISTS schema_migrations (
+  version INTEGER PRIMARY KEY,
+  summary TEXT NOT NULL,
+  applied_at INTEGER NOT NULL,     -- epoch milliseconds
+  readers_from INTEGER             -- null: an expand migration
+) STRICT;
+`;
+
+/** The file's version (0: empty) and the oldest version a process must know to use it (`user_version`). */
+export function fileSchemaState(db: SqliteDatabase): { version: number; readersFrom: number } {
+  const readersFrom = db.pragma('user_version', { simple: true }) as number;
+  const recorded = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get();
+  const applied = recorded ? (db.prepare<[], { newest: number | null }>('SELECT max(version) AS newest FROM schema_migrations').get()!.newest ?? 0) : 0;
+  return { version: Math.max(readersFrom, applied), readersFrom };
+}
+
+function migrate(db: SqliteDatabase, path: string, migrations: readonly FileMigration[]): void {
+  const current = migrations.at(-1)!.version;
+  const refuseNewer = (state: { readersFrom: number }) => {
+    if (state.readersFrom <= current) return;
     throw new FileStoreUnavailableError(
-      `The file store at ${path} was written by a newer momo-checkout (schema ${version}, this one knows ${SCHEMA_VERSION}): upgrade momo-checkout, or set MOMO_DATA_DIR to another folder.`,
+      `The file store at ${path} was written by a newer momo-checkout (schema ${state.readersFrom}, this one knows ${current}): ` +
+        'upgrade this process to the release the others sharing the file run (a release keeps only the previous one working beside it: docs/releasing.md), or set MOMO_DATA_DIR to another folder.',
     );
-  }
+  };
+  const found = fileSchemaState(db);
+  refuseNewer(found);
+  // A newer release's expand migrations keep this one working: the file is used as it is.
+  if (found.version >= current) return;
   db.transaction(() => {
     // Read again under the write lock: another process opening the same file may have just done it.
-    const at = db.pragma('user_version', { simple: true }) as number;
-    if (at === SCHEMA_VERSION) return;
-    if (at < 1) db.exec(schemaVersion1);
-    if (at < 2) addSupportViews(db);
-    if (at < 3) db.exec(createdIndex);
-    // Version 4: the payment links (sqlite-links.ts), a table of their own; no row changes.
-    if (at < 4) db.exec(linksTable);
-    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    const at = fileSchemaState(db);
+    refuseNewer(at);
+    if (at.version >= current) return;
+    db.exec(migrationsTable);
+    const record = db.prepare('INSERT INTO schema_migrations (version, summary, applied_at, readers_from) VALUES (?, ?, ?, ?)');
+    let readersFrom = at.readersFrom;
+    for (const migration of migrations) {
+      if (migration.version <= at.version) continue;
+      migration.apply(db);
+      record.run(migration.version, migration.summary, Date.now(), migration.readersFrom ?? null);
+      readersFrom = Math.max(readersFrom, migration.readersFrom ?? 0);
+    }
+    db.pragma(`user_version = ${readersFrom}`);
   }).immediate();
 }
 
 /**
- * Sets the connection's pragmas and brings the file to this schema. On failure the database is
+ * Sets the connection's pragmas and brings the file to this schema (`migrations`: the store's; tests
+ * give a later release's). On failure the database is
  * closed and the error is one {@link FileStoreUnavailableError} that says what to do.
  */
-export function prepareFileStoreDatabase(db: SqliteDatabase, path: string): void {
+export function prepareFileStoreDatabase(db: SqliteDatabase, path: string, migrations: readonly FileMigration[] = fileMigrations): void {
   try {
     // WAL with synchronous NORMAL: a commit reaches the operating system (survives kill -9); the
     // writes that must reach the disk switch to FULL for their commit (sqlite-fsync.ts).
@@ -134,7 +194,7 @@ export function prepareFileStoreDatabase(db: SqliteDatabase, path: string): void
     // are a copy, not a system call; a statement journal lives only while its write does, so nothing
     // durable is held there.
     db.pragma('temp_store = MEMORY');
-    migrate(db, path);
+    migrate(db, path, migrations);
   } catch (error) {
     db.close();
     if (error instanceof FileStoreUnavailableError) throw error;

@@ -240,9 +240,10 @@ describe('file store: schema 4 (payment links)', () => {
     const record = sampleRecord();
     await first.createIfAbsent(record);
     await first.close?.();
-    // The file as a companion before links left it: schema 3, no links table.
+    // The file as a companion before links left it: schema 3, no links table (and no record of its
+    // migrations: 0.5.0 and older kept none).
     const db = new Database(path);
-    db.exec('DROP TABLE links');
+    db.exec('DROP TABLE links; DROP TABLE schema_migrations');
     db.pragma('user_version = 3');
     db.close();
 
