@@ -1,6 +1,6 @@
 /**
- * The previous release's companion, kept in the repository so the rolling-upgrade test
- * (test/upgrade/rolling-upgrade-postgres.test.ts) runs it beside this version's on one database
+ * The previous release's companion, kept in the repository so the rolling-upgrade tests
+ * (test/upgrade/rolling-upgrade-*.test.ts) run it beside this version's on one store
  * without the network and without git history (CI may clone shallow): a release's migrations must
  * keep the previous release's processes working (docs/releasing.md, "Migrations").
  *
