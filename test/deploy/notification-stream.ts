@@ -7,6 +7,7 @@
  * lost), each payment's state in the store, and what the merchant's endpoint was told.
  */
 import assert from 'node:assert/strict';
+import { companionDefaults } from '../../src/server/model/option-defaults.js';
 import type { Fleet, FleetProcess } from './fleet.js';
 
 /** `settle` (test/support/steady-payments.ts) for the fleet's sandbox, through its control surface over HTTP. */
@@ -47,6 +48,11 @@ export async function deliveriesOf(fleet: Fleet, orderIds: readonly string[]): P
  * delivery under way is sent again under the same webhook-id, which the merchant recognises).
  */
 export async function provesNothingLost(fleet: Fleet, process: FleetProcess, orderIds: readonly string[], options: { allowRedelivery?: boolean } = {}): Promise<void> {
+  // A killed process may hold an order's delivery lease (deliveries/delivery-worker.ts: three
+  // delivery timeouts, 30 s): that order's merchant notification waits for it to lapse, then the
+  // next poll. A kept notification it had not applied waits for a round of maintenance (30 s) or
+  // its restart. Waiting 20 s failed once in three runs under load.
+  const settleMs = options.allowRedelivery ? 3 * companionDefaults.deliveryTimeoutMs + companionDefaults.maintenanceIntervalMs : 20_000;
   const { lost } = await deliveriesOf(fleet, orderIds);
   assert.deepEqual(lost.map((delivery) => `${delivery.orderId}: ${delivery.error}`), [], `every notification delivered through the proxy (${lost.length} of ${orderIds.length} lost)\n${fleet.logs()}`);
   const states = new Map<string, string>();
@@ -58,9 +64,9 @@ export async function provesNothingLost(fleet: Fleet, process: FleetProcess, ord
       }),
     );
     return orderIds.every((orderId) => states.get(orderId) === 'completed');
-  }, 20_000);
+  }, settleMs);
   const told = (orderId: string) => fleet.merchant.received().filter((update) => update.orderId === orderId && update.state === 'completed');
-  await fleet.until('the merchant told of every completion', async () => orderIds.every((orderId) => told(orderId).length > 0), 20_000);
+  await fleet.until('the merchant told of every completion', async () => orderIds.every((orderId) => told(orderId).length > 0), settleMs);
   for (const orderId of orderIds) {
     const ids = told(orderId).map((update) => update.webhookId);
     assert.equal(new Set(ids).size, 1, `${orderId}: one merchant notification of its completion (${ids.join(', ')})`);
