@@ -23,18 +23,21 @@ export type CreateLinkCheckout = (order: { orderId: string; amount: string; curr
 
 /**
  * A new checkout of `amount` (already checked against the link) for a payer of the link, or null
- * when the link takes no payment now (unknown, closed, expired or used up: the page says so).
+ * when the link takes no payment now (unknown, closed, expired or used up: the page says so). Its
+ * `returnUrl` is the link's, or `returnUrl` when the page is an app's (its own page in app mode,
+ * where a wallet's approval page must bring the WebView back).
  */
 export async function startLinkCheckout(
   deps: { store: CheckoutStore; now: () => number; createCheckout: CreateLinkCheckout },
   link: LinkRecord,
   amount: string,
+  returnUrl: string | null = link.returnUrl,
 ): Promise<CreatedCheckout> {
   const { link: numbered } = await updateLink(linksOf(deps.store), link.linkId, (current) => nextCheckoutOf(current).link);
   if (!numbered) throw new PayerRefusal('TOKEN_INVALID', 'This payment link does not exist any more. Ask the shop for a new link.');
   // From the link as numbered, not as the page read it: the id may since name a link made again.
   const orderId = linkOrderId(numbered, numbered.checkoutsCreated);
-  return deps.createCheckout({ orderId, amount, currencyCode: link.currencyCode, linkId: link.linkId, ...(link.returnUrl !== null ? { returnUrl: link.returnUrl } : {}) });
+  return deps.createCheckout({ orderId, amount, currencyCode: link.currencyCode, linkId: link.linkId, ...(returnUrl !== null ? { returnUrl } : {}) });
 }
 
 /** How a claim's payment stands, read from its checkout: ended (and how), or still able to be paid. */

@@ -135,6 +135,14 @@ export function linkOrderId(link: Pick<LinkRecord, 'linkId' | 'createdAt'>, n: n
   return `${link.linkId}-${link.createdAt.toString(36)}-${n}`;
 }
 
+/** Whether `orderId` is one of `link`'s checkouts (made so far), as {@link linkOrderId} names them. */
+export function isLinkOrderOf(link: Pick<LinkRecord, 'linkId' | 'createdAt' | 'checkoutsCreated'>, orderId: string): boolean {
+  const prefix = linkOrderId(link, 0).slice(0, -1);
+  if (!orderId.startsWith(prefix)) return false;
+  const n = orderId.slice(prefix.length);
+  return /^[1-9][0-9]{0,15}$/.test(n) && Number(n) <= link.checkoutsCreated;
+}
+
 /** The link with the next checkout's number taken, and that checkout's order id. */
 export function nextCheckoutOf(link: LinkRecord): { link: LinkRecord; orderId: string } {
   const n = link.checkoutsCreated + 1;

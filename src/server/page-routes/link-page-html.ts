@@ -26,8 +26,23 @@ export interface LinkPageParts {
   assets: string;
   /** The link page's own URL (its card's). */
   url: string;
-  /** Where its form posts: the URL, with the language the page was opened in, if one was asked. */
+  /** Where its form posts: the URL, with the language the page was opened in, if one was asked (and the app's query). */
   formAction: string;
+  /** Set when a mobile app opened the page in its WebView (`?channel=`): the page is {@link appLayout}'s. */
+  app?: AppFrame | undefined;
+}
+
+/**
+ * A page in a mobile app's WebView (issue 54, app-page/): what the bridge script reads from `<main>`.
+ */
+export interface AppFrame {
+  channel: string;
+  /** The app's return address, already checked against `appReturnSchemes`; '' for none. */
+  returnUrl: string;
+  /** `<mount>/app/assets/app.js`: the bridge script, run before the element's. */
+  bridgeScript: string;
+  /** A link's payer's checkout: the bridge keeps its token under this order, never under another page's key. */
+  orderId?: string | undefined;
 }
 
 const money = (amount: string, link: LinkRecord, language: LinkPageLanguage) => formatAmount(amount, link.currencyCode, language);
@@ -47,6 +62,7 @@ function cardText(link: LinkRecord, language: LinkPageLanguage): string {
 type Indexing = 'index' | 'noindex';
 
 function layout(parts: LinkPageParts, title: string, description: string, body: string, head = '', indexing: Indexing = 'noindex'): string {
+  if (parts.app) return appLayout(parts, parts.app, title, body, head);
   const { shop, language } = parts;
   const logo = shop.logoUrl ? `<img class="logo" src="${escapeHtml(shop.logoUrl)}" alt="" width="48" height="48">` : '';
   return `<!doctype html>
@@ -77,6 +93,38 @@ ${body}
 `;
 }
 
+/**
+ * A page as a mobile app's WebView shows it: the body alone, sized for a phone, with no header, no
+ * card and no link out (the app draws its own bar and its own way back); the bridge script runs
+ * before `head`'s (the element's), and the channel and return address ride on `<main>`.
+ */
+export function appLayout(page: Pick<LinkPageParts, 'language' | 'assets'>, app: AppFrame, title: string, body: string, head = ''): string {
+  const { language } = page;
+  const order = app.orderId === undefined ? '' : ` data-order="${escapeHtml(app.orderId)}"`;
+  return `<!doctype html>
+<html lang="${language}"${language === 'ar' ? ' dir="rtl"' : ''}>
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
+<title>${escapeHtml(title)}</title>
+<meta name="robots" content="noindex">
+<link rel="icon" href="${escapeHtml(page.assets)}/icon.svg">
+<link rel="stylesheet" href="${escapeHtml(page.assets)}/link.css">
+<script src="${escapeHtml(app.bridgeScript)}" defer></script>
+${head}</head>
+<body>
+<main class="app" data-channel="${escapeHtml(app.channel)}" data-return="${escapeHtml(app.returnUrl)}"${order}>
+${body}
+</main>
+</body>
+</html>
+`;
+}
+
+/** The element's script tag, from the link pages' assets. */
+export const elementScriptTag = (assets: string, script: { file: string; integrity: string }): string =>
+  `<script src="${escapeHtml(`${assets}/${script.file}`)}" integrity="${escapeHtml(script.integrity)}" defer></script>\n`;
+
 /** The page of an open link: the amount and a button, or the amount field within the bounds (`problem`: why the last one was refused). */
 export function linkFormPage(parts: LinkPageParts, link: LinkRecord, problem?: { amount: string; message: string }): string {
   const text = linkPageText[parts.language];
@@ -104,14 +152,19 @@ export function amountProblemText(language: LinkPageLanguage, link: LinkRecord, 
   return words.outOfBounds(money(link.minAmount!, link, language), money(link.maxAmount!, link, language));
 }
 
-/** The page with the checkout of this payer: `<momo-checkout>` on the companion's own routes. */
-export function linkCheckoutPage(parts: LinkPageParts, link: LinkRecord, checkout: { token: string; endpoint: string; amount: string }, script: { file: string; integrity: string }): string {
+/**
+ * The page with the checkout of this payer: `<momo-checkout>` on the companion's own routes. In an
+ * app's WebView coming back from a wallet's approval page, the token is the one the bridge script
+ * kept for the order (null here) and the amount is the payer's own only when the link fixes it
+ * (null: the element shows it; the page shows nothing of a payment it was not given the token of).
+ */
+export function linkCheckoutPage(parts: LinkPageParts, link: LinkRecord, checkout: { token: string | null; endpoint: string; amount: string | null }, script: { file: string; integrity: string }): string {
   const text = linkPageText[parts.language];
-  const head = `<script src="${escapeHtml(`${parts.assets}/${script.file}`)}" integrity="${escapeHtml(script.integrity)}" defer></script>\n`;
-  const body = `<p class="description">${escapeHtml(link.description)}</p>
-<p class="amount">${escapeHtml(money(checkout.amount, link, parts.language))}</p>
-<momo-checkout endpoint="${escapeHtml(checkout.endpoint)}" token="${escapeHtml(checkout.token)}" lang="${parts.language}"></momo-checkout>`;
-  return layout(parts, text.pay(parts.shop.name), cardText(link, parts.language), body, head);
+  const amount = checkout.amount === null ? '' : `\n<p class="amount">${escapeHtml(money(checkout.amount, link, parts.language))}</p>`;
+  const token = checkout.token === null ? '' : ` token="${escapeHtml(checkout.token)}"`;
+  const body = `<p class="description">${escapeHtml(link.description)}</p>${amount}
+<momo-checkout endpoint="${escapeHtml(checkout.endpoint)}"${token} lang="${parts.language}"></momo-checkout>`;
+  return layout(parts, text.pay(parts.shop.name), cardText(link, parts.language), body, elementScriptTag(parts.assets, script));
 }
 
 /** The page of a link that takes no payment (410), or of no link (404). */

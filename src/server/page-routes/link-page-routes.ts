@@ -8,11 +8,20 @@
  * Under the console's strict CSP (scripts and styles from `'self'` only, no inline ones), limited
  * per client address like the other payer routes, and showing nothing of any other payment: only
  * the link's own terms, and a checkout token for the payer who asked.
+ *
+ * Opened by a merchant's mobile app with `?channel=<name>` (and `return=`, app-page/app-query.ts,
+ * as the app page checks them), the same pages are an app's (issue 54, docs/mobile-apps.md): the
+ * frame of app-page/ (no header, no link out) with its bridge script, which tells the app the
+ * payment's outcome once. The form keeps the app's query, the payer's checkout comes back from a
+ * wallet's approval page to this page in app mode (`?...&momo_order=<orderId>`, the return
+ * route's), which shows that checkout again, from the token the bridge kept for the order, even
+ * once the payment used the link up.
  */
 import type { Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { hasUnusableCharacters } from '../model/id-text.js';
-import { linkStanding, type LinkRecord } from '../model/link.js';
+import { isLinkOrderOf, linkStanding, type LinkRecord } from '../model/link.js';
+import { returnOrderQueryParam } from '../../contract/companion.js';
 import { linkAmountDecimals, payerAmountOf } from '../links/link-rules.js';
 import { startLinkCheckout } from '../links/link-payments.js';
 import type { Env, LinkPageDeps } from './app-deps.js';
@@ -23,6 +32,8 @@ import { CheckoutError } from '../payments/checkouts.js';
 import { PayerRefusal } from '../model/payer-refusal.js';
 import { readElementFiles, type EncodedFile } from './link-page-assets.js';
 import { accepts } from 'hono/accepts';
+import { appPageRefusal } from './app-page/app-page-html.js';
+import { appQueryOf, appQueryText, asksForApp, type AppQuery } from './app-page/app-query.js';
 
 // img-src https: for the operator's logo the element shows (a URL of the service's choosing,
 // element/urls.ts) and the shop's logo (`shopLogoUrl`, https): docs/merchant-guide.md says so.
@@ -72,14 +83,28 @@ export function limitPerAddress(deps: Pick<LinkPageDeps, 'clientAddress' | 'perA
 export function registerLinkPages(app: Hono<Env>, deps: LinkPageDeps, elementFiles = readElementFiles(deps.elementAssetsDir)): void {
   const assets = `${deps.mountPath}/l/assets`;
   const publicOrigin = new URL(deps.base).origin;
-  const partsOf = (c: Context<Env>, linkId: string): LinkPageParts => ({
-    language: linkPageLanguageOf(c.req.raw),
-    shop: deps.shop,
-    assets,
-    url: `${deps.base}/l/${linkId}`,
-    // A language the link was opened in (`?lang=fr`, as a shop may send it) stays for the payer's checkout.
-    formAction: `${deps.base}/l/${linkId}${new URL(c.req.url).searchParams.has('lang') ? `?lang=${linkPageLanguageOf(c.req.raw)}` : ''}`,
-  });
+  /** The app the page is opened in (`?channel=`), none, or the sentence refusing its query. */
+  const appOf = (c: Context<Env>): AppQuery | null | { problem: string } => {
+    const query = new URL(c.req.url).searchParams;
+    return asksForApp(query) ? appQueryOf(query, deps.appReturnSchemes) : null;
+  };
+  /** `orderId`: the payer's checkout on an app's page, whose token the bridge keeps under it. */
+  const partsOf = (c: Context<Env>, linkId: string, orderId?: string): LinkPageParts => {
+    const found = appOf(c);
+    const app = found && !('problem' in found) ? found : null;
+    // A language the link was opened in (`?lang=fr`, as a shop may send it) stays for the payer's
+    // checkout, as the app's query stays for its form and for the way back from an approval page.
+    const lang = new URL(c.req.url).searchParams.has('lang') ? `lang=${linkPageLanguageOf(c.req.raw)}` : '';
+    const query = [lang, app ? appQueryText(app) : ''].filter(Boolean).join('&');
+    return {
+      language: linkPageLanguageOf(c.req.raw),
+      shop: deps.shop,
+      assets,
+      url: `${deps.base}/l/${linkId}`,
+      formAction: `${deps.base}/l/${linkId}${query ? `?${query}` : ''}`,
+      app: app ? { channel: app.channel, returnUrl: app.returnUrl?.href ?? '', bridgeScript: `${deps.mountPath}/app/assets/app.js`, orderId } : undefined,
+    };
+  };
   const page = (c: Context<Env>, html: string, status: 200 | 404 | 410 | 422 | 429 | 500 | 503) =>
     c.html(html, status, linkPageHeaders);
   /**
@@ -108,12 +133,24 @@ export function registerLinkPages(app: Hono<Env>, deps: LinkPageDeps, elementFil
     return c.body(file[encoding] as Uint8Array<ArrayBuffer>, 200, { ...headers, 'content-encoding': encoding });
   });
 
+  /**
+   * The link, open or not, or the page that says there is none (or, to the app's developer, what
+   * is wrong with the app's query).
+   */
+  const findLink = async (c: Context<Env>): Promise<{ link: LinkRecord } | { answer: Response }> => {
+    const app = appOf(c);
+    if (app && 'problem' in app) return { answer: c.html(appPageRefusal(app.problem), 400, linkPageHeaders) };
+    const linkId = c.req.param('linkId') ?? '';
+    const link = hasUnusableCharacters(linkId) || !deps.store.links ? undefined : await deps.store.links.getLink(linkId);
+    return link ? { link } : { answer: page(c, linkGonePage(partsOf(c, linkId), 'unknown'), 404) };
+  };
+
   /** The live link, or the page that says why it takes no payment. */
   const openLink = async (c: Context<Env>): Promise<{ link: LinkRecord } | { answer: Response }> => {
-    const linkId = c.req.param('linkId') ?? '';
-    const parts = partsOf(c, linkId);
-    const link = hasUnusableCharacters(linkId) || !deps.store.links ? undefined : await deps.store.links.getLink(linkId);
-    if (!link) return { answer: page(c, linkGonePage(parts, 'unknown'), 404) };
+    const found = await findLink(c);
+    if ('answer' in found) return found;
+    const { link } = found;
+    const parts = partsOf(c, link.linkId);
     const standing = linkStanding(link, deps.now());
     if (standing !== 'open') return { answer: page(c, linkGonePage(parts, standing), 410) };
     return { link };
@@ -130,9 +167,39 @@ export function registerLinkPages(app: Hono<Env>, deps: LinkPageDeps, elementFil
       }
     };
 
+  /** The element's files, or the 503 page saying the checkout cannot be shown (the merchant must fix the package). */
+  const elementScript = async (c: Context<Env>, parts: LinkPageParts, linkId: string): Promise<{ script: { file: string; integrity: string } } | { answer: Response }> => {
+    const files = await elementFiles();
+    if (files.ok) return { script: files.script };
+    deps.log.error(`payment link page cannot show the checkout: ${files.reason}`, { linkId });
+    c.header('retry-after', '60');
+    return { answer: page(c, linkUnavailablePage(parts), 503) };
+  };
+
+  /**
+   * An app's page back from a wallet's approval page (the return route added `momo_order`): the
+   * payer's checkout again, whatever the link's standing now (their own payment may have used it
+   * up), its token the one the bridge kept for the order. Null when this is no such way back.
+   */
+  const backInApp = async (c: Context<Env>): Promise<Response | null> => {
+    const orderId = new URL(c.req.url).searchParams.get(returnOrderQueryParam);
+    const app = appOf(c);
+    if (orderId === null || !app) return null;
+    const found = await findLink(c);
+    if ('answer' in found) return found.answer;
+    const { link } = found;
+    if (!isLinkOrderOf(link, orderId)) return null;
+    const parts = partsOf(c, link.linkId, orderId);
+    const element = await elementScript(c, parts, link.linkId);
+    if ('answer' in element) return element.answer;
+    return page(c, linkCheckoutPage(parts, link, { token: null, endpoint: deps.mountPath || '/', amount: link.amount }, element.script), 200);
+  };
+
   app.get(
     '/l/:linkId',
     answering(async (c) => {
+      const back = await backInApp(c);
+      if (back) return back;
       const opened = await openLink(c);
       if ('answer' in opened) return opened.answer;
       return page(c, linkFormPage(partsOf(c, opened.link.linkId), opened.link), 200);
@@ -151,16 +218,13 @@ export function registerLinkPages(app: Hono<Env>, deps: LinkPageDeps, elementFil
     const decimals = linkAmountDecimals(link.currencyCode, facts);
     const amount = payerAmountOf(link, form.amount, decimals);
     if (!amount.ok) return page(c, linkFormPage(parts, link, { amount: typeof form.amount === 'string' ? form.amount : '', message: amountProblemText(parts.language, link, amount.problem, decimals) }), 422);
-    const files = await elementFiles();
-    if (!files.ok) {
-      // The link is open: the package's files are what is missing, which the merchant must fix.
-      deps.log.error(`payment link page cannot show the checkout: ${files.reason}`, { linkId: link.linkId });
-      c.header('retry-after', '60');
-      return page(c, linkUnavailablePage(parts), 503);
-    }
+    // The link is open: the package's files are what may be missing, which the merchant must fix.
+    const element = await elementScript(c, parts, link.linkId);
+    if ('answer' in element) return element.answer;
     let checkout;
     try {
-      checkout = await startLinkCheckout(deps, link, amount.amount);
+      // In an app, a wallet's approval page comes back to this page in app mode (backInApp), not to the link's returnUrl.
+      checkout = await startLinkCheckout(deps, link, amount.amount, parts.app ? parts.formAction : link.returnUrl);
     } catch (error) {
       // Forgotten since the page read it: as for an unknown link.
       if (error instanceof PayerRefusal) return page(c, linkGonePage(parts, 'unknown'), 404);
@@ -169,7 +233,8 @@ export function registerLinkPages(app: Hono<Env>, deps: LinkPageDeps, elementFil
       const message = linkPageText[parts.language].notPayable(deps.shop.name);
       return page(c, linkFormPage(parts, link, { amount: typeof form.amount === 'string' ? form.amount : '', message }), 422);
     }
-    return page(c, linkCheckoutPage(parts, link, { token: checkout.token, endpoint: deps.mountPath || '/', amount: amount.amount }, files.script), 200);
+    const checkoutParts = parts.app ? partsOf(c, link.linkId, checkout.orderId) : parts;
+    return page(c, linkCheckoutPage(checkoutParts, link, { token: checkout.token, endpoint: deps.mountPath || '/', amount: amount.amount }, element.script), 200);
   }));
 }
 

@@ -6,7 +6,9 @@
  * - The token comes in the URL's fragment (`#token=...`), which no server, log or Referer sees, and
  *   is kept in this WebView's sessionStorage: the way back from a wallet's approval page (the
  *   return route's redirect to the checkout's `returnUrl`, this page without its fragment) and a
- *   reload find it there.
+ *   reload find it there. A payment link's page in app mode (`data-order` on `<main>`) has it in
+ *   the page once its form made the payer's checkout, and keeps it under that order, where the way
+ *   back (`?momo_order=<orderId>`) looks for it.
  * - The outcome is what the element's `momo-succeeded` / `momo-failed` events carry, which come
  *   only from the companion's record of the payment (a verified notification), never from a
  *   return or a redirect. It is sent once per order and outcome, across reloads (sessionStorage),
@@ -30,8 +32,12 @@ export const appBridgeScript = `(() => {
   const memory = new Map();
   const read = (key) => { try { return sessionStorage.getItem(key); } catch { return memory.get(key) ?? null; } };
   const keep = (key, value) => { memory.set(key, value); try { sessionStorage.setItem(key, value); } catch {} };
-  const tokenKey = 'momo-app-token';
-  const given = new URLSearchParams(location.hash.slice(1)).get('token');
+  // A link's page in app mode names its payer's order (data-order) and holds the token in the page,
+  // or, back from a wallet's approval page, finds it under that order: never the app page's key,
+  // which an earlier /app/checkout in this WebView may have left with another order's token.
+  const order = main.dataset.order;
+  const tokenKey = order ? 'momo-app-token:' + order : 'momo-app-token';
+  const given = order ? checkout.getAttribute('token') : new URLSearchParams(location.hash.slice(1)).get('token');
   if (given) keep(tokenKey, given);
   const token = given || read(tokenKey);
   if (token) checkout.setAttribute('token', token);

@@ -1,10 +1,11 @@
 /**
  * The app page as HTML (app-page-routes.ts serves it): `<momo-checkout>` alone, sized for a phone,
- * for a merchant's mobile app to open in a WebView. No header, no link out, no new window: the
- * app draws its own bar and its own way back. The bridge script (app-bridge-script.ts) runs first
- * and gives the element its token; the channel and the checked return address ride on `<main>`.
+ * for a merchant's mobile app to open in a WebView, in the frame a link's page in app mode has too
+ * (link-page-html.ts `appLayout`: no header, no link out, no new window; the bridge script,
+ * app-bridge-script.ts, runs first and gives the element its token; the channel and the checked
+ * return address ride on `<main>`).
  */
-import { escapeHtml } from '../link-page-html.js';
+import { appLayout, elementScriptTag, escapeHtml } from '../link-page-html.js';
 import { linkPageText, type LinkPageLanguage } from '../link-page-text.js';
 
 export interface AppPageParts {
@@ -23,25 +24,9 @@ export interface AppPageParts {
 
 export function appCheckoutPage(parts: AppPageParts, script: { file: string; integrity: string }): string {
   const { language } = parts;
-  return `<!doctype html>
-<html lang="${language}"${language === 'ar' ? ' dir="rtl"' : ''}>
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
-<title>${escapeHtml(linkPageText[language].pay(parts.shopName))}</title>
-<meta name="robots" content="noindex">
-<link rel="icon" href="${escapeHtml(parts.linkAssets)}/icon.svg">
-<link rel="stylesheet" href="${escapeHtml(parts.linkAssets)}/link.css">
-<script src="${escapeHtml(parts.bridgeScript)}" defer></script>
-<script src="${escapeHtml(`${parts.linkAssets}/${script.file}`)}" integrity="${escapeHtml(script.integrity)}" defer></script>
-</head>
-<body>
-<main class="app" data-channel="${escapeHtml(parts.channel)}" data-return="${escapeHtml(parts.returnUrl)}">
-<momo-checkout endpoint="${escapeHtml(parts.endpoint)}" lang="${language}"></momo-checkout>
-</main>
-</body>
-</html>
-`;
+  const body = `<momo-checkout endpoint="${escapeHtml(parts.endpoint)}" lang="${language}"></momo-checkout>`;
+  const app = { channel: parts.channel, returnUrl: parts.returnUrl, bridgeScript: parts.bridgeScript };
+  return appLayout({ language, assets: parts.linkAssets }, app, linkPageText[language].pay(parts.shopName), body, elementScriptTag(parts.linkAssets, script));
 }
 
 /** The page a developer sees when the app opened it with a channel or return address it cannot use (400). */

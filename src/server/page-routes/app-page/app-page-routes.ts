@@ -5,13 +5,10 @@
  * a wallet's approval page comes back here) and the app opens the page; the outcome reaches the
  * app by its own channel (app-bridge-script.ts).
  *
- * The query holds nothing secret and is checked here: the channel is a script identifier, and the
- * return address is followed only when its scheme is one of the merchant's `appReturnSchemes`
- * (never any address the URL carries: that would be an open redirect). Under the link pages'
- * strict CSP and per-address limit, sharing their element files.
+ * The query holds nothing secret and is checked by app-query.ts (as a link's page in app mode
+ * checks it). Under the link pages' strict CSP and per-address limit, sharing their element files.
  */
 import type { Context, Hono } from 'hono';
-import { appReturnUrl } from '../../model/app-return.js';
 import type { Env, LinkPageDeps } from '../app-deps.js';
 import { linkUnavailablePage } from '../link-page-html.js';
 import { linkPageLanguageOf } from '../link-page-text.js';
@@ -20,18 +17,7 @@ import { linkPageHeaders, limitPerAddress } from '../link-page-routes.js';
 import { StoreUnavailableError } from '../../stores/store-guard.js';
 import { appBridgeScript } from './app-bridge-script.js';
 import { appCheckoutPage, appPageRefusal } from './app-page-html.js';
-
-/** The channel's name when the app gives none: `window.webkit.messageHandlers.momoCheckout`, `window.momoCheckout`. */
-export const defaultAppChannel = 'momoCheckout';
-/** Names whose `window[name]` is the window itself or a channel of its own: never an app's object. */
-const reservedNames = new Set(['window', 'self', 'top', 'parent', 'frames', 'opener', 'globalThis', 'document', 'location', 'webkit', 'ReactNativeWebView']);
-
-/** Why `channel` cannot be the app's channel, or null. */
-function channelProblem(channel: string): string | null {
-  if (!/^[A-Za-z_$][A-Za-z0-9_$]{0,63}$/.test(channel)) return `channel ${JSON.stringify(channel)} is not a JavaScript name: give the name your app registered its message handler or JavaScript object under, e.g. channel=${defaultAppChannel}.`;
-  if (reservedNames.has(channel)) return `channel ${channel} is a name the browser uses itself: register your app's handler under another name, e.g. ${defaultAppChannel}.`;
-  return null;
-}
+import { appQueryOf } from './app-query.js';
 
 export function registerAppPage(app: Hono<Env>, deps: LinkPageDeps, elementFiles: () => Promise<ElementFiles>): void {
   const bridgeScript = `${deps.mountPath}/app/assets/app.js`;
@@ -52,16 +38,8 @@ export function registerAppPage(app: Hono<Env>, deps: LinkPageDeps, elementFiles
   );
   app.get('/app/assets/app.js', (c) => c.body(appBridgeScript, 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=3600' }));
   app.get('/app/checkout', async (c) => {
-    const query = new URL(c.req.url).searchParams;
-    const channel = query.get('channel') ?? defaultAppChannel;
-    const problem = channelProblem(channel);
-    if (problem) return refuse(c, problem);
-    const asked = query.get('return');
-    const returnUrl = asked === null ? null : appReturnUrl(asked, deps.appReturnSchemes);
-    if (asked !== null && !returnUrl) {
-      const schemes = deps.appReturnSchemes.length > 0 ? `its scheme is not one of appReturnSchemes (${deps.appReturnSchemes.join(', ')})` : 'the companion has no appReturnSchemes (MOMO_APP_RETURN_SCHEMES)';
-      return refuse(c, `This page follows no return address whose scheme the shop did not configure: ${schemes}. Add your app's scheme to appReturnSchemes, or leave return out and receive the outcome through the channel.`);
-    }
+    const app = appQueryOf(new URL(c.req.url).searchParams, deps.appReturnSchemes);
+    if ('problem' in app) return refuse(c, app.problem);
     const language = linkPageLanguageOf(c.req.raw);
     const linkAssets = `${deps.mountPath}/l/assets`;
     const files = await elementFiles();
@@ -69,7 +47,7 @@ export function registerAppPage(app: Hono<Env>, deps: LinkPageDeps, elementFiles
       deps.log.error(`the app page cannot show the checkout: ${files.reason}`);
       return unavailable(c);
     }
-    const parts = { language, shopName: deps.shop.name, endpoint: deps.mountPath || '/', linkAssets, bridgeScript, channel, returnUrl: returnUrl?.href ?? '' };
+    const parts = { language, shopName: deps.shop.name, endpoint: deps.mountPath || '/', linkAssets, bridgeScript, channel: app.channel, returnUrl: app.returnUrl?.href ?? '' };
     return c.html(appCheckoutPage(parts, files.script), 200, linkPageHeaders);
   });
 }
