@@ -2,14 +2,15 @@
  * Issue 54 in Chromium as an app's WebView: the bridge objects an app's WebView puts in every page
  * before its scripts run (`page.addInitScript`), react-native-webview's `window.ReactNativeWebView`
  * and an Android app's `@JavascriptInterface` object (a Flutter JavaScriptChannel has the same
- * shape), each receive the outcome once per payment (test/support/app-flows.ts). WebKitGTK as an
+ * shape), each receive the outcome once per payment (test/support/app-flows.ts), on the app page
+ * and on a payment link's page in app mode. WebKitGTK as an
  * iOS app's WKWebView is test/engines/app-webview.test.ts.
  */
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { startHarness, type Harness } from '../server/harness.js';
 import { builtOnce, removeBuild } from '../ship/built.js';
-import { appChannel, appFlowCases, type AppHost } from '../support/app-flows.js';
+import { appChannel, appFlowCases, appLinkFlowCases, appServerSecret, type AppHost } from '../support/app-flows.js';
 import { launchChromium } from './harness.js';
 
 /** What each app's WebView injects: react-native-webview's object, or the app's own under the channel's name. */
@@ -23,7 +24,7 @@ describe('e2e: the app page in Chromium with an app\'s bridge object', () => {
   let browser: Browser;
   before(async () => {
     const build = await builtOnce();
-    h = await startHarness({ setupChecksAtStart: false, shopName: 'Maison Adjoa', elementAssetsDir: build.outDir }, { pushDelayMs: 1_500, sameOrigin: true });
+    h = await startHarness({ setupChecksAtStart: false, shopName: 'Maison Adjoa', elementAssetsDir: build.outDir, serverSecret: appServerSecret }, { pushDelayMs: 1_500, sameOrigin: true });
     browser = await launchChromium();
   });
   after(async () => {
@@ -61,5 +62,6 @@ describe('e2e: the app page in Chromium with an app\'s bridge object', () => {
       return host;
     };
     appFlowCases({ name: `Chromium, ${name}`, open, harness: () => h }, it);
+    appLinkFlowCases({ name: `Chromium, ${name}`, open, harness: () => h }, it);
   }
 });

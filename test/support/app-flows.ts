@@ -6,7 +6,8 @@
  * Each flow creates a checkout as a shop's backend does, opens the app page with its token in the
  * fragment, pays with a sandbox number, and holds that the outcome reached the app exactly once by
  * the channel, with what the element's event carries and nothing secret, and only once the store
- * recorded it. A second look after a pause catches a second message.
+ * recorded it. A second look after a pause catches a second message. The same for a payment link
+ * the shop's backend made (the server API), opened in app mode (`/l/<linkId>?channel=...`).
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -50,6 +51,21 @@ export async function appCheckout(h: Harness, query = `channel=${appChannel}`): 
   const orderId = newOrderId();
   const { token } = await h.companion.createCheckout({ orderId, amount: '5000', currencyCode: 'XOF', returnUrl: `${h.base}/app/checkout?${query}` });
   return { orderId, token, url: appPageUrl(h, token, query) };
+}
+
+/** The server API's secret of the harnesses that run the link flows (`serverSecret`). */
+export const appServerSecret = 'test-server-secret-app-flows-0123456789abcdef';
+
+/** A single-use payment link as a shop's backend makes it (the server API), and its page in app mode as the app opens it. */
+export async function appLink(h: Harness, query = `channel=${appChannel}`): Promise<{ linkId: string; url: string }> {
+  const response = await fetch(`${h.base}/server/links`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${appServerSecret}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ currencyCode: 'XOF', description: 'Pagne wax, 6 yards', amount: '3000' }),
+  });
+  assert.equal(response.status, 201, 'the harness takes appServerSecret as its serverSecret');
+  const { linkId, url } = (await response.json()) as { linkId: string; url: string };
+  return { linkId, url: `${url}?${query}` };
 }
 
 /** The page, driven by script through in-page.js (test/engines/). */
@@ -139,6 +155,11 @@ export function assertQuietPage(host: AppHost): void {
   assert.deepEqual(host.problems, [], 'no console error, no uncaught exception');
 }
 
+/** The app page's order, the token the bridge kept for it in this WebView, and what the page shows. */
+async function pageState(host: AppHost): Promise<{ order: string | null; token: string | null }> {
+  return host.run(`return { order: document.querySelector('main')?.dataset.order ?? null, token: document.querySelector('momo-checkout')?.getAttribute('token') ?? null };`);
+}
+
 export interface AppFlowSuite {
   /** e.g. 'WebKitGTK, iOS message handler'. */
   name: string;
@@ -204,5 +225,56 @@ export function appFlowCases(suite: AppFlowSuite, it: (name: string, body: () =>
     } finally {
       await host.close();
     }
+  });
+}
+
+/**
+ * A payment link's page in app mode: the payer presses its button, then pays as on the app page.
+ * The WebView first held an app page's checkout (its token kept in the session, as a shop's app
+ * that sells both ways leaves it): the link's page shows its own payer's checkout, never that one.
+ */
+export function appLinkFlowCases(suite: AppFlowSuite, it: (name: string, body: () => Promise<void>) => unknown, cases: readonly ('push' | 'wallet' | 'declined')[] = ['push', 'wallet', 'declined']): void {
+  const paid = async (way: Parameters<AppPage['pay']>[1], phoneNumber: string, outcome: 'succeeded' | 'failed') => {
+    const h = suite.harness();
+    const earlier = await appCheckout(h);
+    const link = await appLink(h);
+    const host = await suite.open(earlier.url);
+    try {
+      const page = new AppPage(host);
+      await page.see(/Mobile money number/);
+      // The app opens the link in the same WebView (its session storage holds the app page's token).
+      await host.run(`setTimeout(() => location.assign(${JSON.stringify(link.url)})); return true;`);
+      await page.see('Pagne wax, 6 yards');
+      await page.press('button', /^Pay /);
+      await page.see(/Mobile money number/);
+      const shown = await pageState(host);
+      assert.match(shown.order ?? '', new RegExp(`^${link.linkId}-`), "the link payer's checkout names its order");
+      await page.pay(phoneNumber, way);
+      const told = await assertOutcome(h, await theOneMessage(host), shown.order!, outcome);
+      if (typeof way === 'object') {
+        // Back on the link's page in app mode, its token the one the bridge kept for the order.
+        const back = new URL(await host.run<string>('return location.href;'));
+        assert.deepEqual([back.pathname, back.searchParams.get('channel'), back.searchParams.get('momo_order')], [new URL(link.url).pathname, appChannel, shown.order]);
+        assert.equal((await pageState(host)).token, shown.token, 'the way back shows the same checkout');
+      }
+      assert.equal(h.sandbox.control.transactions().some((each) => each.orderId.startsWith(earlier.orderId)), false, "the app page's checkout was never paid");
+      assertQuietPage(host);
+      return told;
+    } finally {
+      await host.close();
+    }
+  };
+
+  if (cases.includes('push')) it(`${suite.name}: a payment link in app mode, a push approved, reaches the app once, as succeeded (not the app page's earlier checkout)`, async () => {
+    await paid('push', appNumbers.pushApproves, 'succeeded');
+  });
+
+  if (cases.includes('wallet')) it(`${suite.name}: a payment link in app mode, the wallet's approval page and back, reaches the app once, as succeeded`, async () => {
+    await paid({ wallet: 'Approve' }, appNumbers.pushApproves, 'succeeded');
+  });
+
+  if (cases.includes('declined')) it(`${suite.name}: a payment link in app mode, a declined push, reaches the app once, as failed`, async () => {
+    const told = await paid('push', appNumbers.pushDeclines, 'failed');
+    assert.equal(told.canRetry, true);
   });
 }
