@@ -6,7 +6,9 @@
  * once each, as the service's would), and the merchant's endpoint (MOMO_MERCHANT_WEBHOOK_URL),
  * which verifies and keeps what it is told. The proxy (nginx, Caddy) is started by each test.
  * Each process can be stopped as systemd stops it (SIGTERM), killed with SIGKILL, and started
- * again on its port.
+ * again on its port: binding the port itself, or (`heldSockets`) on a listening socket held for
+ * it alone, as section 8's `momo-checkout@.socket` holds one per process (Debian's
+ * systemd-socket-activate with test/support/socket-supervisor.ts, as in socket-activation.test.ts).
  */
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
@@ -15,11 +17,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../support/free-port.js';
+import { holdSocket, type ProcessManager } from '../support/process-managers.js';
 import { merchantWebhookSecret, startMerchantReceiver, type MerchantReceiver } from '../support/merchant-receiver.js';
 import { createDatabase, startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
 import { root } from './guide.js';
 import { listening } from './nginx-runner.js';
-import { startChildren, stopChild } from './children.js';
+import { startChildren, stopChild, type Children } from './children.js';
 import { guideCompanionEnv, guideSandboxCommand, makeCertificate } from './stack.js';
 
 const cli = join(root, 'src/server/cli.ts');
@@ -64,20 +67,84 @@ export interface Fleet {
   close(): Promise<void>;
 }
 
+/** How one process of the fleet is started and ended, across its restarts. */
+interface Runs {
+  start(): Promise<void>;
+  /** Sends `signal` to the running process and resolves with its exit code once it has exited. */
+  end(signal: 'SIGTERM' | 'SIGKILL'): Promise<number | null>;
+  pid(): number | undefined;
+  close(): Promise<void>;
+}
+
+/** The process binds its own port (`PORT`): the port is closed while it does not run. */
+function ownPortRuns(fleetChildren: Pick<Children, 'spawnChild'>, name: string, argv: string[], env: Record<string, string>): Runs {
+  let child: ChildProcess | undefined;
+  const running = () => child !== undefined && child.exitCode === null && child.signalCode === null;
+  return {
+    async start() {
+      child = fleetChildren.spawnChild(name, argv[0]!, argv.slice(1), env);
+    },
+    end: (signal) => (child ? stopChild(child, signal) : Promise.resolve(null)),
+    pid: () => (running() ? child!.pid : undefined),
+    close: async () => undefined,
+  };
+}
+
+/**
+ * The process takes a listening socket on `port` held for it alone, as systemd holds
+ * `momo-checkout@<port>.socket` (passed under that name): while it is down, connections wait in
+ * the socket's queue for its next start.
+ */
+async function heldSocketRuns(port: number, argv: string[], env: Record<string, string>, dir: string): Promise<Runs & { logs(): string }> {
+  const manager: ProcessManager = await holdSocket(port, env, dir, `momo-checkout@${port}.socket`);
+  let pid: number | undefined;
+  const end = async (signal: 'SIGTERM' | 'SIGKILL') => {
+    if (pid === undefined) return null;
+    const ending = pid;
+    process.kill(ending, signal);
+    const code = await manager.exited(ending);
+    pid = undefined;
+    return code;
+  };
+  return {
+    async start() {
+      pid = await manager.start(argv);
+    },
+    end,
+    pid: () => pid,
+    logs: () => manager.logs(),
+    async close() {
+      await end('SIGTERM').catch(() => end('SIGKILL'));
+      await manager.close();
+    },
+  };
+}
+
 /**
  * `count` processes; `env`: added to each process's environment (MOMO_STOP_DELAY_MS behind a proxy
- * that checks /readyz). One PostgreSQL server for the whole file, a database of the fleet's own.
+ * that checks /readyz); `heldSockets`: each process on a socket held for it (see the top). One
+ * PostgreSQL server for the whole file, a database of the fleet's own.
  */
-export async function startFleet(options: { count: number; env?: Record<string, string> }): Promise<Fleet> {
+export async function startFleet(options: { count: number; env?: Record<string, string>; heldSockets?: boolean }): Promise<Fleet> {
   const dir = await mkdtemp(join(tmpdir(), 'momo-fleet-'));
   const { cert, key } = makeCertificate(dir);
   // The lines of each payment made, settled and delivered would crowd out what went wrong.
   const routine = /: (payin \S+ (created|completed)\b|pay-in \S+: the payer never answers|webhook \S+ completed delivered \(200\)$)|"msg":"service call"/;
-  const { spawnChild, until, logs, stopAll } = startChildren(dir, { routine, logChars: 12_000 });
+  const children = startChildren(dir, { routine, logChars: 12_000 });
+  const { spawnChild, stopAll } = children;
+  // A held socket's process writes to a file of its own (test/support/process-managers.ts).
+  const heldLogs: Array<() => string> = [];
+  const logs = () => [children.logs(), ...heldLogs.map((each) => each().split('\n').filter((line) => !routine.test(line)).join('\n').slice(-6_000))].join('\n');
+  const until: Fleet['until'] = (what, probe, ms) => children.until(what, probe, ms).catch((error: Error) => {
+    throw heldLogs.length ? new Error(`${error.message}\n${logs().slice(-12_000)}`) : error;
+  });
 
   let postgres: PostgresServer | undefined;
   let merchant: MerchantReceiver | undefined;
+  const runs: Runs[] = [];
   const close = async () => {
+    // A held socket's process is the supervisor's child, not the fleet's: ended first, by its pid.
+    await Promise.all(runs.map((each) => each.close()));
     await stopAll();
     await merchant?.close();
     await postgres?.stop();
@@ -104,7 +171,16 @@ export async function startFleet(options: { count: number; env?: Record<string, 
       ports.map(async (port, index): Promise<FleetProcess> => {
         const env = { ...(await guideCompanionEnv({ origin, serverSecret, companionPort: port, sandboxPort })), MOMO_POSTGRES_URL: database, ...merchantEnv, ...options.env };
         const url = `http://127.0.0.1:${port}`;
-        let child: ChildProcess | undefined;
+        const argv = [process.execPath, '--import', 'tsx', cli, 'serve'];
+        let each: Runs;
+        if (options.heldSockets) {
+          const held = await heldSocketRuns(port, argv, env, dir);
+          heldLogs.push(() => `[serve ${index + 1}] ${held.logs()}`);
+          each = held;
+        } else {
+          each = ownPortRuns({ spawnChild }, `serve ${index + 1}`, argv, env);
+        }
+        runs.push(each);
         const ready = async () => (await fetch(`${url}/readyz`)).status === 200;
         const handle: FleetProcess = {
           port,
@@ -112,14 +188,14 @@ export async function startFleet(options: { count: number; env?: Record<string, 
           ready,
           startMs: 0,
           async start() {
-            assert.ok(!child || child.exitCode !== null || child.signalCode !== null, `process ${index + 1} is already running`);
+            assert.equal(each.pid(), undefined, `process ${index + 1} is already running`);
             const started = Date.now();
-            child = spawnChild(`serve ${index + 1}`, process.execPath, ['--import', 'tsx', cli, 'serve'], env);
+            await each.start();
             await until(`process ${index + 1} (port ${port}) to be ready`, ready);
             handle.startMs = Date.now() - started;
           },
-          stop: () => (child ? stopChild(child) : Promise.resolve(null)),
-          kill9: async () => void (child ? await stopChild(child, 'SIGKILL') : undefined),
+          stop: () => each.end('SIGTERM'),
+          kill9: async () => void (await each.end('SIGKILL')),
         };
         return handle;
       }),

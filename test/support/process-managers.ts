@@ -18,8 +18,8 @@ const supervisorScript = fileURLToPath(new URL('./socket-supervisor.ts', import.
 export interface ProcessManager {
   /** Starts a process (serve) with the manager's environment; resolves with its pid. */
   start(argv: string[]): Promise<number>;
-  /** Resolves when the process `pid` has exited. */
-  exited(pid: number): Promise<void>;
+  /** Resolves when the process `pid` has exited, with its exit code (null when a signal ended it). */
+  exited(pid: number): Promise<number | null>;
   /** What the processes printed (their JSON log lines), for a failure's message. */
   logs(): string;
   close(): Promise<void>;
@@ -72,7 +72,11 @@ export async function holdSocket(port: number, env: Record<string, string>, dir:
       await until('serve to be started', () => messages.slice(before).some((message) => message.started));
       return messages.slice(before).find((message) => message.started)!.started as number;
     },
-    exited: (pid) => until(`process ${pid} to exit`, () => messages.some((message) => message.exited === pid), 30_000),
+    async exited(pid) {
+      const exit = () => messages.find((message) => message.exited === pid);
+      await until(`process ${pid} to exit`, () => exit() !== undefined, 30_000);
+      return exit()!.code as number | null;
+    },
     logs,
     async close() {
       holder.stdin!.end();
@@ -84,17 +88,17 @@ export async function holdSocket(port: number, env: Record<string, string>, dir:
 /** Processes that bind `PORT` from `env` themselves: the port is closed while none runs. */
 export function ownPort(env: Record<string, string>, dir: string): ProcessManager {
   const log = join(dir, `serve-${env.PORT}.log`);
-  const exits = new Map<number, Promise<void>>();
+  const exits = new Map<number, Promise<number | null>>();
   const children: ChildProcess[] = [];
   return {
     async start([command, ...args]) {
       const output = openSync(log, 'a');
       const child = spawn(command!, args, { env, stdio: ['ignore', output, output] });
       children.push(child);
-      exits.set(child.pid!, new Promise((resolve) => child.once('exit', () => resolve())));
+      exits.set(child.pid!, new Promise((resolve) => child.once('exit', (code) => resolve(code))));
       return child.pid!;
     },
-    exited: (pid) => exits.get(pid) ?? Promise.resolve(),
+    exited: (pid) => exits.get(pid) ?? Promise.resolve(null),
     logs: () => tail(log),
     async close() {
       for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
