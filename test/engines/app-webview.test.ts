@@ -4,7 +4,7 @@
  * push, a payment code, the wallet's approval page and back, a decline and a reload; and, in a
  * WebView with no handler, arrives once as a navigation to the app's return address, which the
  * navigation policy catches; and a payment link's page in app mode, through the wallet's approval
- * page and back, once.
+ * page and back, and reloaded mid-payment, once each.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -28,8 +28,8 @@ describe('engines: WebKit, the app page in an iOS-style WebView', () => {
   });
 
   appFlowCases({ name: 'WebKit, iOS message handler', open: (url) => openAppWebView(url, appChannel, 'shopapp'), harness: () => h }, it);
-  // A payment link's page in app mode, through the wallet's approval page and back (the token the bridge kept for the order).
-  appLinkFlowCases({ name: 'WebKit, iOS message handler', open: (url) => openAppWebView(url, appChannel, 'shopapp'), harness: () => h }, it, ['wallet']);
+  // A payment link's page in app mode: the wallet's approval page and back, and a reload (each from the token the bridge kept for the order).
+  appLinkFlowCases({ name: 'WebKit, iOS message handler', open: (url) => openAppWebView(url, appChannel, 'shopapp'), harness: () => h }, it, ['wallet', 'reload']);
 
   it('WebKit, no message handler: the outcome arrives once as a navigation to the app\'s return address, which the app catches', async () => {
     const { orderId, url } = await appCheckout(h, `channel=${appChannel}&return=${encodeURIComponent('shopapp://paid?from=checkout')}`);

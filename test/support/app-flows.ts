@@ -233,8 +233,8 @@ export function appFlowCases(suite: AppFlowSuite, it: (name: string, body: () =>
  * The WebView first held an app page's checkout (its token kept in the session, as a shop's app
  * that sells both ways leaves it): the link's page shows its own payer's checkout, never that one.
  */
-export function appLinkFlowCases(suite: AppFlowSuite, it: (name: string, body: () => Promise<void>) => unknown, cases: readonly ('push' | 'wallet' | 'declined')[] = ['push', 'wallet', 'declined']): void {
-  const paid = async (way: Parameters<AppPage['pay']>[1], phoneNumber: string, outcome: 'succeeded' | 'failed') => {
+export function appLinkFlowCases(suite: AppFlowSuite, it: (name: string, body: () => Promise<void>) => unknown, cases: readonly ('push' | 'wallet' | 'declined' | 'reload')[] = ['push', 'wallet', 'declined', 'reload']): void {
+  const paid = async (way: Parameters<AppPage['pay']>[1] | 'push, then a reload', phoneNumber: string, outcome: 'succeeded' | 'failed') => {
     const h = suite.harness();
     const earlier = await appCheckout(h);
     const link = await appLink(h);
@@ -249,7 +249,18 @@ export function appLinkFlowCases(suite: AppFlowSuite, it: (name: string, body: (
       await page.see(/Mobile money number/);
       const shown = await pageState(host);
       assert.match(shown.order ?? '', new RegExp(`^${link.linkId}-`), "the link payer's checkout names its order");
-      await page.pay(phoneNumber, way);
+      await page.pay(phoneNumber, way === 'push, then a reload' ? 'push' : way);
+      if (way === 'push, then a reload') {
+        // The payer's phone is ringing: the WebView reloads the page the form's POST answered.
+        await until('the pay-in at the service', () => h.sandbox.control.transactions().some((each) => each.orderId.startsWith(shown.order!)));
+        await host.reload();
+        // Chromium reloads the checkout's own address as a GET; WebKit posts it again, which the companion sends to the GET.
+        const same = async () => {
+          const after = await pageState(host).catch(() => null);
+          return after?.order === shown.order && after.token === shown.token;
+        };
+        await until('the same checkout after the reload, not the form posted again', same);
+      }
       const told = await assertOutcome(h, await theOneMessage(host), shown.order!, outcome);
       if (typeof way === 'object') {
         // Back on the link's page in app mode, its token the one the bridge kept for the order.
@@ -276,5 +287,9 @@ export function appLinkFlowCases(suite: AppFlowSuite, it: (name: string, body: (
   if (cases.includes('declined')) it(`${suite.name}: a payment link in app mode, a declined push, reaches the app once, as failed`, async () => {
     const told = await paid('push', appNumbers.pushDeclines, 'failed');
     assert.equal(told.canRetry, true);
+  });
+
+  if (cases.includes('reload')) it(`${suite.name}: a payment link in app mode, a reload mid-payment, shows the same checkout and ends with one outcome`, async () => {
+    await paid('push, then a reload', appNumbers.pushApproves, 'succeeded');
   });
 }

@@ -209,6 +209,10 @@ export function registerLinkPages(app: Hono<Env>, deps: LinkPageDeps, elementFil
   app.post('/l/:linkId', bodyLimit({ maxSize: 2048, onError: (c) => c.text('The form is too large.', 413) }), answering(async (c) => {
     // A browser sends Origin with every form POST: one from another site is not this page's form.
     if (c.req.header('origin') !== publicOrigin) return c.text(`Payment link forms are accepted from ${publicOrigin} only.`, 403);
+    // An app's page of a payer's checkout, reloaded: the bridge gave it the way back's address,
+    // which WebKit posts again. That payer's checkout is the GET's, never another one.
+    const search = new URL(c.req.url).search;
+    if (appOf(c) && new URLSearchParams(search).has(returnOrderQueryParam)) return c.redirect(`${deps.base}/l/${c.req.param('linkId')}${search}`, 303);
     const opened = await openLink(c);
     if ('answer' in opened) return opened.answer;
     const { link } = opened;

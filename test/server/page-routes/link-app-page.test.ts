@@ -123,6 +123,18 @@ describe("a payment link's page in app mode", () => {
     assert.equal(`${browserBack.origin}${browserBack.pathname}`, `${shopOrigin}/checkout`);
   });
 
+  it("sends a reloaded checkout's post (WebKit posts the way back's address again) to that payer's checkout, creating no other", async () => {
+    const link = await createLink({ currencyCode: 'XOF', description: 'Sac', amount: '3000' });
+    const first = await submit(formAction(await (await fetch(`${link.url}?${appQuery}`)).text()));
+    const reloaded = `${link.url}?${appQuery}&momo_order=${first.orderId}`;
+    const again = await fetch(reloaded, { method: 'POST', headers: { origin, 'content-type': 'application/x-www-form-urlencoded' }, body: '', redirect: 'manual' });
+    assert.equal(again.status, 303);
+    assert.equal(again.headers.get('location'), reloaded);
+    const page = await (await fetch(reloaded)).text();
+    assert.match(page, new RegExp(`data-order="${first.orderId}">`));
+    assert.equal((await store.getByOrderId(first.orderId!.replace(/-1$/, '-2'))), undefined, 'no second checkout');
+  });
+
   it("shows a payer-chosen amount's field, its refusal and the chosen amount in the app's frame", async () => {
     const link = await createLink({ currencyCode: 'XOF', description: 'Don', minAmount: '1000', maxAmount: '20000', reusable: true });
     const form = await (await fetch(`${link.url}?${appQuery}`)).text();

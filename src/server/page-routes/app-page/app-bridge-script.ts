@@ -39,6 +39,15 @@ export const appBridgeScript = `(() => {
   const tokenKey = order ? 'momo-app-token:' + order : 'momo-app-token';
   const given = order ? checkout.getAttribute('token') : new URLSearchParams(location.hash.slice(1)).get('token');
   if (given) keep(tokenKey, given);
+  // A link's form answered this payer's checkout (a POST): the address becomes the way back's
+  // (momo_order, its token kept), so a reload shows this checkout again instead of posting the form
+  // for another one, which a single-use link held by this payment would refuse. Chromium reloads
+  // it as a GET; WebKit posts it again, and the server sends that post to the GET.
+  if (order && given) {
+    const here = new URL(location.href);
+    here.searchParams.set('momo_order', order);
+    history.replaceState(history.state, '', here.href);
+  }
   const token = given || read(tokenKey);
   if (token) checkout.setAttribute('token', token);
   // In an app the phone is the device: the approval page opens here, never as a QR code for another one.
