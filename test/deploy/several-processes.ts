@@ -58,14 +58,16 @@ export async function rollingRestart(processes: readonly FleetProcess[], pauseMs
 
 /**
  * A process killed outright (a crash, the OOM killer), started again (systemd's Restart=) `downMs`
- * later. Resolves with when it was killed.
+ * later. Resolves with when it was killed and when it was gone (its exit seen): what it had
+ * accepted and not answered was sent between the two or before.
  */
-export async function killAndRestart(process: FleetProcess, downMs: number): Promise<number> {
+export async function killAndRestart(process: FleetProcess, downMs: number): Promise<{ killedAt: number; goneAt: number }> {
   const killedAt = Date.now();
   await process.kill9();
+  const goneAt = Date.now();
   await sleep(downMs);
   await process.start();
-  return killedAt;
+  return { killedAt, goneAt };
 }
 
 /**

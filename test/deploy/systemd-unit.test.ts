@@ -3,7 +3,8 @@
  * guide writes it (only `/srv/shop` replaced by a folder holding an executable
  * `node_modules/.bin/momo-checkout`, which verify requires). verify exits 0 on an unknown or
  * malformed setting and only prints it, so its output must be empty; `systemd-analyze security`
- * rates its hardening offline. The unit is not started:
+ * rates its hardening offline. Section 8's template pair (`momo-checkout@.socket`, and the service
+ * with section 8's `[Unit]`) is verified the same way, by its instances. The unit is not started:
  * this machine's systemd is not PID 1. systemd-analyze missing fails with the package to install.
  */
 import assert from 'node:assert/strict';
@@ -57,6 +58,24 @@ describe("docs/deploy.md: the systemd unit", () => {
     const broken = join(dir, 'broken.socket');
     await writeFile(broken, (await guideBlock('momo-checkout.socket')).replace('Backlog=4096', 'Backlog=many'));
     assert.match(spawnSync(systemdAnalyze, ['verify', '--man=no', broken], { encoding: 'utf8' }).stderr, /broken\.socket:\d+: Failed to parse unsigned value/, 'verify would name a bad setting');
+  });
+
+  it("passes systemd-analyze verify as section 8's template pair, one instance per process (3000 and 3001), nothing to say", async () => {
+    const templates = await mkdtemp(join(dir, 'templates-'));
+    await writeFile(join(templates, 'momo-checkout@.socket'), await guideBlock('momo-checkout@.socket'));
+    // Section 3's service with section 8's [Unit] section, as the guide says to write it.
+    const service = substitute(unit, [['/srv/shop', dir]]);
+    const unitSection = service.slice(0, service.indexOf('\n[Service]\n'));
+    assert.match(unitSection, /^\[Unit\]\n/, "section 3's service opens with its [Unit] section");
+    await writeFile(join(templates, 'momo-checkout@.service'), service.replace(unitSection, await guideBlock('momo-checkout@.service-unit')));
+    // verify loads a template from the instance's folder: each process's socket and service.
+    const instances = ['3000', '3001'].flatMap((port) => [join(templates, `momo-checkout@${port}.socket`), join(templates, `momo-checkout@${port}.service`)]);
+    const result = spawnSync(systemdAnalyze, ['verify', '--man=no', ...instances], { encoding: 'utf8' });
+    assert.equal(result.status, 0, result.stderr);
+    assert.equal(`${result.stdout}${result.stderr}`.trim(), '');
+    // Each service needs its own socket: without the socket template, verify names the one missing.
+    await rm(join(templates, 'momo-checkout@.socket'));
+    assert.match(spawnSync(systemdAnalyze, ['verify', '--man=no', instances[3]!], { encoding: 'utf8' }).stderr, /Unit momo-checkout@3001\.socket not found/);
   });
 
   it("is rated under 3.0 of 10 by systemd-analyze security (1.9, \"OK\", with systemd 252)", async () => {
