@@ -101,7 +101,11 @@ async function heldSocketRuns(port: number, argv: string[], env: Record<string, 
   const end = async (signal: 'SIGTERM' | 'SIGKILL') => {
     if (pid === undefined) return null;
     const ending = pid;
-    process.kill(ending, signal);
+    try {
+      process.kill(ending, signal);
+    } catch {
+      // Already gone (it died on its own): the supervisor has said so, with its exit code.
+    }
     const code = await manager.exited(ending);
     pid = undefined;
     return code;
@@ -114,6 +118,7 @@ async function heldSocketRuns(port: number, argv: string[], env: Record<string, 
     pid: () => pid,
     logs: () => manager.logs(),
     async close() {
+      // A process still running 30 s after SIGTERM (exited()'s wait) is killed.
       await end('SIGTERM').catch(() => end('SIGKILL'));
       await manager.close();
     },
