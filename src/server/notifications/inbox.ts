@@ -25,12 +25,17 @@ export interface Inbox {
 
 const decoder = new TextDecoder();
 
+/** A notification's inbox entry: under its `_nonce`, the raw body as received (applied again from it). */
+export function inboxEntryOf(raw: Uint8Array | string, notification: WebhookNotification, receivedAt: number): InboxEntry {
+  return { id: notification._nonce, rawBody: typeof raw === 'string' ? raw : decoder.decode(raw), receivedAt };
+}
+
 export function createInbox(deps: { store: CheckoutStore; log: Logger; now: () => number; toleranceMs: number }): Inbox {
   // An id is remembered twice the timestamp tolerance: a replay older than that is refused as old.
   const seenTtlMs = deps.toleranceMs * 2;
   return {
     async enter(raw, notification) {
-      const entry: InboxEntry = { id: notification._nonce, rawBody: typeof raw === 'string' ? raw : decoder.decode(raw), receivedAt: deps.now() };
+      const entry = inboxEntryOf(raw, notification, deps.now());
       let first: boolean;
       try {
         first = await deps.store.addToInbox(entry, seenTtlMs);

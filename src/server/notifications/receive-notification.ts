@@ -17,7 +17,7 @@ import type { BackgroundWork } from '../background-work.js';
 import type { InboxEntry } from '../model/records.js';
 import { StoreDataError } from '../stores/store.js';
 import { applyNotification } from './apply-notification.js';
-import { createInbox } from './inbox.js';
+import { createInbox, inboxEntryOf } from './inbox.js';
 import type { NotificationDeps, ReceiveOutcome, RelayOutcome } from './notification-types.js';
 import { verifyNotification } from './verify-notification.js';
 import { noMetrics, notificationResult, type MetricsRecorder } from '../model/metrics-recorder.js';
@@ -36,6 +36,9 @@ export interface NotificationReceiver {
   /** Applies every entry still in the inbox (a crash, a store outage); returns how many. */
   resume(): Promise<number>;
 }
+
+/** How long a duplicate waits before this process applies it (`applyDuplicate`). */
+const duplicateDelayMs = 1_000;
 
 /** Inbox entries read at once by `resume`, then applied together (at most `applyingAtOnce` at a time). */
 const resumePage = 200;
@@ -60,7 +63,8 @@ export function createNotificationReceiver(deps: NotificationDeps & { background
     return outcome;
   };
 
-  const applyAndLeave = async (entry: InboxEntry, notification: WebhookNotification) => {
+  /** `counting: false` for a duplicate applied again, already counted as one. */
+  const applyAndLeave = async (entry: InboxEntry, notification: WebhookNotification, { counting = true } = {}) => {
     const applied = await applyNotification(deps, notification).catch((error: unknown) => {
       if (!(error instanceof StoreDataError)) throw error;
       // Every store keeps any text a notification carries (the store contract's odd-text cases), so
@@ -74,7 +78,7 @@ export function createNotificationReceiver(deps: NotificationDeps & { background
       return { kind: 'ignored', orderId: notification.orderId } as const;
     });
     await inbox.leave(entry);
-    metrics.notificationReceived(notificationResult(applied));
+    if (counting) metrics.notificationReceived(notificationResult(applied));
     return applied;
   };
 
@@ -148,10 +152,36 @@ export function createNotificationReceiver(deps: NotificationDeps & { background
     return true;
   };
 
+  /**
+   * The service sends each notification once, so a duplicate is a proxy sending it again to this
+   * process after the one it tried first cut the request (docs/deploy.md section 8): that process
+   * may have kept it and died before applying it. It is applied here, a second after, rather than
+   * at the next round of maintenance (30 s) or that process's restart, since the payer's page waits
+   * for it. The second lets a copy this process is itself keeping (two arriving at once) be applied
+   * by its own call first, whose caller reads the outcome (`handleWebhook`); applying what was
+   * applied already changes nothing (see the top). Counted once, as a duplicate; one at a time per
+   * notification, so a replayed body queues no second application of itself.
+   */
+  const duplicatesWaiting = new Set<string>();
+  const applyDuplicate = (raw: Uint8Array | string, notification: WebhookNotification) => {
+    const entry = inboxEntryOf(raw, notification, deps.now());
+    if (underway.has(entry.id) || duplicatesWaiting.has(entry.id)) return;
+    duplicatesWaiting.add(entry.id);
+    void deps.background.track(
+      new Promise((resolve) => setTimeout(resolve, duplicateDelayMs).unref())
+        .then(() => {
+          duplicatesWaiting.delete(entry.id);
+          return underway.get(entry.id) ?? trackUnderway(entry, inTurn(() => applyAndLeave(entry, notification, { counting: false })));
+        })
+        .catch((error: unknown) => deps.log.error('a notification sent again could not be applied here; the next round of maintenance applies it', { orderId: notification.orderId, error })),
+    );
+  };
+
   const verifyAndEnter = async (raw: Uint8Array | string) => {
     const verified = await verifyNotification(deps, raw);
     if (verified.kind === 'refused') return counted(verified);
     const entered = await inbox.enter(raw, verified.notification);
+    if (entered.kind === 'duplicate') applyDuplicate(raw, verified.notification);
     return entered.kind === 'entered' ? { ...entered, notification: verified.notification } : counted(entered);
   };
 
@@ -169,22 +199,24 @@ export function createNotificationReceiver(deps: NotificationDeps & { background
       if (entered.kind !== 'entered') return entered;
       return trackUnderway(entered.entry, applyAndLeave(entered.entry, entered.notification));
     },
-    async resume() {
-      let count = 0;
-      for (;;) {
-        const inside = await inbox.inside(resumePage);
-        // A page applied together, as live notifications are (the Postgres store batches their
-        // calls): a backlog left by a crash or an outage is applied in batches, not one by one.
-        // Statuses only move forward, so two of one order may be applied in either order.
-        // One this process is applying already (a live one behind a burst) is waited for, not counted.
-        const outcomes = await Promise.allSettled(
-          inside.map((entry) => underway.get(entry.id)?.then(() => false, () => false) ?? trackUnderway(entry, inTurn(() => resumeOne(entry)))),
-        );
-        const failed = outcomes.find((outcome) => outcome.status === 'rejected');
-        if (failed) throw failed.reason;
-        count += outcomes.filter((outcome) => outcome.status === 'fulfilled' && outcome.value).length;
-        if (inside.length < resumePage) return count;
-      }
-    },
+    resume,
   };
+
+  async function resume(): Promise<number> {
+    let count = 0;
+    for (;;) {
+      const inside = await inbox.inside(resumePage);
+      // A page applied together, as live notifications are (the Postgres store batches their
+      // calls): a backlog left by a crash or an outage is applied in batches, not one by one.
+      // Statuses only move forward, so two of one order may be applied in either order.
+      // One this process is applying already (a live one behind a burst) is waited for, not counted.
+      const outcomes = await Promise.allSettled(
+        inside.map((entry) => underway.get(entry.id)?.then(() => false, () => false) ?? trackUnderway(entry, inTurn(() => resumeOne(entry)))),
+      );
+      const failed = outcomes.find((outcome) => outcome.status === 'rejected');
+      if (failed) throw failed.reason;
+      count += outcomes.filter((outcome) => outcome.status === 'fulfilled' && outcome.value).length;
+      if (inside.length < resumePage) return count;
+    }
+  }
 }

@@ -105,4 +105,41 @@ describe('the notification inbox', () => {
       await second.close();
     }
   });
+
+  it('a process sent a notification again, that another process kept and died before applying, applies it at once', async () => {
+    const shared = createMemoryStore();
+    const { store, broken } = breakable(shared, ['compareAndSet', 'markInboxDone']);
+    const first = await startHarness({ store, setupChecksAtStart: false });
+    const secret = first.sandbox.webhookSecret;
+    // The second process runs beside the first (rounds of maintenance far apart: only the duplicate can apply it).
+    const updates: PaymentUpdate[] = [];
+    let firstGone = false;
+    const second = await startHarness({ store: shared, webhookSecrets: [secret], setupChecksAtStart: false, maintenanceIntervalMs: 600_000, onPaymentUpdate: (update) => void updates.push(update) });
+    try {
+      await second.companion.resumed;
+      const orderId = newOrderId();
+      const token = await first.checkout(orderId);
+      await first.json('/checkout/pay', { token, body: { phoneNumber: noAnswer, useWallet: false } });
+      // The first process keeps it (200), and cannot apply it before it is gone.
+      broken.on = true;
+      const body = await signWebhook({ phoneNumber: noAnswer, amount: 5000, orderId, status: 'completed' }, secret);
+      assert.equal(await postWebhook(first.base, body), 200);
+      await first.close();
+      firstGone = true;
+      assert.equal((await shared.pendingInbox(10)).length, 1, 'kept, not applied');
+      // The proxy, whose request to the first was cut, sends it to the second.
+      assert.equal(await postWebhook(second.base, body), 200);
+      await second.waitFor(orderId, (payment) => payment.state === 'completed');
+      await second.waitFor(orderId, () => updates.some((update) => update.orderId === orderId && update.payment.state === 'completed'));
+      assert.deepEqual(await shared.pendingInbox(10), [], 'it left the inbox');
+      // Sent again once more: nothing more happens.
+      assert.equal(await postWebhook(second.base, body), 200);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.equal(updates.filter((update) => update.orderId === orderId && update.payment.state === 'completed').length, 1, 'the merchant told once');
+    } finally {
+      broken.on = false;
+      if (!firstGone) await first.close();
+      await second.close();
+    }
+  });
 });
