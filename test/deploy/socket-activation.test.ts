@@ -107,7 +107,9 @@ describe('serve on the service manager\'s socket', () => {
       // Nothing else may fail, and nothing may be refused: the socket never closes.
       const failed = refusedNotifications(sandbox, orders);
       const inFlightAtKill = failed.filter((attempt) => attempt.at > killedAt - 1_000 && attempt.at <= deadAt && !attempt.error.includes('ECONNREFUSED'));
-      const explain = () => `${timeline.join('\n')}\n${JSON.stringify(failed.map((attempt) => [attempt.at - t0, attempt.orderId, attempt.error]))}\n${manager.logs().slice(-5000)}`;
+      // The whole of serve's log, its times in ISO: t0 below lines them up with the timeline's.
+      const explain = () =>
+        `t0 ${new Date(t0).toISOString()}\n${timeline.join('\n')}\n${JSON.stringify(failed.map((attempt) => [attempt.at - t0, attempt.orderId, attempt.error]))}\n${manager.logs()}`;
       assert.deepEqual(failed.filter((attempt) => !inFlightAtKill.includes(attempt)), [], `no notification refused or lost but those in flight at the kill:\n${explain()}`);
       t.diagnostic(`${orders.length} notifications, ${inFlightAtKill.length} in flight at the kill -9 lost, none refused`);
       // Every other outcome reached the shop; one lost at the kill may too, when the process had
