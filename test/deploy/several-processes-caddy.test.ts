@@ -18,6 +18,7 @@ import { startFleet, type Fleet } from './fleet.js';
 import { guideBlock, parseEnvFile } from './guide.js';
 import { deliveriesOf, provesNothingLost } from './notification-stream.js';
 import { guidePauseMs, killAndRestart, rollingRestart, severalProcessesCaddyFile, underSteadyStream } from './several-processes.js';
+import { inFlightAtKill } from '../support/steady-payments.js';
 
 const perSecond = 20;
 
@@ -69,9 +70,8 @@ describe("docs/deploy.md section 8: two processes on one PostgreSQL, each on its
     let kill = { killedAt: 0, goneAt: 0 };
     const settled = await underSteadyStream(fleet, { perSecond, seconds: 15 }, async () => (kill = await killAndRestart(fleet.processes[0]!, 3000)));
     const { lost } = await deliveriesOf(fleet, settled);
-    // In flight at the kill: sent in the second before it, or before the process was gone (its
-    // exit seen: the kernel closes its connections only then), as socket-activation.test.ts counts.
-    const inFlight = lost.filter((delivery) => delivery.at > kill.killedAt - 1000 && delivery.at <= kill.goneAt);
+    // In flight at the kill, as socket-activation.test.ts counts them.
+    const inFlight = inFlightAtKill(lost, kill);
     // Written into docs/deploy.md section 8: what Caddy 2.6 loses of a process killed on its socket.
     console.log(`Caddy, one of two processes killed on its socket: ${lost.length} of ${settled.length} notifications lost, ${lost.map((delivery) => delivery.at - kill.killedAt).join(', ')} ms after the kill (gone ${kill.goneAt - kill.killedAt} ms after it)`);
     const other = lost.filter((delivery) => !inFlight.includes(delivery));

@@ -18,7 +18,7 @@ import { tempDir } from '../crash/support.js';
 import { freePort } from '../support/free-port.js';
 import { holdSocket } from '../support/process-managers.js';
 import { merchantWebhookSecret, startMerchantReceiver, type MerchantReceiver } from '../support/merchant-receiver.js';
-import { openOrders, refusedNotifications, settleIn, settleSteadily, shopServeEnv, type Shop } from '../support/steady-payments.js';
+import { inFlightAtKill, openOrders, refusedNotifications, settleIn, settleSteadily, shopServeEnv, type Shop } from '../support/steady-payments.js';
 import { until } from '../support/until.js';
 import { guideBlock, root } from './guide.js';
 
@@ -106,15 +106,15 @@ describe('serve on the service manager\'s socket', () => {
       // at that instant, are the only ones a single process can lose (docs/deploy.md says so).
       // Nothing else may fail, and nothing may be refused: the socket never closes.
       const failed = refusedNotifications(sandbox, orders);
-      const inFlightAtKill = failed.filter((attempt) => attempt.at > killedAt - 1_000 && attempt.at <= deadAt && !attempt.error.includes('ECONNREFUSED'));
+      const inFlight = inFlightAtKill(failed, { killedAt, goneAt: deadAt });
       // The whole of serve's log, its times in ISO: t0 below lines them up with the timeline's.
       const explain = () =>
         `t0 ${new Date(t0).toISOString()}\n${timeline.join('\n')}\n${JSON.stringify(failed.map((attempt) => [attempt.at - t0, attempt.orderId, attempt.error]))}\n${manager.logs()}`;
-      assert.deepEqual(failed.filter((attempt) => !inFlightAtKill.includes(attempt)), [], `no notification refused or lost but those in flight at the kill:\n${explain()}`);
-      t.diagnostic(`${orders.length} notifications, ${inFlightAtKill.length} in flight at the kill -9 lost, none refused`);
+      assert.deepEqual(failed.filter((attempt) => !inFlight.includes(attempt)), [], `no notification refused or lost but those in flight at the kill:\n${explain()}`);
+      t.diagnostic(`${orders.length} notifications, ${inFlight.length} in flight at the kill -9 lost, none refused`);
       // Every other outcome reached the shop; one lost at the kill may too, when the process had
       // kept it before dying (the inbox), never twice.
-      const mustComplete = orders.filter((orderId) => !inFlightAtKill.some((attempt) => attempt.orderId === orderId));
+      const mustComplete = orders.filter((orderId) => !inFlight.some((attempt) => attempt.orderId === orderId));
       const reported = () => new Set(receiver.received().filter((update) => update.state === 'completed').map((update) => update.orderId));
       await until('every payment to be completed and reported', () => mustComplete.every((orderId) => reported().has(orderId)), 60_000).catch((error: Error) => {
         throw new Error(`${error.message}: ${mustComplete.filter((orderId) => reported().has(orderId)).length} of ${mustComplete.length}\n${manager.logs()}`);

@@ -140,3 +140,12 @@ export function refusedNotifications(sandbox: RunningSandbox, orderIds: readonly
     .filter((attempt) => ours.has(attempt.orderId) && !attempt.ok)
     .map((attempt) => ({ orderId: attempt.orderId, at: attempt.at, error: attempt.error ?? `HTTP ${attempt.httpStatus}` }));
 }
+
+/**
+ * Of the failed notifications, those in flight when a process was killed with `kill -9`: sent in
+ * the second before the kill or until the process was gone (the kernel closes its connections only
+ * then), and not refused (a held socket refuses none). What a kill may lose; nothing else may fail.
+ */
+export function inFlightAtKill<T extends { at: number; error?: string | undefined }>(failed: readonly T[], kill: { killedAt: number; goneAt: number }): T[] {
+  return failed.filter((attempt) => attempt.at > kill.killedAt - 1_000 && attempt.at <= kill.goneAt && !attempt.error?.includes('ECONNREFUSED'));
+}
