@@ -227,7 +227,7 @@ export class SandboxCore {
       this.warnedUrls.add(url);
       this.log(`webhook URL ${safeUrl(url)}: the real service would drop it (${drop}: it posts only to https on public addresses); the local sandbox delivers anyway`);
     }
-    const attempt = deliverOnce({ orderId: record.orderId, status, url, body, at: this.now(), signal: this.closing.signal });
+    const attempt = deliverOnce({ orderId: record.orderId, status, url, body, at: this.now(), now: this.now, signal: this.closing.signal });
     const result = await this.track(attempt);
     this.deliveryLog.push(result);
     // A lost notification leaves a payer waiting: said loudly, with where it went (issue 41).

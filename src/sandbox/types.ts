@@ -59,7 +59,13 @@ export interface DeliveryResult {
   ok: boolean;
   /** The exact body text sent. */
   body: string;
+  /** When the attempt started (the sandbox's clock, ms). */
   at: number;
+  /**
+   * When it ended: the answer, the failure or the timeout. A notification that waited in a
+   * receiver's listening queue (a restart behind a held socket) ends long after it started.
+   */
+  endedAt: number;
 }
 
 export interface TestNumber {

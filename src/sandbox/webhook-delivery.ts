@@ -17,10 +17,12 @@ export interface DeliveryRequest {
   /** Aborted when the sandbox closes, so no attempt outlives it. */
   signal: AbortSignal;
   timeoutMs?: number;
+  /** The sandbox's clock, for `endedAt`. Default `Date.now`. */
+  now?: () => number;
 }
 
 export async function deliverOnce(request: DeliveryRequest): Promise<DeliveryResult> {
-  const base = { orderId: request.orderId, status: request.status, url: request.url, body: request.body, at: request.at };
+  const ended = () => ({ orderId: request.orderId, status: request.status, url: request.url, body: request.body, at: request.at, endedAt: (request.now ?? Date.now)() });
   const timeout = AbortSignal.timeout(request.timeoutMs ?? WEBHOOK_TIMEOUT_MS);
   try {
     const response = await fetch(request.url, {
@@ -33,19 +35,19 @@ export async function deliverOnce(request: DeliveryRequest): Promise<DeliveryRes
     });
     await response.body?.cancel().catch(() => undefined);
     const httpStatus = response.status;
-    if (httpStatus >= 200 && httpStatus < 300) return { ...base, ok: true, httpStatus };
+    if (httpStatus >= 200 && httpStatus < 300) return { ...ended(), ok: true, httpStatus };
     const error =
       httpStatus >= 300 && httpStatus < 400
         ? `the receiver answered a ${httpStatus} redirect, which the service does not follow: the notification is lost`
         : `the receiver answered ${httpStatus}, not 2xx: the notification is lost (the service makes one attempt)`;
-    return { ...base, ok: false, httpStatus, error };
+    return { ...ended(), ok: false, httpStatus, error };
   } catch (cause) {
     const error = timeout.aborted
       ? `no answer within ${request.timeoutMs ?? WEBHOOK_TIMEOUT_MS} ms: the notification is lost (the service makes one attempt)`
       : request.signal.aborted
         ? 'the sandbox closed during the attempt: the notification is lost'
         : `could not reach the receiver (${describe(cause)}): the notification is lost${untrustedCertificateHint(cause)}`;
-    return { ...base, ok: false, error };
+    return { ...ended(), ok: false, error };
   }
 }
 

@@ -22,6 +22,7 @@
  */
 import { CompanionConfigError } from './config-error.js';
 import { UsageError } from './commands/usage-error.js';
+import type { EarlyStopSignals } from './commands/serve.js';
 
 const usage = `Usage:
   momo-checkout doctor [--sandbox] [--proxy]
@@ -65,6 +66,30 @@ const usage = `Usage:
   http://127.0.0.1:3000/momo/server; MOMO_PUBLIC_URL + /server when neither is set), with
   MOMO_SERVER_SECRET.`;
 
+/**
+ * The stop signals (SIGTERM, SIGINT) taken before `serve`'s code loads. Loading it takes a second
+ * or more on a busy machine (the companion, its stores, their drivers), and until a handler exists
+ * a signal's default action ends the process at once: a `systemctl restart` right after a start
+ * would kill it mid-load instead of letting it start and stop. Here, in the CLI, because serve.ts
+ * is the code being loaded; serve takes the signals over once loaded.
+ */
+function takeStopSignalsEarly(): EarlyStopSignals {
+  let received: string | undefined;
+  const onTerm = () => (received ??= 'SIGTERM');
+  const onInt = () => (received ??= 'SIGINT');
+  process.on('SIGTERM', onTerm);
+  process.on('SIGINT', onInt);
+  return {
+    get received() {
+      return received;
+    },
+    release() {
+      process.off('SIGTERM', onTerm);
+      process.off('SIGINT', onInt);
+    },
+  };
+}
+
 const [command, ...args] = process.argv.slice(2);
 try {
   if (args.includes('--help') || args.includes('-h')) {
@@ -84,8 +109,10 @@ try {
       break;
     }
     case 'serve': {
+      // Before the import, which takes a second or more under load: a SIGTERM then stops serve once started.
+      const early = takeStopSignalsEarly();
       const { runServeCommand } = await import('./commands/serve.js');
-      await runServeCommand(process.env, args);
+      await runServeCommand(process.env, args, early);
       break;
     }
     case 'payments': {

@@ -29,6 +29,8 @@ interface Delivery {
   httpStatus?: number;
   error?: string;
   at: number;
+  /** When the attempt ended (answered, cut or timed out). */
+  endedAt: number;
 }
 
 /** The sandbox's attempts for `orderIds`: one each, and those that failed (refused, cut, non-2xx). */

@@ -73,9 +73,9 @@ describe("docs/deploy.md section 8: two processes on one PostgreSQL, each on its
     // In flight at the kill, as socket-activation.test.ts counts them.
     const inFlight = inFlightAtKill(lost, kill);
     // Written into docs/deploy.md section 8: what Caddy 2.6 loses of a process killed on its socket.
-    console.log(`Caddy, one of two processes killed on its socket: ${lost.length} of ${settled.length} notifications lost, ${lost.map((delivery) => delivery.at - kill.killedAt).join(', ')} ms after the kill (gone ${kill.goneAt - kill.killedAt} ms after it)`);
+    console.log(`Caddy, one of two processes killed on its socket: ${lost.length} of ${settled.length} notifications lost, sent ${lost.map((delivery) => delivery.at - kill.killedAt).join(', ')} ms after the kill and failed ${lost.map((delivery) => delivery.endedAt - kill.killedAt).join(', ')} ms after it (gone ${kill.goneAt - kill.killedAt} ms after it)`);
     const other = lost.filter((delivery) => !inFlight.includes(delivery));
-    assert.deepEqual(other.map((delivery) => `${delivery.orderId} ${delivery.at - kill.killedAt} ms after the kill: ${delivery.error}`), [], `nothing lost but what the killed process had accepted (gone ${kill.goneAt - kill.killedAt} ms after the kill)`);
+    assert.deepEqual(other.map((delivery) => `${delivery.orderId} sent ${delivery.at - kill.killedAt} ms after the kill, failed ${delivery.endedAt - kill.killedAt} ms after it: ${delivery.error}`), [], `nothing lost but what the killed process had accepted (gone ${kill.goneAt - kill.killedAt} ms after the kill)`);
     const lostIds = new Set(lost.map((delivery) => delivery.orderId));
     await provesNothingLost(fleet, fleet.processes[1]!, settled.filter((orderId) => !lostIds.has(orderId)), { allowRedelivery: true });
   });

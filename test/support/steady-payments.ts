@@ -133,19 +133,22 @@ export function settleSteadily(settle: (orderId: string) => Promise<void>, order
 export const settleIn = (sandbox: RunningSandbox) => (orderId: string) => sandbox.control.settle(orderId, 'completed');
 
 /** The sandbox's failed attempts to notify the companion of `orderIds`' settlements. */
-export function refusedNotifications(sandbox: RunningSandbox, orderIds: readonly string[]): Array<{ orderId: string; at: number; error: string }> {
+export function refusedNotifications(sandbox: RunningSandbox, orderIds: readonly string[]): Array<{ orderId: string; at: number; endedAt: number; error: string }> {
   const ours = new Set(orderIds);
   return sandbox.control
     .deliveries()
     .filter((attempt) => ours.has(attempt.orderId) && !attempt.ok)
-    .map((attempt) => ({ orderId: attempt.orderId, at: attempt.at, error: attempt.error ?? `HTTP ${attempt.httpStatus}` }));
+    .map((attempt) => ({ orderId: attempt.orderId, at: attempt.at, endedAt: attempt.endedAt, error: attempt.error ?? `HTTP ${attempt.httpStatus}` }));
 }
 
 /**
- * Of the failed notifications, those in flight when a process was killed with `kill -9`: sent in
- * the second before the kill or until the process was gone (the kernel closes its connections only
- * then), and not refused (a held socket refuses none). What a kill may lose; nothing else may fail.
+ * Of the failed notifications, those in flight when a process was killed with `kill -9`: the ones
+ * it had accepted and not answered, which failed when the kernel closed its connections, between
+ * the kill and a second after the process was gone (the sender notices a little later under load).
+ * Counted by when they failed, not when they were sent: behind a held socket a notification may
+ * wait in the queue through a restart and be accepted by the process just before it is killed.
+ * Never one refused (a held socket refuses none). What a kill may lose; nothing else may fail.
  */
-export function inFlightAtKill<T extends { at: number; error?: string | undefined }>(failed: readonly T[], kill: { killedAt: number; goneAt: number }): T[] {
-  return failed.filter((attempt) => attempt.at > kill.killedAt - 1_000 && attempt.at <= kill.goneAt && !attempt.error?.includes('ECONNREFUSED'));
+export function inFlightAtKill<T extends { endedAt: number; error?: string | undefined }>(failed: readonly T[], kill: { killedAt: number; goneAt: number }): T[] {
+  return failed.filter((attempt) => attempt.endedAt >= kill.killedAt && attempt.endedAt <= kill.goneAt + 1_000 && !attempt.error?.includes('ECONNREFUSED'));
 }

@@ -169,6 +169,29 @@ describe('serve: graceful stop', () => {
   });
 });
 
+/** `momo-checkout serve` from source (`nodeArgs` before the CLI), its output kept as it comes. */
+function spawnServe(env: Record<string, string>, nodeArgs: string[] = []) {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...nodeArgs, cli, 'serve'], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const output = { stdout: '', stderr: '' };
+  child.stdout.on('data', (chunk) => (output.stdout += chunk));
+  child.stderr.on('data', (chunk) => (output.stderr += chunk));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+  return {
+    child,
+    output,
+    exited,
+    /** Waits for `what` to be said; kills the process and shows its output when it is not. */
+    async awaitSaid(what: string, said: () => boolean): Promise<void> {
+      try {
+        await until(what, said, 20_000);
+      } catch (error) {
+        child.kill('SIGKILL');
+        throw new Error(`${(error as Error).message}\nstdout: ${output.stdout}\nstderr: ${output.stderr}`);
+      }
+    },
+  };
+}
+
 describe('serve: the command', () => {
   it('logs JSON lines saying where everything is and what the checks found, stops with exit 0 on SIGTERM, prints no secret', async () => {
     const port = await freePort();
@@ -177,20 +200,12 @@ describe('serve: the command', () => {
       MOMO_MERCHANT_WEBHOOK_URL: 'http://127.0.0.1:9/momo-events',
       MOMO_MERCHANT_WEBHOOK_SECRET: merchantSecret,
     };
-    const child = spawn(process.execPath, ['--import', 'tsx', cli, 'serve'], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    try {
-      await until('the setup checks to be logged', () => stdout.includes('setup checks done'), 20_000);
-    } catch (error) {
-      child.kill('SIGKILL');
-      throw new Error(`${(error as Error).message}\nstdout: ${stdout}\nstderr: ${stderr}`);
-    }
-    child.kill('SIGTERM');
-    assert.equal(await exited, 0, `exit code 0 on SIGTERM; stderr: ${stderr}`);
+    const serve = spawnServe(env);
+    await serve.awaitSaid('the setup checks to be logged', () => serve.output.stdout.includes('setup checks done'));
+    serve.child.kill('SIGTERM');
+    const { code } = await serve.exited;
+    const { stdout, stderr } = serve.output;
+    assert.equal(code, 0, `exit code 0 on SIGTERM; stderr: ${stderr}`);
 
     const lines = `${stdout}${stderr}`.split('\n').filter(Boolean);
     const records = lines.map((line) => JSON.parse(line) as Record<string, unknown>); // every line is JSON
@@ -204,5 +219,22 @@ describe('serve: the command', () => {
     assert.ok(records.some((record) => /^momo-checkout setup: payment service: .*answers/.test(String(record.msg))));
     assert.ok(records.some((record) => record.msg === 'momo-checkout serve: stopped'));
     for (const secret of [sandbox.apiKey, sandbox.webhookSecret, serverSecret, merchantSecret]) assert.ok(!`${stdout}${stderr}`.includes(secret), 'no secret in the logs');
+  });
+
+  it('stops with exit 0 when SIGTERM comes while its code is still loading (a restart right after a start, on a busy machine)', async () => {
+    const port = await freePort();
+    // slow-serve-load.mjs holds the CLI's import of serve's code for 1.5 s and says so on stderr.
+    const slowLoad = fileURLToPath(new URL('../../support/slow-serve-load.mjs', import.meta.url));
+    const serve = spawnServe(await envFor(port), ['--import', slowLoad]);
+    await serve.awaitSaid("serve's code to be loading", () => serve.output.stderr.includes('loading serve'));
+    serve.child.kill('SIGTERM');
+    // Before: the signal's default action, the process killed mid-load (signal SIGTERM, no code).
+    assert.deepEqual(await serve.exited, { code: 0, signal: null }, `a graceful stop, not a death by the signal; stderr: ${serve.output.stderr}`);
+    // Taken during the load, the signal is applied once serve has started (logged as 'stopping once
+    // started', or as 'stopping' when the load kept the event loop busy until serve's own handler
+    // was in place): either way the stop of a started serve, to its end.
+    const messages = serve.output.stdout.split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { msg: string }).msg);
+    assert.ok(messages.indexOf('momo-checkout serve: stopped') > messages.indexOf('momo-checkout serve: listening'), `started, then stopped: ${messages.join(' | ')}`);
+    assert.ok(messages.indexOf('momo-checkout serve: listening') >= 0);
   });
 });
