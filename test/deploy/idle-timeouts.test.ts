@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { defaultHeartbeatMs, heartbeatBoundsMs } from '../../src/server/model/heartbeat.js';
+import { keepAliveTimeoutMs } from '../../src/server/commands/standalone-companion.js';
 import { guideBlock, guideText } from './guide.js';
 
 /** The rows of the guide's table in section 6: what is in front, and its idle timeout in seconds. */
@@ -41,5 +42,22 @@ describe("docs/deploy.md: load balancers' idle timeouts and the heartbeat", () =
     const readTimeout = /proxy_read_timeout (\d+)s;/.exec(await guideBlock('nginx.conf'));
     assert.ok(readTimeout, "the guide's nginx file sets proxy_read_timeout");
     assert.ok(defaultHeartbeatMs * 3 <= Number(readTimeout[1]) * 1000);
+  });
+
+  it("has nginx and Caddy close an idle kept-alive connection to serve before serve would (the sender closes, never mid-send)", async () => {
+    // nginx's `keepalive_timeout` in each upstream block (its default, 60 s, outlasts serve's).
+    for (const name of ['nginx.conf', 'nginx-upstream']) {
+      const upstream = /upstream momo_checkout \{[^}]*\}/.exec(await guideBlock(name))?.[0] ?? '';
+      const seconds = /^\s*keepalive_timeout (\d+)s;$/m.exec(upstream)?.[1];
+      assert.ok(seconds, `${name}: the upstream sets keepalive_timeout`);
+      assert.ok(Number(seconds) * 1000 < keepAliveTimeoutMs, `${name}: nginx lets go of an idle connection (${seconds} s) before serve closes it (${keepAliveTimeoutMs} ms)`);
+    }
+    // Caddy's `keepalive` in the transport of the block the notifications go through (its default, 2 min, outlasts it too).
+    for (const name of ['Caddyfile', 'Caddyfile-momo']) {
+      const momo = /handle \/momo\/\* \{[\s\S]*?\n\t\}/.exec(await guideBlock(name))?.[0] ?? '';
+      const seconds = /transport http \{\s*keepalive (\d+)s\s*\}/.exec(momo)?.[1];
+      assert.ok(seconds, `${name}: the /momo/* block's transport sets keepalive`);
+      assert.ok(Number(seconds) * 1000 < keepAliveTimeoutMs, `${name}: Caddy lets go of an idle connection (${seconds} s) before serve closes it`);
+    }
   });
 });
