@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { defaultHeartbeatMs, heartbeatBoundsMs } from '../../src/server/model/heartbeat.js';
-import { keepAliveTimeoutMs } from '../../src/server/commands/standalone-companion.js';
+import { defaultKeepAliveTimeoutMs as keepAliveTimeoutMs } from '../../src/server/commands/standalone-options.js';
 import { guideBlock, guideText } from './guide.js';
 
 /** The rows of the guide's table in section 6: what is in front, and its idle timeout in seconds. */

@@ -121,7 +121,7 @@ export async function startStandaloneCompanion(options: StandaloneCompanionOptio
     },
     handle,
   );
-  server.keepAliveTimeout = keepAliveTimeoutMs;
+  server.keepAliveTimeout = config.keepAliveTimeoutMs;
   // The service manager's socket when it gave one (systemd socket activation): it stays open
   // across this process's restarts, so nothing is refused while none runs.
   const inherited = inheritedSocketFrom(options.env);
@@ -219,14 +219,6 @@ export async function startStandaloneCompanion(options: StandaloneCompanionOptio
   return { url, companion, server, close };
 }
 
-
-/**
- * How long a kept-alive connection may stay idle before this server closes it (Node's default,
- * said here because docs/deploy.md's proxies are set below it: nginx's `keepalive_timeout 4s`,
- * Caddy's `keepalive 4s`). The side that sends on a connection must be the one that closes it
- * idle: a proxy sending a notification just as this server closes the connection loses it.
- */
-export const keepAliveTimeoutMs = 5_000;
 
 /** Stops accepting without http.Server's extra step of cutting idle connections (see close()). */
 const netServerClose = NetServer.prototype.close;

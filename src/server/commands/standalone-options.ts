@@ -15,6 +15,8 @@ export interface StandaloneEnvConfig {
   host: string;
   /** `MOMO_STOP_DELAY_MS`: how long a stopping process keeps accepting while `/readyz` says 503. */
   stopDelayMs: number;
+  /** `MOMO_KEEP_ALIVE_TIMEOUT_MS`: how long an idle kept-alive connection stays open. */
+  keepAliveTimeoutMs: number;
 }
 
 const required = ['MOMO_BASE_URL', 'MOMO_API_KEY', 'MOMO_WEBHOOK_SECRETS', 'MOMO_PUBLIC_URL', 'MOMO_SERVER_SECRET'];
@@ -41,6 +43,7 @@ export function standaloneOptionsFromEnv(env: Record<string, string | undefined>
   checkMerchantWebhookOptions(merchantWebhookUrl, merchantWebhookSecret);
   const merchantEvents = merchantEventsFromEnv(env.MOMO_MERCHANT_EVENTS);
   const stopDelayMs = stopDelayFrom(env.MOMO_STOP_DELAY_MS);
+  const keepAliveTimeoutMs = keepAliveTimeoutFrom(env.MOMO_KEEP_ALIVE_TIMEOUT_MS);
   return {
     options: {
       ...base,
@@ -50,6 +53,7 @@ export function standaloneOptionsFromEnv(env: Record<string, string | undefined>
     port,
     host,
     stopDelayMs,
+    keepAliveTimeoutMs,
   };
 }
 
@@ -67,6 +71,32 @@ function stopDelayFrom(text: string | undefined): number {
   if (!/^\d+$/.test(value) || Number(value) > maxStopDelayMs) {
     throw new CompanionConfigError(
       `MOMO_STOP_DELAY_MS is ${JSON.stringify(text)}: set a number of milliseconds from 0 to ${maxStopDelayMs}, a little over your load balancer's health-check interval times its failure count (e.g. 3000), or leave it out (0).`,
+    );
+  }
+  return Number(value);
+}
+
+/**
+ * How long `serve` keeps an idle kept-alive connection open: Node's default, which docs/deploy.md's
+ * nginx and Caddy files stay under (they close theirs after 4 s). The side that sends on a
+ * connection must be the one that closes it idle: a proxy sending a notification just as this
+ * server closes the connection loses it (the service sends it once).
+ */
+export const defaultKeepAliveTimeoutMs = 5_000;
+/** Above the longest load balancers' idle timeouts (AWS ALB's is up to 4,000 s; 60 s by default). */
+const maxKeepAliveTimeoutMs = 4_100_000;
+
+/**
+ * `MOMO_KEEP_ALIVE_TIMEOUT_MS` (default 5,000): behind a proxy whose idle timeout toward the
+ * companion cannot be set under 5 s (an AWS Application Load Balancer's idle timeout, 60 s by
+ * default, is also its connections' to the targets), set it above that proxy's (65000).
+ */
+function keepAliveTimeoutFrom(text: string | undefined): number {
+  const value = text?.trim();
+  if (!value) return defaultKeepAliveTimeoutMs;
+  if (!/^\d+$/.test(value) || Number(value) < 1_000 || Number(value) > maxKeepAliveTimeoutMs) {
+    throw new CompanionConfigError(
+      `MOMO_KEEP_ALIVE_TIMEOUT_MS is ${JSON.stringify(text)}: set a number of milliseconds from 1000 to ${maxKeepAliveTimeoutMs}, longer than the idle timeout of the proxy or load balancer in front (e.g. 65000 behind an AWS ALB's 60 s), or leave it out (5000).`,
     );
   }
   return Number(value);
