@@ -19,6 +19,12 @@ import { sandboxEnv } from '../../support/sandbox-env.js';
 
 const serverSecret = 'stop-test-server-secret-0123456789abcdef';
 
+let sandbox: RunningSandbox;
+before(async () => {
+  sandbox = await startSandbox({ port: 0, log: () => {} });
+});
+after(async () => sandbox.close());
+
 describe("serve: the service manager's socket (LISTEN_FDS)", () => {
   it('takes descriptor 3 and its name when the variables are meant for this process, and none when they are absent', () => {
     assert.equal(inheritedSocketFrom({}, 42), undefined);
@@ -41,12 +47,6 @@ describe("serve: the service manager's socket (LISTEN_FDS)", () => {
 });
 
 describe('serve: MOMO_STOP_DELAY_MS', () => {
-  let sandbox: RunningSandbox;
-  before(async () => {
-    sandbox = await startSandbox({ port: 0, log: () => {} });
-  });
-  after(async () => sandbox.close());
-
   it('is 0 by default, and refused with what to write when it is not a number of milliseconds up to 20000', () => {
     const env = { ...sandboxEnv(sandbox, 3000), MOMO_SERVER_SECRET: serverSecret };
     assert.equal(standaloneOptionsFromEnv(env).stopDelayMs, 0);
@@ -79,12 +79,6 @@ describe('serve: MOMO_STOP_DELAY_MS', () => {
 });
 
 describe('serve: MOMO_KEEP_ALIVE_TIMEOUT_MS', () => {
-  let sandbox: RunningSandbox;
-  before(async () => {
-    sandbox = await startSandbox({ port: 0, log: () => {} });
-  });
-  after(async () => sandbox.close());
-
   it('is 5000 by default, and refused with what to write when it is not a number of milliseconds from 1000', () => {
     const env = { ...sandboxEnv(sandbox, 3000), MOMO_SERVER_SECRET: serverSecret };
     assert.equal(standaloneOptionsFromEnv(env).keepAliveTimeoutMs, 5_000);
