@@ -7,6 +7,7 @@
  * lost), each payment's state in the store, and what the merchant's endpoint was told.
  */
 import assert from 'node:assert/strict';
+import type { DeliveryResult } from '../../src/sandbox/index.js';
 import { companionDefaults } from '../../src/server/model/option-defaults.js';
 import type { Fleet, FleetProcess } from './fleet.js';
 
@@ -22,21 +23,10 @@ export function settleThrough(fleet: Fleet): (orderId: string) => Promise<void> 
   };
 }
 
-interface Delivery {
-  orderId: string;
-  status: string;
-  ok: boolean;
-  httpStatus?: number;
-  error?: string;
-  at: number;
-  /** When the attempt ended (answered, cut or timed out). */
-  endedAt: number;
-}
-
 /** The sandbox's attempts for `orderIds`: one each, and those that failed (refused, cut, non-2xx). */
-export async function deliveriesOf(fleet: Fleet, orderIds: readonly string[]): Promise<{ attempts: Delivery[]; lost: Delivery[] }> {
+export async function deliveriesOf(fleet: Fleet, orderIds: readonly string[]): Promise<{ attempts: DeliveryResult[]; lost: DeliveryResult[] }> {
   const answer = await fetch(`${fleet.sandboxUrl}/_sandbox/deliveries`, { headers: { authorization: `Bearer ${fleet.sandboxApiKey}` } });
-  const { deliveries } = ((await answer.json()) as { data: { deliveries: Delivery[] } }).data;
+  const { deliveries } = ((await answer.json()) as { data: { deliveries: DeliveryResult[] } }).data;
   const wanted = new Set(orderIds);
   const attempts = deliveries.filter((delivery) => wanted.has(delivery.orderId));
   assert.equal(attempts.length, orderIds.length, 'one attempt per settled payment: the service never retries');

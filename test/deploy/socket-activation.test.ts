@@ -90,9 +90,12 @@ describe('serve on the service manager\'s socket', () => {
       // Each operation hits a process that has started and is taking the stream, the stop under
       // test. On a busy machine a fixed pause often hit one whose code was still loading: it
       // stopped before listening (test/server/commands/serve.test.ts covers that case).
-      const running = async () => {
+      const readyNow = async () => {
         await ready();
         timeline.push(`${Date.now() - t0} ms: ${pid} ready`);
+      };
+      const running = async () => {
+        await readyNow();
         await pause(1_000);
       };
       for (let restart = 0; restart < 3; restart++) {
@@ -109,8 +112,7 @@ describe('serve on the service manager\'s socket', () => {
       pid = await manager.start(upgraded);
       // The stream runs through the restart after the kill, then stops: it fails if the orders
       // ran out first (every operation must happen while notifications arrive).
-      await ready();
-      timeline.push(`${Date.now() - t0} ms: ${pid} ready`);
+      await readyNow();
       const orders = await steady.stop();
 
       // A kill -9 ends the requests the process had accepted and not yet answered: those, in flight

@@ -66,14 +66,12 @@ const maxStopDelayMs = 20_000;
  * after `/readyz` turns 503, so the balancer sees it and sends no new work before the port closes.
  */
 function stopDelayFrom(text: string | undefined): number {
-  const value = text?.trim();
-  if (!value) return 0;
-  if (!/^\d+$/.test(value) || Number(value) > maxStopDelayMs) {
-    throw new CompanionConfigError(
-      `MOMO_STOP_DELAY_MS is ${JSON.stringify(text)}: set a number of milliseconds from 0 to ${maxStopDelayMs}, a little over your load balancer's health-check interval times its failure count (e.g. 3000), or leave it out (0).`,
-    );
-  }
-  return Number(value);
+  return millisecondsFrom('MOMO_STOP_DELAY_MS', text, {
+    min: 0,
+    max: maxStopDelayMs,
+    fallback: 0,
+    advice: "a little over your load balancer's health-check interval times its failure count (e.g. 3000), or leave it out (0).",
+  });
 }
 
 /**
@@ -92,12 +90,23 @@ const maxKeepAliveTimeoutMs = 4_100_000;
  * default, is also its connections' to the targets), set it above that proxy's (65000).
  */
 function keepAliveTimeoutFrom(text: string | undefined): number {
+  return millisecondsFrom('MOMO_KEEP_ALIVE_TIMEOUT_MS', text, {
+    min: 1_000,
+    max: maxKeepAliveTimeoutMs,
+    fallback: defaultKeepAliveTimeoutMs,
+    advice: "longer than the idle timeout of the proxy or load balancer in front (e.g. 65000 behind an AWS ALB's 60 s), or leave it out (5000).",
+  });
+}
+
+/**
+ * A whole number of milliseconds from `min` to `max` in the variable `name`, `fallback` when it is
+ * unset; otherwise a CompanionConfigError with the range and `advice` (what to write instead).
+ */
+function millisecondsFrom(name: string, text: string | undefined, bounds: { min: number; max: number; fallback: number; advice: string }): number {
   const value = text?.trim();
-  if (!value) return defaultKeepAliveTimeoutMs;
-  if (!/^\d+$/.test(value) || Number(value) < 1_000 || Number(value) > maxKeepAliveTimeoutMs) {
-    throw new CompanionConfigError(
-      `MOMO_KEEP_ALIVE_TIMEOUT_MS is ${JSON.stringify(text)}: set a number of milliseconds from 1000 to ${maxKeepAliveTimeoutMs}, longer than the idle timeout of the proxy or load balancer in front (e.g. 65000 behind an AWS ALB's 60 s), or leave it out (5000).`,
-    );
+  if (!value) return bounds.fallback;
+  if (!/^\d+$/.test(value) || Number(value) < bounds.min || Number(value) > bounds.max) {
+    throw new CompanionConfigError(`${name} is ${JSON.stringify(text)}: set a number of milliseconds from ${bounds.min} to ${bounds.max}, ${bounds.advice}`);
   }
   return Number(value);
 }
