@@ -14,7 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { buildConsole } from '../../scripts/build-console.js';
 import { axeViolations, describeViolations } from '../support/axe.js';
-import { readQrCode } from '../support/qr-read.js';
+import { readQrCodeOnScreen } from '../support/qr-read.js';
 import { newOrderId, startHarness, type Harness } from '../server/harness.js';
 import { builtOnce, removeBuild } from '../ship/built.js';
 import { enterNumber, launchChromium } from './harness.js';
@@ -72,7 +72,7 @@ describe('console payment links in Chromium', () => {
     assert.match(linkUrl, new RegExp(`^${harness.base}/l/[A-Za-z0-9][\\w-]{22}$`));
     const qr = page.getByRole('img', { name: 'QR code of the link for Pagne wax, 6 yards' });
     await qr.waitFor();
-    assert.equal(readQrCode(await qr.screenshot()), linkUrl, "a phone's camera reads the link's address off the screen");
+    assert.equal(await readQrCodeOnScreen(() => qr.screenshot()), linkUrl, "a phone's camera reads the link's address off the screen");
     const whatsApp = page.getByRole('link', { name: 'Share on WhatsApp' });
     assert.equal(await whatsApp.getAttribute('href'), `https://wa.me/?text=${encodeURIComponent(`Pagne wax, 6 yards ${linkUrl}`)}`);
 

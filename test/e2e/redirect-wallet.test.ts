@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { readQrCode } from '../support/qr-read.js';
+import { readQrCodeOnScreen } from '../support/qr-read.js';
 import { assertCallBounds, assertCleanPage, callsOf, enterNumber, openCheckout, phone, screenshot, startE2e, type E2eEnv, type Watched } from './harness.js';
 
 // Sandbox test numbers (src/sandbox/catalogue/test-numbers.ts): Benin has the overlay wallet beside MTN;
@@ -27,7 +27,7 @@ async function payThroughWalletPage(env: E2eEnv, watched: Watched, phoneNumber: 
     await qrCode.waitFor();
     const link = page.getByRole('link', { name: 'Continue on this device instead' });
     // What a phone's camera reads off the screen is the page the link opens here.
-    assert.equal(readQrCode(await qrCode.screenshot()), await link.getAttribute('href'));
+    assert.equal(await readQrCodeOnScreen(() => qrCode.screenshot()), await link.getAttribute('href'));
     await link.click();
   }
   // Same-tab navigation to the authorisation page, on the sandbox (served on the demo's origin).
